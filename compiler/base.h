@@ -1,0 +1,134 @@
+/*
+ * base.h: what every phase of tessc shares.
+ *
+ * Arenas (all compiler memory comes from one; nothing is freed node by node),
+ * interned strings, source files and spans, diagnostics, and the element
+ * dtypes. Nothing here knows about the AST, the IR, LLVM or CUDA.
+ */
+#ifndef TESSERA_BASE_H
+#define TESSERA_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TESSC_VERSION "0.1.0"
+
+/* ---- arenas (arena.c) ---------------------------------------------------- */
+
+typedef struct ArenaChunk ArenaChunk;
+typedef struct Arena {
+    ArenaChunk *chunks;
+} Arena;
+
+void *arena_alloc(Arena *arena, size_t size);          /* zeroed, 16-aligned */
+char *arena_strndup(Arena *arena, const char *s, size_t n);
+char *arena_strdup(Arena *arena, const char *s);
+char *arena_printf(Arena *arena, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void arena_free(Arena *arena);                         /* drops every chunk */
+
+#define ARENA_NEW(arena, T) ((T *)arena_alloc((arena), sizeof(T)))
+#define ARENA_ARRAY(arena, T, n) ((T *)arena_alloc((arena), sizeof(T) * (size_t)(n)))
+
+/* A growable array of pointers whose storage lives in an arena; growing
+   abandons the old storage to the arena, which is fine for compiler sizes. */
+typedef struct PtrVec {
+    void **items;
+    int len, cap;
+} PtrVec;
+void ptrvec_push(Arena *arena, PtrVec *vec, void *item);
+
+/* Interned strings: equal names are equal pointers. */
+const char *intern(const char *s, size_t n);
+const char *intern_cstr(const char *s);
+
+/* Out-of-memory or an impossible state: prints "internal error" and exits 3. */
+_Noreturn void fatal_internal(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define INTERNAL_ERROR(...) fatal_internal(__FILE__, __LINE__, __VA_ARGS__)
+
+/* ---- source files and spans (diag.c) ------------------------------------- */
+
+typedef struct SourceFile {
+    const char *name;       /* as given on the command line */
+    const char *text;       /* NUL-terminated copy of the contents */
+    size_t length;          /* bytes, not counting the added NUL */
+} SourceFile;
+
+/* A span in a source file: 1-based line and column of its first byte, and
+   the column after its last byte on the first line (for the caret run). */
+typedef struct Span {
+    int line, col;
+    int end_col;
+} Span;
+
+/* ---- diagnostics (diag.c) ------------------------------------------------ */
+
+/* Diagnostics go to stderr as
+ *     file:line:col: error: message
+ *         the source line
+ *         ^~~~~
+ * Notes follow the error they belong to. After DIAG_MAX_ERRORS errors the
+ * run stops reporting (and says so). */
+enum { DIAG_MAX_ERRORS = 20 };
+
+void diag_set_source(const SourceFile *file);
+void diag_error(Span span, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_note(Span span, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_warning(Span span, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An error with no source position (command-line values such as -D). */
+void diag_error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int diag_error_count(void);
+void diag_reset(void);
+
+/* ---- element dtypes (dtype.c) -------------------------------------------- */
+
+typedef enum DType {
+    DT_BOOL,
+    DT_I8,
+    DT_I16,
+    DT_I32,
+    DT_I64,
+    DT_U8,
+    DT_U32,
+    DT_F16,
+    DT_BF16,
+    DT_F32,
+    DT_F64,
+    DT_COUNT
+} DType;
+
+const char *dtype_name(DType dtype);
+bool dtype_from_name(const char *name, DType *out);
+int dtype_bytes(DType dtype);
+bool dtype_is_float(DType dtype);
+bool dtype_is_int(DType dtype);    /* signed or unsigned, not bool */
+bool dtype_is_signed(DType dtype);
+/* A value as the dtype holds it: floats rounded to nearest even (f16, bf16,
+   f32), integers wrapped to the dtype's width, bool to 0 or 1. */
+double dtype_round_float(DType dtype, double value);
+int64_t dtype_wrap_int(DType dtype, int64_t value);
+
+/* ---- memory spaces and access -------------------------------------------- */
+
+typedef enum MemSpace { SPACE_GLOBAL, SPACE_SHARED } MemSpace;
+typedef enum Access { ACCESS_IN, ACCESS_OUT, ACCESS_INOUT } Access;
+
+const char *space_name(MemSpace space);
+const char *access_name(Access access);
+
+/* ---- target architectures (dtype.c) -------------------------------------- */
+
+typedef struct ArchInfo {
+    const char *name;        /* "sm_90a" */
+    int major, minor;        /* compute capability */
+    long shared_bytes_max;   /* per block, with the opt-in */
+} ArchInfo;
+
+const ArchInfo *arch_lookup(const char *name);
+const char *arch_names_joined(void);  /* "sm_80, sm_86, ..." for messages */
+
+#endif

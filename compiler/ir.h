@@ -1,0 +1,257 @@
+/*
+ * ir.h: the tile IR.
+ *
+ * SSA over whole tiles. A kernel is a list of parameters and one body block;
+ * `for` and `if` ops own nested blocks and carry values through block
+ * arguments and `yield`. Every value has a type: a tile (dtype and static
+ * shape; rank 0 is a scalar) or a ref (dtype, shape that may name symbolic
+ * sizes, memory space, access). Every op has the source span it came from.
+ *
+ * The IR knows nothing of LLVM or CUDA. Each kernel owns an arena from which
+ * all of its ops, values and blocks come; nothing is freed one by one.
+ * docs/ir.md describes the textual form that ir_print writes and ir_parse
+ * reads back.
+ */
+#ifndef TESSERA_IR_H
+#define TESSERA_IR_H
+
+#include "base.h"
+
+enum { IR_MAX_RANK = 8 };
+
+typedef struct IrDim {
+    int64_t size;            /* static size when sym == NULL */
+    const char *sym;         /* interned name of a symbolic size, else NULL */
+} IrDim;
+
+typedef enum IrTypeKind { IRT_TILE, IRT_REF } IrTypeKind;
+
+typedef struct IrType {
+    IrTypeKind kind;
+    DType dtype;
+    int rank;
+    IrDim dims[IR_MAX_RANK];
+    MemSpace space;          /* IRT_REF */
+    Access access;           /* IRT_REF */
+} IrType;
+
+typedef struct IrOp IrOp;
+typedef struct IrBlock IrBlock;
+typedef struct IrKernel IrKernel;
+
+typedef struct IrValue {
+    IrType type;
+    IrOp *def;               /* defining op; NULL for parameters and block arguments */
+    int result_index;        /* which result of def */
+    IrBlock *arg_of;         /* block whose argument this is, else NULL */
+    const char *name;        /* parameters keep their source name; else NULL */
+    int id;                  /* scratch: numbering for printing, pass-local marks */
+} IrValue;
+
+typedef enum IrOpcode {
+    /* sources */
+    IR_CONST,                /* splat of int_value/float_value to the result type */
+    IR_PROGRAM_ID,           /* axis -> i32 */
+    IR_NUM_PROGRAMS,         /* axis -> i32 */
+    IR_IOTA,                 /* -> tile<i32[n]>, 0..n-1 */
+    /* elementwise binary: operands and result of one type (comparisons give bool) */
+    IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_REM, IR_MIN, IR_MAX,
+    IR_AND, IR_OR,           /* bool */
+    IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE,
+    /* elementwise unary */
+    IR_NEG, IR_NOT,
+    IR_EXP, IR_EXP2, IR_LOG, IR_LOG2, IR_SQRT, IR_RSQRT, IR_ABS,
+    IR_TANH, IR_SIGMOID, IR_SIN, IR_COS,
+    IR_SELECT,               /* (bool cond, a, b) all of one shape */
+    IR_CAST,                 /* dtype of the result type */
+    /* shape */
+    IR_BROADCAST,            /* size-1 dims (and missing leading dims) expand */
+    IR_RESHAPE,              /* adds or drops unit dims; element order unchanged */
+    IR_TRANSPOSE,            /* swaps the last two dims */
+    IR_EXTRACT,              /* static slice of a tile: starts[], sizes from the result type */
+    IR_REDUCE,               /* combine over axis; the axis is dropped */
+    IR_DOT,                  /* (a[m,k], b[k,n] [, acc[m,n]]) -> f32 (i32 for ints) */
+    /* memory */
+    IR_VIEW,                 /* (ref, offsets...) -> ref ; view_dims[] per source dim */
+    IR_LOAD,                 /* (ref [, mask] [, other]) -> tile */
+    IR_STORE,                /* (ref, value [, mask]) */
+    IR_ATOMIC,               /* (ref, value [, mask]) ; combine */
+    IR_ALLOC,                /* -> ref<... @shared inout> */
+    /* control */
+    IR_FOR,                  /* (lo, hi, step, inits...) -> finals ; body args (iv, carried...) */
+    IR_IF,                   /* (cond) -> results ; then and else blocks */
+    IR_YIELD,                /* terminator of for/if blocks */
+    IR_OPCODE_COUNT
+} IrOpcode;
+
+typedef enum IrCombine { COMBINE_ADD, COMBINE_MAX, COMBINE_MIN } IrCombine;
+
+/* How a view treats one dimension of its source ref. */
+typedef enum IrViewKind {
+    VIEW_FULL,               /* keep the whole dim */
+    VIEW_RANGE,              /* [offset, offset + size) ; offset is an operand */
+    VIEW_INDEX,              /* one position; the dim is dropped */
+} IrViewKind;
+
+typedef struct IrViewDim {
+    IrViewKind kind;
+    int64_t size;            /* VIEW_RANGE */
+    int offset_operand;      /* VIEW_RANGE, VIEW_INDEX: index into operands */
+} IrViewDim;
+
+struct IrOp {
+    IrOpcode opcode;
+    Span loc;                /* source span of the construct it came from */
+    IrValue **operands;
+    int num_operands;
+    IrValue **results;
+    int num_results;
+    IrBlock *parent;
+    IrOp *prev, *next;
+
+    /* attributes; which ones an opcode uses is listed above */
+    int64_t int_value;       /* IR_CONST of an integer or bool type */
+    double float_value;      /* IR_CONST of a float type */
+    int axis;                /* PROGRAM_ID, NUM_PROGRAMS, REDUCE */
+    IrCombine combine;       /* REDUCE, ATOMIC */
+    bool has_mask;           /* LOAD, STORE, ATOMIC */
+    bool has_other;          /* LOAD */
+    IrViewDim *view_dims;    /* VIEW: one per source dim */
+    int64_t *starts;         /* EXTRACT: one per dim */
+    IrBlock *body;           /* FOR; IF: the then block */
+    IrBlock *else_body;      /* IF */
+};
+
+struct IrBlock {
+    IrValue **args;
+    int num_args;
+    IrOp *first, *last;
+    IrOp *parent_op;         /* NULL for the kernel body */
+};
+
+/* Grid expressions stay expressions over symbolic sizes: the runtime
+   evaluates them from the launch arguments. */
+typedef enum GridExprKind {
+    GRID_CONST, GRID_SIZE, GRID_ADD, GRID_SUB, GRID_MUL, GRID_DIV, GRID_REM,
+    GRID_CDIV, GRID_MIN, GRID_MAX,
+} GridExprKind;
+
+typedef struct GridExpr {
+    GridExprKind kind;
+    int64_t value;           /* GRID_CONST */
+    const char *size;        /* GRID_SIZE: symbolic size name */
+    struct GridExpr *lhs, *rhs;
+} GridExpr;
+
+typedef enum IrParamKind { PARAM_ARRAY, PARAM_SCALAR, PARAM_SIZE } IrParamKind;
+
+typedef struct IrParam {
+    const char *name;
+    IrParamKind kind;
+    IrValue *value;          /* ARRAY: ref to the whole array; SCALAR/SIZE: rank-0 tile */
+} IrParam;
+
+typedef struct IrCParam {
+    const char *name;
+    bool is_float;
+    int64_t int_value;
+    double float_value;
+} IrCParam;
+
+struct IrKernel {
+    Arena arena;             /* everything of this kernel */
+    const char *name;
+    Span loc;
+    IrCParam *cparams;
+    int num_cparams;
+    IrParam *params;         /* launch order: arrays and scalars, then sizes */
+    int num_params;
+    GridExpr *grid[3];
+    int grid_rank;
+    int warps, stages;
+    IrBlock *body;
+};
+
+typedef struct IrModule {
+    const char *source_name; /* the .tess file the kernels came from */
+    PtrVec kernels;          /* IrKernel* */
+} IrModule;
+
+/* ---- construction (ir.c) ----------------------------------------------- */
+
+IrKernel *ir_kernel_new(const char *name, Span loc);
+void ir_kernel_free(IrKernel *kernel);
+IrBlock *ir_block_new(IrKernel *kernel, int num_args, const IrType *arg_types);
+IrOp *ir_op_new(IrKernel *kernel, IrOpcode opcode, Span loc, int num_operands,
+                int num_results);
+/* Sets result i's type (the value itself is made by ir_op_new). */
+void ir_op_set_result_type(IrOp *op, int i, IrType type);
+void ir_block_append(IrBlock *block, IrOp *op);
+void ir_op_insert_before(IrOp *before, IrOp *op);
+void ir_op_remove(IrOp *op);
+/* Replaces every use of `from` in ops nested anywhere under `block`. */
+void ir_replace_uses(IrBlock *block, IrValue *from, IrValue *to);
+
+IrType ir_tile_type(DType dtype, int rank, const int64_t *dims);
+IrType ir_scalar_type(DType dtype);
+bool ir_type_equal(const IrType *a, const IrType *b);
+int64_t ir_type_elements(const IrType *type);   /* tiles only */
+/* Writes the textual type ("tile<f32[128,64]>", "i32", "ref<f16[128,K] @global in>"). */
+void ir_type_format(const IrType *type, char *buf, size_t size);
+
+const char *ir_opcode_name(IrOpcode opcode);
+bool ir_opcode_from_name(const char *name, IrOpcode *out);
+bool ir_opcode_is_pure(IrOpcode opcode);         /* no memory effects, no regions */
+bool ir_opcode_is_elementwise_binary(IrOpcode opcode);
+bool ir_opcode_is_elementwise_unary(IrOpcode opcode);
+bool ir_opcode_is_compare(IrOpcode opcode);
+const char *ir_combine_name(IrCombine combine);
+
+/* ---- text (ir_print.c, ir_parse.c) ------------------------------------- */
+
+void ir_print_module(const IrModule *module, FILE *out);
+void ir_print_kernel(const IrKernel *kernel, FILE *out);
+void grid_expr_format(const GridExpr *expr, char *buf, size_t size);
+
+/* Parses the textual IR of `file`; reports errors through diag at their
+   line and column in the .tir file. NULL on error. */
+IrModule *ir_parse_module(Arena *arena, const SourceFile *file);
+
+/* ---- verification (ir_verify.c) ---------------------------------------- */
+
+/* Checks types, operand counts, attributes, dominance and terminators.
+   On failure writes one message naming the op and returns false. */
+bool ir_verify_kernel(const IrKernel *kernel, char *message, size_t size);
+/* The same checks for a caller that can point at the op: *failed is the op
+   the message is about, or NULL when it is about the kernel itself (its
+   parameters or grid), and the message leaves out the "kernel 'k', op at
+   loc(...)" prefix that ir_verify_kernel adds. ir_parse uses it to report
+   an ill-typed op at its own line in the .tir file. */
+bool ir_verify_kernel_op(const IrKernel *kernel, char *message, size_t size,
+                         const IrOp **failed);
+
+/* ---- lowering from the AST (lower.c) ----------------------------------- */
+
+struct Program;
+IrModule *lower_program(Arena *arena, struct Program *program);
+
+/* ---- passes (passes.c and passes/<name>.c) ----------------------------- */
+
+typedef struct PassOptions {
+    int opt_level;                 /* 0..3; 0 runs no transformation */
+    const char *dump_after;        /* pass name or NULL */
+    FILE *dump_out;
+    bool verify;                   /* run ir_verify_kernel between passes */
+} PassOptions;
+
+/* Runs the pass list on every kernel; returns false after a verifier failure
+   (already reported as an internal error). */
+bool passes_run(IrModule *module, const PassOptions *options);
+const char *passes_names(void);    /* "fold, cse, dce" for --help and errors */
+bool passes_known(const char *name);
+
+void pass_fold(IrKernel *kernel);  /* passes/fold.c */
+void pass_cse(IrKernel *kernel);   /* passes/cse.c */
+void pass_dce(IrKernel *kernel);   /* passes/dce.c */
+
+#endif

@@ -1,0 +1,826 @@
+/*
+ * lower.c: the checked AST becomes tile IR.
+ *
+ * In: a Program that sema accepted (no errors). Out: one IrKernel per kernel.
+ *
+ * - Block specs become explicit code at the top of the body: the index map
+ *   over program ids, then a view of each parameter.
+ * - Weak values become constants of the dtype they meet; NumPy broadcasting
+ *   becomes explicit reshape and broadcast ops, so every elementwise op in
+ *   the IR has operands of one type.
+ * - `var`s are SSA values: a loop carries the vars its body assigns (block
+ *   arguments and yield), an `if` returns the vars either branch assigns.
+ * - f16 and bf16 sums accumulate in f32 (cast, reduce, cast back).
+ *
+ * Sema has rejected everything that could go wrong, so a failure here is an
+ * internal error.
+ */
+#include "ast.h"
+#include "ir.h"
+
+#include <string.h>
+
+typedef struct Lower {
+    Arena *arena;
+    IrKernel *kernel;
+    IrBlock *block;          /* where ops are appended */
+} Lower;
+
+/* ---- types and emission -------------------------------------------------------- */
+
+static IrType ir_type_of(const Type *t) {
+    IrType r = {.kind = t->kind == TY_REF ? IRT_REF : IRT_TILE, .dtype = t->dtype, .rank = t->rank,
+                .space = t->space, .access = t->access};
+    for (int i = 0; i < t->rank; i++) {
+        r.dims[i].size = t->dims[i].size;
+        r.dims[i].sym = t->dims[i].sym ? t->dims[i].sym->name : NULL;
+    }
+    return r;
+}
+
+static IrValue *emit(Lower *L, IrOpcode opcode, Span loc, IrType type, int n, IrValue **operands) {
+    IrOp *op = ir_op_new(L->kernel, opcode, loc, n, 1);
+    for (int i = 0; i < n; i++)
+        op->operands[i] = operands[i];
+    ir_op_set_result_type(op, 0, type);
+    ir_block_append(L->block, op);
+    return op->results[0];
+}
+
+static IrOp *emit_op(Lower *L, IrOpcode opcode, Span loc, int n, IrValue **operands, int results) {
+    IrOp *op = ir_op_new(L->kernel, opcode, loc, n, results);
+    for (int i = 0; i < n; i++)
+        op->operands[i] = operands[i];
+    ir_block_append(L->block, op);
+    return op;
+}
+
+static IrValue *emit_const(Lower *L, Span loc, IrType type, ConstValue v) {
+    IrOp *op = ir_op_new(L->kernel, IR_CONST, loc, 0, 1);
+    if (dtype_is_float(type.dtype)) {
+        double f = v.is_float ? v.f : (double)v.i;
+        op->float_value = dtype_round_float(type.dtype, f);
+    } else {
+        int64_t i = v.is_float ? (int64_t)v.f : v.i;
+        op->int_value = dtype_wrap_int(type.dtype, i);
+    }
+    ir_op_set_result_type(op, 0, type);
+    ir_block_append(L->block, op);
+    return op->results[0];
+}
+
+static IrValue *emit_int(Lower *L, Span loc, int64_t v) {
+    return emit_const(L, loc, ir_scalar_type(DT_I32), (ConstValue){.known = true, .i = v});
+}
+
+static IrValue *emit_binary(Lower *L, IrOpcode opcode, Span loc, IrValue *a, IrValue *b) {
+    IrType t = a->type;
+    if (ir_opcode_is_compare(opcode))
+        t.dtype = DT_BOOL;
+    return emit(L, opcode, loc, t, 2, (IrValue *[]){a, b});
+}
+
+/* Broadcasts `v` to the static shape of `to` (rank and dims): a reshape that
+   prepends unit dims, then a broadcast. */
+static IrValue *broadcast_to(Lower *L, IrValue *v, const IrType *to, Span loc) {
+    IrType t = v->type;
+    if (t.rank == to->rank) {
+        bool same = true;
+        for (int i = 0; i < t.rank; i++)
+            same &= t.dims[i].size == to->dims[i].size;
+        if (same)
+            return v;
+    }
+    if (t.rank < to->rank) {
+        IrType r = t;
+        r.rank = to->rank;
+        int pad = to->rank - t.rank;
+        for (int i = 0; i < to->rank; i++)
+            r.dims[i] = i < pad ? (IrDim){.size = 1} : t.dims[i - pad];
+        v = emit(L, IR_RESHAPE, loc, r, 1, &v);
+        t = r;
+    }
+    IrType r = t;
+    bool same = true;
+    for (int i = 0; i < r.rank; i++) {
+        same &= r.dims[i].size == to->dims[i].size;
+        r.dims[i] = to->dims[i];
+    }
+    return same ? v : emit(L, IR_BROADCAST, loc, r, 1, &v);
+}
+
+/* ---- expressions ------------------------------------------------------------------ */
+
+static IrValue *lower_expr(Lower *L, Node *node);
+static IrValue *lower_place(Lower *L, Node *node);
+
+/* Lowers `node` as a value of `dtype`: a weak value becomes a constant of it. */
+static IrValue *lower_as(Lower *L, Node *node, DType dtype) {
+    if (node->type.weak) {
+        if (!node->value.known)
+            INTERNAL_ERROR("weak value without a compile-time value at %d:%d", node->span.line, node->span.col);
+        IrType t = ir_type_of(&node->type);
+        t.dtype = dtype;
+        return emit_const(L, node->span, t, node->value);
+    }
+    IrValue *v = lower_expr(L, node);
+    if (v->type.dtype != dtype)
+        INTERNAL_ERROR("dtype %s where sema promised %s at %d:%d", dtype_name(v->type.dtype), dtype_name(dtype),
+                       node->span.line, node->span.col);
+    return v;
+}
+
+/* The dtype two operands meet at (sema has checked that they can). */
+static DType meet_dtype(const Type *a, const Type *b) {
+    if (a->weak && b->weak)
+        return a->dtype == DT_F32 || b->dtype == DT_F32 ? DT_F32 : DT_I32;
+    return a->weak ? b->dtype : a->dtype;
+}
+
+/* Both operands of an elementwise op, as `dtype`, broadcast to `shape`. */
+static void lower_operands(Lower *L, Node *a, Node *b, DType dtype, const IrType *shape, IrValue **va,
+                           IrValue **vb) {
+    IrType t = *shape;
+    t.dtype = dtype;
+    *va = broadcast_to(L, lower_as(L, a, dtype), &t, a->span);
+    *vb = broadcast_to(L, lower_as(L, b, dtype), &t, b->span);
+}
+
+static IrOpcode binary_opcode(int op) {
+    switch (op) {
+    case OP_ADD: return IR_ADD;
+    case OP_SUB: return IR_SUB;
+    case OP_MUL: return IR_MUL;
+    case OP_DIV: return IR_DIV;
+    case OP_REM: return IR_REM;
+    case OP_LT: return IR_LT;
+    case OP_GT: return IR_GT;
+    case OP_LE: return IR_LE;
+    case OP_GE: return IR_GE;
+    case OP_EQ: return IR_EQ;
+    case OP_NE: return IR_NE;
+    case OP_AND: return IR_AND;
+    case OP_OR: return IR_OR;
+    }
+    INTERNAL_ERROR("binary operator %d", op);
+}
+
+static IrValue *lower_binary(Lower *L, Node *node) {
+    DType dtype = meet_dtype(&node->lhs->type, &node->rhs->type);
+    IrType shape = ir_type_of(&node->type);
+    IrValue *a, *b;
+    lower_operands(L, node->lhs, node->rhs, dtype, &shape, &a, &b);
+    return emit_binary(L, binary_opcode(node->op), node->span, a, b);
+}
+
+/* t[items] on a tile: an extract of the selected ranges, then a reshape that
+   adds None dims and drops indexed ones. */
+static IrValue *lower_tile_index(Lower *L, Node *node) {
+    IrValue *v = lower_expr(L, node->lhs);
+    const IrType src = v->type;
+    int64_t starts[IR_MAX_RANK];
+    IrType extracted = src;
+    bool narrows = false;
+    int used = 0;
+    for (int i = 0; i < node->items.len; i++) {
+        Node *item = node->items.items[i];
+        if (item->kind != N_ELLIPSIS && item->kind != N_NONE)
+            used++;
+    }
+    int dim = 0;
+    for (int i = 0; i < node->items.len; i++) {
+        Node *item = node->items.items[i];
+        if (item->kind == N_NONE)
+            continue;
+        if (item->kind == N_ELLIPSIS) {
+            for (int k = 0; k < src.rank - used; k++, dim++)
+                starts[dim] = 0;
+            continue;
+        }
+        starts[dim] = item->slice_start;
+        extracted.dims[dim].size = item->slice_stop - item->slice_start;
+        narrows |= extracted.dims[dim].size != src.dims[dim].size;
+        dim++;
+    }
+    for (; dim < src.rank; dim++)
+        starts[dim] = 0;
+    if (narrows) {
+        IrOp *op = emit_op(L, IR_EXTRACT, node->span, 1, &v, 1);
+        op->starts = ARENA_ARRAY(&L->kernel->arena, int64_t, src.rank);
+        memcpy(op->starts, starts, sizeof(int64_t) * (size_t)src.rank);
+        ir_op_set_result_type(op, 0, extracted);
+        v = op->results[0];
+    }
+    IrType result = ir_type_of(&node->type);
+    if (result.rank != v->type.rank)
+        v = emit(L, IR_RESHAPE, node->span, result, 1, &v);
+    return v;
+}
+
+/* A reduction over one axis; f16 and bf16 sums accumulate in f32. */
+static IrValue *emit_reduce(Lower *L, Span loc, IrCombine combine, IrValue *v, int axis) {
+    IrType r = v->type;
+    for (int i = axis; i + 1 < r.rank; i++)
+        r.dims[i] = r.dims[i + 1];
+    r.rank--;
+    IrOp *op = emit_op(L, IR_REDUCE, loc, 1, &v, 1);
+    op->combine = combine;
+    op->axis = axis;
+    ir_op_set_result_type(op, 0, r);
+    return op->results[0];
+}
+
+static IrValue *lower_reduction(Lower *L, Node *node, IrCombine combine) {
+    Node *arg = node->items.items[0];
+    IrValue *v = lower_expr(L, arg);
+    DType dtype = v->type.dtype;
+    bool widen = combine == COMBINE_ADD && (dtype == DT_F16 || dtype == DT_BF16);
+    if (widen) {
+        IrType wide = v->type;
+        wide.dtype = DT_F32;
+        v = emit(L, IR_CAST, node->span, wide, 1, &v);
+    }
+    if (node->axis >= 0) {
+        v = emit_reduce(L, node->span, combine, v, node->axis);
+    } else {
+        while (v->type.rank > 0)
+            v = emit_reduce(L, node->span, combine, v, 0);
+    }
+    if (widen) {
+        IrType narrow = v->type;
+        narrow.dtype = dtype;
+        v = emit(L, IR_CAST, node->span, narrow, 1, &v);
+    }
+    return v;
+}
+
+static Node *call_kwarg(Node *call, const char *name) {
+    for (int i = 0; i < call->items.len; i++) {
+        Node *arg = call->items.items[i];
+        if (arg->kind == N_KWARG && strcmp(arg->name, name) == 0)
+            return arg->lhs;
+    }
+    return NULL;
+}
+
+static Node *call_arg(Node *call, int index) {
+    int n = 0;
+    for (int i = 0; i < call->items.len; i++) {
+        Node *arg = call->items.items[i];
+        if (arg->kind != N_KWARG && n++ == index)
+            return arg;
+    }
+    INTERNAL_ERROR("call %s lacks argument %d", call->name, index);
+}
+
+/* A bool mask broadcast to the shape of `like`. */
+static IrValue *lower_mask(Lower *L, Node *mask, const IrType *like) {
+    IrType t = *like;
+    t.kind = IRT_TILE;
+    t.dtype = DT_BOOL;
+    return broadcast_to(L, lower_expr(L, mask), &t, mask->span);
+}
+
+static void lower_store(Lower *L, Node *call, IrOpcode opcode, IrCombine combine) {
+    Node *place = call_arg(call, 0), *value = call_arg(call, 1), *mask = call_kwarg(call, "mask");
+    IrValue *ref = lower_place(L, place);
+    IrType tile = ref->type;
+    tile.kind = IRT_TILE;
+    IrValue *v = broadcast_to(L, lower_as(L, value, tile.dtype), &tile, value->span);
+    IrValue *ops[3] = {ref, v, mask ? lower_mask(L, mask, &tile) : NULL};
+    IrOp *op = emit_op(L, opcode, call->span, mask ? 3 : 2, ops, 0);
+    op->has_mask = mask != NULL;
+    op->combine = combine;
+}
+
+static IrValue *lower_load(Lower *L, IrValue *ref, Node *other, Node *mask, Span loc) {
+    IrType tile = ref->type;
+    tile.kind = IRT_TILE;
+    IrValue *ops[3] = {ref};
+    int n = 1;
+    if (mask)
+        ops[n++] = lower_mask(L, mask, &tile);
+    if (other)
+        ops[n++] = broadcast_to(L, lower_as(L, other, tile.dtype), &tile, other->span);
+    IrOp *op = emit_op(L, IR_LOAD, loc, n, ops, 1);
+    op->has_mask = mask != NULL;
+    op->has_other = other != NULL;
+    ir_op_set_result_type(op, 0, tile);
+    return op->results[0];
+}
+
+static IrOpcode math_opcode(Builtin b) {
+    switch (b) {
+    case BI_EXP: return IR_EXP;
+    case BI_EXP2: return IR_EXP2;
+    case BI_LOG: return IR_LOG;
+    case BI_LOG2: return IR_LOG2;
+    case BI_SQRT: return IR_SQRT;
+    case BI_RSQRT: return IR_RSQRT;
+    case BI_ABS: return IR_ABS;
+    case BI_TANH: return IR_TANH;
+    case BI_SIGMOID: return IR_SIGMOID;
+    case BI_SIN: return IR_SIN;
+    case BI_COS: return IR_COS;
+    default: INTERNAL_ERROR("math builtin %d", b);
+    }
+}
+
+static IrValue *lower_call(Lower *L, Node *node) {
+    IrType type = ir_type_of(&node->type);
+    switch ((Builtin)node->builtin) {
+    case BI_PROGRAM_ID:
+    case BI_NUM_PROGRAMS: {
+        IrOp *op = emit_op(L, node->builtin == BI_PROGRAM_ID ? IR_PROGRAM_ID : IR_NUM_PROGRAMS, node->span, 0,
+                           NULL, 1);
+        op->axis = node->axis;
+        ir_op_set_result_type(op, 0, ir_scalar_type(DT_I32));
+        return op->results[0];
+    }
+    case BI_IOTA: return emit(L, IR_IOTA, node->span, type, 0, NULL);
+    case BI_ZEROS: return emit_const(L, node->span, type, (ConstValue){.known = true});
+    case BI_FULL: {
+        Node *value = call_arg(node, 1);
+        if (value->value.known)
+            return emit_const(L, node->span, type, value->value);
+        return broadcast_to(L, lower_as(L, value, type.dtype), &type, node->span);
+    }
+    case BI_CDIV: {
+        /* cdiv(a, b) = (a + b - 1) / b for the positive sizes it is meant for */
+        IrValue *a, *b;
+        lower_operands(L, call_arg(node, 0), call_arg(node, 1), type.dtype, &type, &a, &b);
+        IrValue *one = broadcast_to(L, emit_const(L, node->span, ir_scalar_type(type.dtype),
+                                                  (ConstValue){.known = true, .i = 1}), &type, node->span);
+        IrValue *bm1 = emit_binary(L, IR_SUB, node->span, b, one);
+        return emit_binary(L, IR_DIV, node->span, emit_binary(L, IR_ADD, node->span, a, bm1), b);
+    }
+    case BI_MIN:
+    case BI_MAX: {
+        Node *x = call_arg(node, 0), *y = call_arg(node, 1);
+        IrValue *a, *b;
+        lower_operands(L, x, y, meet_dtype(&x->type, &y->type), &type, &a, &b);
+        return emit_binary(L, node->builtin == BI_MIN ? IR_MIN : IR_MAX, node->span, a, b);
+    }
+    case BI_SUM: return lower_reduction(L, node, COMBINE_ADD);
+    case BI_REDUCE_MAX: return lower_reduction(L, node, COMBINE_MAX);
+    case BI_REDUCE_MIN: return lower_reduction(L, node, COMBINE_MIN);
+    case BI_WHERE: {
+        Node *c = call_arg(node, 0), *x = call_arg(node, 1), *y = call_arg(node, 2);
+        IrValue *a, *b;
+        lower_operands(L, x, y, meet_dtype(&x->type, &y->type), &type, &a, &b);
+        IrType bool_type = type;
+        bool_type.dtype = DT_BOOL;
+        IrValue *cond = broadcast_to(L, lower_expr(L, c), &bool_type, c->span);
+        return emit(L, IR_SELECT, node->span, a->type, 3, (IrValue *[]){cond, a, b});
+    }
+    case BI_EXP: case BI_EXP2: case BI_LOG: case BI_LOG2: case BI_SQRT: case BI_RSQRT:
+    case BI_ABS: case BI_TANH: case BI_SIGMOID: case BI_SIN: case BI_COS: {
+        IrValue *a = lower_as(L, call_arg(node, 0), type.dtype);
+        return emit(L, math_opcode((Builtin)node->builtin), node->span, type, 1, &a);
+    }
+    case BI_DOT: {
+        IrValue *a = lower_expr(L, call_arg(node, 0)), *b = lower_expr(L, call_arg(node, 1));
+        return emit(L, IR_DOT, node->span, type, 2, (IrValue *[]){a, b});
+    }
+    case BI_ALLOC: return emit(L, IR_ALLOC, node->span, type, 0, NULL);
+    case BI_LOAD:
+        return lower_load(L, lower_place(L, call_arg(node, 0)), call_kwarg(node, "other"),
+                          call_kwarg(node, "mask"), node->span);
+    case BI_STORE: lower_store(L, node, IR_STORE, COMBINE_ADD); return NULL;
+    case BI_ATOMIC_ADD: lower_store(L, node, IR_ATOMIC, COMBINE_ADD); return NULL;
+    case BI_ATOMIC_MAX: lower_store(L, node, IR_ATOMIC, COMBINE_MAX); return NULL;
+    case BI_ATOMIC_MIN: lower_store(L, node, IR_ATOMIC, COMBINE_MIN); return NULL;
+    case BI_NONE:
+    case BI_DS: break;
+    }
+    INTERNAL_ERROR("call %s in lowering", node->name);
+}
+
+/* A place: the ref that `node` designates, with a view op per indexing. */
+static IrValue *lower_place(Lower *L, Node *node) {
+    if (node->kind == N_NAME) {
+        if (!node->sym || !node->sym->lowering)
+            INTERNAL_ERROR("place '%s' has no value", node->name);
+        return node->sym->lowering;
+    }
+    if (node->kind != N_INDEX)
+        INTERNAL_ERROR("place of kind %s", ast_kind_name(node->kind));
+    IrValue *base = lower_place(L, node->lhs);
+    const IrType src = base->type;
+    IrViewDim dims[IR_MAX_RANK];
+    IrValue *offsets[IR_MAX_RANK + 1] = {base};
+    int n = 1, dim = 0;
+    bool all_full = true;
+    int used = 0;
+    for (int i = 0; i < node->items.len; i++) {
+        Node *item = node->items.items[i];
+        if (item->kind != N_ELLIPSIS && item->kind != N_NONE)
+            used++;
+    }
+    for (int i = 0; i < node->items.len; i++) {
+        Node *item = node->items.items[i];
+        if (item->kind == N_ELLIPSIS) {
+            for (int k = 0; k < src.rank - used; k++)
+                dims[dim++] = (IrViewDim){.kind = VIEW_FULL};
+            continue;
+        }
+        if (item->kind == N_SLICE && !item->lhs && !item->rhs) {
+            dims[dim++] = (IrViewDim){.kind = VIEW_FULL};
+            continue;
+        }
+        all_full = false;
+        if (item->kind == N_SLICE) {
+            offsets[n] = emit_int(L, item->span, item->slice_start);
+            dims[dim++] = (IrViewDim){.kind = VIEW_RANGE, .size = item->slice_stop - item->slice_start,
+                                      .offset_operand = n};
+            n++;
+        } else if (item->kind == N_CALL && item->builtin == BI_DS) {
+            offsets[n] = lower_as(L, item->items.items[0], DT_I32);
+            dims[dim++] = (IrViewDim){.kind = VIEW_RANGE, .size = item->slice_stop, .offset_operand = n};
+            n++;
+        } else {
+            offsets[n] = lower_as(L, item, DT_I32);
+            dims[dim++] = (IrViewDim){.kind = VIEW_INDEX, .offset_operand = n};
+            n++;
+        }
+    }
+    for (; dim < src.rank; dim++)
+        dims[dim] = (IrViewDim){.kind = VIEW_FULL};
+    if (all_full)
+        return base;
+    IrOp *op = emit_op(L, IR_VIEW, node->span, n, offsets, 1);
+    op->view_dims = ARENA_ARRAY(&L->kernel->arena, IrViewDim, src.rank);
+    memcpy(op->view_dims, dims, sizeof(IrViewDim) * (size_t)src.rank);
+    ir_op_set_result_type(op, 0, ir_type_of(node->loaded ? &node->place_type : &node->type));
+    return op->results[0];
+}
+
+static IrValue *lower_expr(Lower *L, Node *node) {
+    if (node->type.kind == TY_TILE && node->value.known)
+        return emit_const(L, node->span, ir_type_of(&node->type), node->value);
+    if (node->loaded)
+        return lower_load(L, lower_place(L, node), NULL, NULL, node->span);
+    switch (node->kind) {
+    case N_NAME: {
+        Symbol *sym = node->sym;
+        if (!sym || !sym->lowering)
+            INTERNAL_ERROR("name '%s' has no value", node->name);
+        return sym->lowering;
+    }
+    case N_UNARY: {
+        IrValue *a = lower_as(L, node->lhs, node->type.dtype);
+        return emit(L, node->op == OP_NOT ? IR_NOT : IR_NEG, node->span, a->type, 1, &a);
+    }
+    case N_BINARY: return lower_binary(L, node);
+    case N_CAST: {
+        if (node->lhs->type.weak)
+            return lower_as(L, node->lhs, node->dtype);
+        IrValue *a = lower_expr(L, node->lhs);
+        if (a->type.dtype == node->dtype)
+            return a;
+        IrType t = a->type;
+        t.dtype = node->dtype;
+        return emit(L, IR_CAST, node->span, t, 1, &a);
+    }
+    case N_CALL: return lower_call(L, node);
+    case N_INDEX: return lower_tile_index(L, node);
+    case N_TRANSPOSE: {
+        IrValue *a = lower_expr(L, node->lhs);
+        return emit(L, IR_TRANSPOSE, node->span, ir_type_of(&node->type), 1, &a);
+    }
+    default: break;
+    }
+    INTERNAL_ERROR("expression %s in lowering", ast_kind_name(node->kind));
+}
+
+/* ---- statements ------------------------------------------------------------------- */
+
+/* The vars declared outside `body` that it assigns, in first-assignment order. */
+static void collect_assigned(Arena *arena, Node *node, PtrVec *declared, PtrVec *assigned) {
+    if (!node)
+        return;
+    switch (node->kind) {
+    case N_VAR:
+        ptrvec_push(arena, declared, node->sym);
+        return;
+    case N_ASSIGN:
+        if (node->lhs->kind == N_NAME && node->lhs->sym && node->lhs->sym->kind == SYM_VAR) {
+            Symbol *sym = node->lhs->sym;
+            for (int i = 0; i < declared->len; i++)
+                if (declared->items[i] == sym)
+                    return;
+            for (int i = 0; i < assigned->len; i++)
+                if (assigned->items[i] == sym)
+                    return;
+            ptrvec_push(arena, assigned, sym);
+        }
+        return;
+    case N_FOR: collect_assigned(arena, node->body, declared, assigned); return;
+    case N_IF:
+        collect_assigned(arena, node->then_body, declared, assigned);
+        collect_assigned(arena, node->else_body, declared, assigned);
+        return;
+    case N_BLOCK:
+        for (int i = 0; i < node->items.len; i++)
+            collect_assigned(arena, node->items.items[i], declared, assigned);
+        return;
+    default: return;
+    }
+}
+
+static void lower_stmt(Lower *L, Node *node);
+
+static void lower_block(Lower *L, Node *block) {
+    for (int i = 0; i < block->items.len; i++)
+        lower_stmt(L, block->items.items[i]);
+}
+
+static void emit_yield(Lower *L, Span loc, PtrVec *vars) {
+    IrOp *op = ir_op_new(L->kernel, IR_YIELD, loc, vars->len, 0);
+    for (int i = 0; i < vars->len; i++)
+        op->operands[i] = ((Symbol *)vars->items[i])->lowering;
+    ir_block_append(L->block, op);
+}
+
+static void lower_for(Lower *L, Node *node) {
+    PtrVec declared = {0}, carried = {0};
+    collect_assigned(L->arena, node->body, &declared, &carried);
+    IrValue *lo = lower_as(L, node->lhs, DT_I32);
+    IrValue *hi = lower_as(L, node->rhs, DT_I32);
+    IrValue *step = node->step ? lower_as(L, node->step, DT_I32) : emit_int(L, node->span, 1);
+    int n = carried.len;
+    IrOp *op = ir_op_new(L->kernel, IR_FOR, node->span, 3 + n, n);
+    op->operands[0] = lo;
+    op->operands[1] = hi;
+    op->operands[2] = step;
+    IrType *arg_types = ARENA_ARRAY(L->arena, IrType, n + 1);
+    arg_types[0] = ir_scalar_type(DT_I32);
+    for (int i = 0; i < n; i++) {
+        Symbol *sym = carried.items[i];
+        op->operands[3 + i] = sym->lowering;
+        arg_types[i + 1] = ((IrValue *)sym->lowering)->type;
+        ir_op_set_result_type(op, i, ((IrValue *)sym->lowering)->type);
+    }
+    op->body = ir_block_new(L->kernel, n + 1, arg_types);
+    op->body->parent_op = op;
+    ir_block_append(L->block, op);
+
+    IrBlock *outer = L->block;
+    L->block = op->body;
+    node->sym->lowering = op->body->args[0];
+    for (int i = 0; i < n; i++)
+        ((Symbol *)carried.items[i])->lowering = op->body->args[i + 1];
+    lower_block(L, node->body);
+    emit_yield(L, node->span, &carried);
+    L->block = outer;
+    for (int i = 0; i < n; i++)
+        ((Symbol *)carried.items[i])->lowering = op->results[i];
+}
+
+static void lower_if(Lower *L, Node *node) {
+    PtrVec declared = {0}, assigned = {0};
+    collect_assigned(L->arena, node->then_body, &declared, &assigned);
+    collect_assigned(L->arena, node->else_body, &declared, &assigned);
+    IrValue *cond = lower_expr(L, node->cond);
+    int n = assigned.len;
+    IrOp *op = ir_op_new(L->kernel, IR_IF, node->span, 1, n);
+    op->operands[0] = cond;
+    IrValue **entry = ARENA_ARRAY(L->arena, IrValue *, n + 1);
+    for (int i = 0; i < n; i++) {
+        Symbol *sym = assigned.items[i];
+        entry[i] = sym->lowering;
+        ir_op_set_result_type(op, i, ((IrValue *)sym->lowering)->type);
+    }
+    op->body = ir_block_new(L->kernel, 0, NULL);
+    op->body->parent_op = op;
+    op->else_body = ir_block_new(L->kernel, 0, NULL);
+    op->else_body->parent_op = op;
+    ir_block_append(L->block, op);
+
+    IrBlock *outer = L->block;
+    L->block = op->body;
+    lower_block(L, node->then_body);
+    emit_yield(L, node->span, &assigned);
+    for (int i = 0; i < n; i++)
+        ((Symbol *)assigned.items[i])->lowering = entry[i];
+    L->block = op->else_body;
+    if (node->else_body) {
+        if (node->else_body->kind == N_IF)
+            lower_stmt(L, node->else_body);
+        else
+            lower_block(L, node->else_body);
+    }
+    emit_yield(L, node->span, &assigned);
+    L->block = outer;
+    for (int i = 0; i < n; i++)
+        ((Symbol *)assigned.items[i])->lowering = op->results[i];
+}
+
+static void lower_assign(Lower *L, Node *node) {
+    Node *target = node->lhs;
+    if (target->kind == N_NAME) {
+        Symbol *sym = target->sym;
+        IrType type = ((IrValue *)sym->lowering)->type;
+        IrValue *v;
+        if (node->op == OP_ASSIGN) {
+            v = lower_as(L, node->rhs, type.dtype);
+        } else {
+            IrValue *rhs = broadcast_to(L, lower_as(L, node->rhs, type.dtype), &type, node->rhs->span);
+            v = emit_binary(L, binary_opcode(node->op), node->span, sym->lowering, rhs);
+        }
+        sym->lowering = broadcast_to(L, v, &type, node->span);
+        return;
+    }
+    /* a store into a place; `p op= v` loads p first */
+    IrValue *ref = lower_place(L, target);
+    IrType tile = ref->type;
+    tile.kind = IRT_TILE;
+    IrValue *v = broadcast_to(L, lower_as(L, node->rhs, tile.dtype), &tile, node->rhs->span);
+    if (node->op != OP_ASSIGN) {
+        IrValue *old = lower_load(L, ref, NULL, NULL, target->span);
+        v = emit_binary(L, binary_opcode(node->op), node->span, old, v);
+    }
+    emit_op(L, IR_STORE, node->span, 2, (IrValue *[]){ref, v}, 0);
+}
+
+static void lower_stmt(Lower *L, Node *node) {
+    switch (node->kind) {
+    case N_LET:
+        if (node->rhs->type.kind == TY_REF && !node->rhs->loaded)
+            node->sym->lowering = node->rhs->kind == N_CALL ? lower_call(L, node->rhs) : lower_place(L, node->rhs);
+        else if (node->rhs->type.weak)
+            node->sym->lowering = NULL;   /* a weak let is a constant: uses fold it in */
+        else
+            node->sym->lowering = lower_expr(L, node->rhs);
+        break;
+    case N_VAR: {
+        Type t = node->sym->type;
+        IrValue *v = lower_as(L, node->rhs, t.dtype);
+        node->sym->lowering = v;
+        break;
+    }
+    case N_ASSIGN: lower_assign(L, node); break;
+    case N_EXPR_STMT:
+        if (node->lhs->type.kind == TY_VOID)
+            lower_expr(L, node->lhs);
+        break;
+    case N_FOR: lower_for(L, node); break;
+    case N_IF: lower_if(L, node); break;
+    case N_BLOCK: lower_block(L, node); break;
+    default: INTERNAL_ERROR("statement %s in lowering", ast_kind_name(node->kind));
+    }
+}
+
+/* ---- kernels ------------------------------------------------------------------------ */
+
+static GridExpr *lower_grid_expr(Lower *L, Node *e) {
+    GridExpr *g = ARENA_NEW(&L->kernel->arena, GridExpr);
+    if (e->value.known) {
+        g->kind = GRID_CONST;
+        g->value = e->value.i;
+        return g;
+    }
+    switch (e->kind) {
+    case N_NAME:
+        g->kind = GRID_SIZE;
+        g->size = e->name;
+        return g;
+    case N_UNARY:
+        g->kind = GRID_SUB;
+        g->lhs = ARENA_NEW(&L->kernel->arena, GridExpr);
+        g->lhs->kind = GRID_CONST;
+        g->rhs = lower_grid_expr(L, e->lhs);
+        return g;
+    case N_BINARY:
+        switch (e->op) {
+        case OP_ADD: g->kind = GRID_ADD; break;
+        case OP_SUB: g->kind = GRID_SUB; break;
+        case OP_MUL: g->kind = GRID_MUL; break;
+        case OP_DIV: g->kind = GRID_DIV; break;
+        default: g->kind = GRID_REM; break;
+        }
+        g->lhs = lower_grid_expr(L, e->lhs);
+        g->rhs = lower_grid_expr(L, e->rhs);
+        return g;
+    case N_CALL:
+        g->kind = e->builtin == BI_CDIV ? GRID_CDIV : e->builtin == BI_MIN ? GRID_MIN : GRID_MAX;
+        g->lhs = lower_grid_expr(L, e->items.items[0]);
+        g->rhs = lower_grid_expr(L, e->items.items[1]);
+        return g;
+    default: break;
+    }
+    INTERNAL_ERROR("grid expression %s", ast_kind_name(e->kind));
+}
+
+/* The block spec of a parameter: the index map over program ids, then the
+   view of the array that this program instance sees. */
+static IrValue *lower_block_spec(Lower *L, BlockSpec *b, IrValue *array) {
+    for (int i = 0; i < b->map_syms.len; i++) {
+        Symbol *sym = b->map_syms.items[i];
+        IrOp *op = emit_op(L, IR_PROGRAM_ID, b->map_span, 0, NULL, 1);
+        op->axis = i;
+        ir_op_set_result_type(op, 0, ir_scalar_type(DT_I32));
+        sym->lowering = op->results[0];
+    }
+    const IrType src = array->type;
+    IrViewDim dims[IR_MAX_RANK];
+    IrValue *operands[IR_MAX_RANK + 1] = {array};
+    int n = 1;
+    for (int d = 0; d < src.rank; d++) {
+        Node *bdim = b->dims.items[d];
+        Node *index = b->map_results.items[d];
+        if (bdim->kind == N_UNDERSCORE) {
+            operands[n] = lower_as(L, index, DT_I32);
+            dims[d] = (IrViewDim){.kind = VIEW_INDEX, .offset_operand = n++};
+        } else if (bdim->sym && bdim->sym->kind == SYM_SIZE) {
+            dims[d] = (IrViewDim){.kind = VIEW_FULL};
+        } else {
+            int64_t size = bdim->value.i;
+            IrValue *block_index = lower_as(L, index, DT_I32);
+            operands[n] = emit_binary(L, IR_MUL, index->span, block_index, emit_int(L, bdim->span, size));
+            dims[d] = (IrViewDim){.kind = VIEW_RANGE, .size = size, .offset_operand = n++};
+        }
+    }
+    IrOp *op = emit_op(L, IR_VIEW, b->span, n, operands, 1);
+    op->view_dims = ARENA_ARRAY(&L->kernel->arena, IrViewDim, src.rank);
+    memcpy(op->view_dims, dims, sizeof(IrViewDim) * (size_t)src.rank);
+    ir_op_set_result_type(op, 0, ir_type_of(&b->param->type));
+    return op->results[0];
+}
+
+static IrKernel *lower_kernel(Arena *arena, Kernel *k) {
+    IrKernel *kernel = ir_kernel_new(k->name, k->span);
+    Lower L = {.arena = arena, .kernel = kernel};
+
+    kernel->num_cparams = k->cparams.len;
+    kernel->cparams = ARENA_ARRAY(&kernel->arena, IrCParam, k->cparams.len + 1);
+    for (int i = 0; i < k->cparams.len; i++) {
+        CParamDecl *c = k->cparams.items[i];
+        IrCParam *p = &kernel->cparams[i];
+        p->name = c->name;
+        p->is_float = c->sym->value.is_float;
+        p->int_value = c->sym->value.i;
+        p->float_value = c->sym->value.f;
+    }
+
+    kernel->num_params = k->params.len + k->sizes.len;
+    kernel->params = ARENA_ARRAY(&kernel->arena, IrParam, kernel->num_params + 1);
+    for (int i = 0; i < k->params.len; i++) {
+        ParamDecl *decl = k->params.items[i];
+        Symbol *sym = decl->sym;
+        IrParam *p = &kernel->params[i];
+        p->name = decl->name;
+        p->kind = decl->is_array ? PARAM_ARRAY : PARAM_SCALAR;
+        IrType t = ir_type_of(decl->is_array ? &sym->array_type : &sym->type);
+        IrBlock *holder = ir_block_new(kernel, 1, &t);   /* parameters are values without a def */
+        p->value = holder->args[0];
+        p->value->arg_of = NULL;
+        p->value->name = decl->name;
+    }
+    for (int i = 0; i < k->sizes.len; i++) {
+        Symbol *sym = k->sizes.items[i];
+        IrParam *p = &kernel->params[k->params.len + i];
+        p->name = sym->name;
+        p->kind = PARAM_SIZE;
+        IrType t = ir_scalar_type(DT_I32);
+        IrBlock *holder = ir_block_new(kernel, 1, &t);
+        p->value = holder->args[0];
+        p->value->arg_of = NULL;
+        p->value->name = sym->name;
+        sym->lowering = p->value;
+    }
+
+    kernel->grid_rank = k->has_grid ? k->grid.len : 1;
+    for (int i = 0; i < kernel->grid_rank; i++) {
+        if (k->has_grid) {
+            kernel->grid[i] = lower_grid_expr(&L, k->grid.items[i]);
+        } else {
+            kernel->grid[i] = ARENA_NEW(&kernel->arena, GridExpr);
+            kernel->grid[i]->kind = GRID_CONST;
+            kernel->grid[i]->value = 1;
+        }
+    }
+    kernel->warps = k->warps_value;
+    kernel->stages = k->stages_value;
+
+    kernel->body = ir_block_new(kernel, 0, NULL);
+    L.block = kernel->body;
+    for (int i = 0; i < k->params.len; i++) {
+        ParamDecl *decl = k->params.items[i];
+        Symbol *sym = decl->sym;
+        IrValue *v = kernel->params[i].value;
+        sym->lowering = sym->block ? lower_block_spec(&L, sym->block, v) : v;
+    }
+    lower_block(&L, k->body);
+    return kernel;
+}
+
+IrModule *lower_program(Arena *arena, struct Program *program) {
+    IrModule *module = ARENA_NEW(arena, IrModule);
+    const char *name = program->file->name;
+    const char *base = strrchr(name, '/');
+    module->source_name = base ? base + 1 : name;
+    for (int i = 0; i < program->kernels.len; i++)
+        ptrvec_push(arena, &module->kernels, lower_kernel(arena, program->kernels.items[i]));
+    return module;
+}

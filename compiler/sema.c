@@ -1,0 +1,1831 @@
+/*
+ * sema.c: names, compile-time values and types.
+ *
+ * In: a parsed Program. Out: every node annotated with its Type (and its
+ * value when known at compile time), every name bound to its Symbol, each
+ * kernel's symbolic sizes in launch order, warps, stages and shared bytes.
+ *
+ * Every mistake a user can make in a well-formed program is reported here,
+ * at the node where it was written, so that lowering and the backend never
+ * see an invalid kernel. A node that produced an error gets TY_ERROR, and
+ * anything built on it stays quiet, so one mistake gives one message.
+ *
+ * Rules implemented (docs/language.md says them for users):
+ *   - arithmetic is strict: both sides have one dtype, except a weak value
+ *     (a literal, or an expression of literals, consts and compile-time
+ *     parameters), which takes the other side's dtype;
+ *   - shapes broadcast as in NumPy; every tile dim is a static power of two;
+ *   - a place (ref indexing) used as a value is loaded; a ref by itself is
+ *     never a value.
+ */
+#include "ast.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_TILE_ELEMENTS = 1 << 20 };
+
+/* ---- scopes ----------------------------------------------------------------- */
+
+typedef struct Scope {
+    struct Scope *parent;
+    PtrVec symbols;
+} Scope;
+
+typedef struct Sema {
+    Arena *arena;
+    Program *program;
+    const SemaOptions *options;
+    Scope *globals;
+    Kernel *kernel;          /* the kernel being checked */
+    int grid_rank;
+    long shared_limit;
+    const char *shared_limit_arch;
+} Sema;
+
+static Symbol *scope_find_local(Scope *scope, const char *name) {
+    for (int i = 0; i < scope->symbols.len; i++) {
+        Symbol *sym = scope->symbols.items[i];
+        if (sym->name == name)
+            return sym;
+    }
+    return NULL;
+}
+
+static Symbol *scope_lookup(Scope *scope, const char *name) {
+    for (; scope; scope = scope->parent) {
+        Symbol *sym = scope_find_local(scope, name);
+        if (sym)
+            return sym;
+    }
+    return NULL;
+}
+
+static Scope *scope_new(Sema *s, Scope *parent) {
+    Scope *scope = ARENA_NEW(s->arena, Scope);
+    scope->parent = parent;
+    return scope;
+}
+
+static const char *symbol_kind_word(SymbolKind kind) {
+    switch (kind) {
+    case SYM_CONST: return "const";
+    case SYM_CPARAM: return "compile-time parameter";
+    case SYM_PARAM: return "parameter";
+    case SYM_SIZE: return "symbolic size";
+    case SYM_LET: return "let binding";
+    case SYM_VAR: return "var";
+    case SYM_LOOP: return "loop variable";
+    case SYM_MAP: return "index-map name";
+    }
+    return "name";
+}
+
+/* Declares `name` in `scope`; a second declaration in the same scope is an error. */
+static Symbol *declare(Sema *s, Scope *scope, SymbolKind kind, const char *name, Span span) {
+    Symbol *old = scope_find_local(scope, name);
+    if (old) {
+        diag_error(span, "'%s' is already defined", name);
+        diag_note(old->span, "'%s' was defined here as a %s", name, symbol_kind_word(old->kind));
+    }
+    Symbol *sym = ARENA_NEW(s->arena, Symbol);
+    sym->kind = kind;
+    sym->name = name;
+    sym->span = span;
+    ptrvec_push(s->arena, &scope->symbols, sym);
+    return sym;
+}
+
+/* ---- types ------------------------------------------------------------------ */
+
+static Type type_error(void) { return (Type){.kind = TY_ERROR}; }
+static Type type_void(void) { return (Type){.kind = TY_VOID}; }
+
+static Type type_scalar(DType dtype) { return (Type){.kind = TY_TILE, .dtype = dtype}; }
+
+static Type type_weak(bool is_float) {
+    Type t = type_scalar(is_float ? DT_F32 : DT_I32);
+    t.weak = true;
+    return t;
+}
+
+static Type *set_type(Node *node, Type t) {
+    node->type = t;
+    return &node->type;
+}
+
+static bool is_error(const Type *t) { return t->kind == TY_ERROR; }
+static bool is_scalar(const Type *t) { return t->kind == TY_TILE && t->rank == 0; }
+
+/* Formats a type for messages into one of a few rotating buffers. */
+static const char *type_str(const Type *t) {
+    static char buffers[4][160];
+    static int next;
+    char *buf = buffers[next++ % 4];
+    size_t n = 0, size = sizeof buffers[0];
+    switch (t->kind) {
+    case TY_ERROR: return "<error>";
+    case TY_VOID: return "nothing";
+    case TY_DTYPE: snprintf(buf, size, "type %s", dtype_name(t->dtype)); return buf;
+    case TY_TILE:
+    case TY_REF: break;
+    }
+    if (t->kind == TY_REF)
+        n += (size_t)snprintf(buf + n, size - n, "ref ");
+    if (t->weak)
+        n += (size_t)snprintf(buf + n, size - n, "%s literal", t->dtype == DT_F32 ? "float" : "integer");
+    else
+        n += (size_t)snprintf(buf + n, size - n, "%s", dtype_name(t->dtype));
+    if (t->rank > 0 || t->kind == TY_REF) {
+        n += (size_t)snprintf(buf + n, size - n, "[");
+        for (int i = 0; i < t->rank && n < size; i++) {
+            if (t->dims[i].sym)
+                n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", t->dims[i].sym->name);
+            else
+                n += (size_t)snprintf(buf + n, size - n, "%s%lld", i ? ", " : "",
+                                      (long long)t->dims[i].size);
+        }
+        if (n < size)
+            n += (size_t)snprintf(buf + n, size - n, "]");
+    }
+    if (t->kind == TY_REF && n < size)
+        snprintf(buf + n, size - n, " @%s", space_name(t->space));
+    return buf;
+}
+
+static const char *shape_str(const Type *t) {
+    static char buffers[4][120];
+    static int next;
+    char *buf = buffers[next++ % 4];
+    size_t n = 0, size = sizeof buffers[0];
+    n += (size_t)snprintf(buf, size, "[");
+    for (int i = 0; i < t->rank && n < size; i++) {
+        if (t->dims[i].sym)
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", t->dims[i].sym->name);
+        else
+            n += (size_t)snprintf(buf + n, size - n, "%s%lld", i ? ", " : "", (long long)t->dims[i].size);
+    }
+    if (n < size)
+        snprintf(buf + n, size - n, "]");
+    return buf;
+}
+
+static bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/* Every tile is static, each dim a power of two, and small enough to hold in
+   registers and shared memory. Reports at `span`; false after an error. */
+static bool check_tile_shape(const Type *t, Span span, const char *what) {
+    int64_t elements = 1;
+    for (int i = 0; i < t->rank; i++) {
+        if (t->dims[i].sym) {
+            diag_error(span, "%s has a dim of symbolic size '%s'; tiles need static shapes "
+                       "(take a static block of it, e.g. with ds(start, SIZE))",
+                       what, t->dims[i].sym->name);
+            return false;
+        }
+        int64_t d = t->dims[i].size;
+        if (!is_power_of_two(d)) {
+            diag_error(span, "%s has shape %s; every tile dim must be a power of two (dim %d is %lld)",
+                       what, shape_str(t), i, (long long)d);
+            return false;
+        }
+        if (d > MAX_TILE_ELEMENTS || elements * d > MAX_TILE_ELEMENTS) {
+            diag_error(span, "%s has shape %s, more than %d elements; tiles must fit on chip",
+                       what, shape_str(t), MAX_TILE_ELEMENTS);
+            return false;
+        }
+        elements *= d;
+    }
+    return true;
+}
+
+/* NumPy broadcasting of two static shapes. */
+static bool broadcast_shapes(const Type *a, const Type *b, Type *out) {
+    int rank = a->rank > b->rank ? a->rank : b->rank;
+    out->rank = rank;
+    for (int i = 0; i < rank; i++) {
+        int ia = a->rank - rank + i, ib = b->rank - rank + i;
+        int64_t da = ia >= 0 ? a->dims[ia].size : 1;
+        int64_t db = ib >= 0 ? b->dims[ib].size : 1;
+        if (da != db && da != 1 && db != 1)
+            return false;
+        out->dims[i] = (Dim){.size = da == 1 ? db : da};
+    }
+    return true;
+}
+
+/* Does a value of shape `from` broadcast to exactly `to`? */
+static bool broadcasts_to(const Type *from, const Type *to) {
+    if (from->rank > to->rank)
+        return false;
+    for (int i = 0; i < from->rank; i++) {
+        int64_t d = from->dims[i].size, t = to->dims[to->rank - from->rank + i].size;
+        if (d != t && d != 1)
+            return false;
+    }
+    return true;
+}
+
+/* ---- compile-time values ------------------------------------------------------- */
+
+static ConstValue const_int(int64_t v) { return (ConstValue){.known = true, .i = v}; }
+static ConstValue const_float(double v) { return (ConstValue){.known = true, .is_float = true, .f = v}; }
+static double const_as_double(ConstValue v) { return v.is_float ? v.f : (double)v.i; }
+
+/* Folds a binary operator over two weak values, with C semantics for
+   integers (wrapping, truncating division) and IEEE doubles for floats. */
+static bool fold_binary(int op, ConstValue a, ConstValue b, ConstValue *out, Span span) {
+    if (a.is_float || b.is_float) {
+        double x = const_as_double(a), y = const_as_double(b);
+        switch (op) {
+        case OP_ADD: *out = const_float(x + y); return true;
+        case OP_SUB: *out = const_float(x - y); return true;
+        case OP_MUL: *out = const_float(x * y); return true;
+        case OP_DIV: *out = const_float(x / y); return true;
+        case OP_REM: *out = const_float(fmod(x, y)); return true;
+        case OP_LT: *out = const_int(x < y); return true;
+        case OP_GT: *out = const_int(x > y); return true;
+        case OP_LE: *out = const_int(x <= y); return true;
+        case OP_GE: *out = const_int(x >= y); return true;
+        case OP_EQ: *out = const_int(x == y); return true;
+        case OP_NE: *out = const_int(x != y); return true;
+        }
+        return false;
+    }
+    uint64_t x = (uint64_t)a.i, y = (uint64_t)b.i;
+    switch (op) {
+    case OP_ADD: *out = const_int((int64_t)(x + y)); return true;
+    case OP_SUB: *out = const_int((int64_t)(x - y)); return true;
+    case OP_MUL: *out = const_int((int64_t)(x * y)); return true;
+    case OP_DIV:
+    case OP_REM:
+        if (b.i == 0) {
+            diag_error(span, "division by zero in a constant expression");
+            return false;
+        }
+        if (a.i == INT64_MIN && b.i == -1)
+            *out = const_int(op == OP_DIV ? INT64_MIN : 0);
+        else
+            *out = const_int(op == OP_DIV ? a.i / b.i : a.i % b.i);
+        return true;
+    case OP_LT: *out = const_int(a.i < b.i); return true;
+    case OP_GT: *out = const_int(a.i > b.i); return true;
+    case OP_LE: *out = const_int(a.i <= b.i); return true;
+    case OP_GE: *out = const_int(a.i >= b.i); return true;
+    case OP_EQ: *out = const_int(a.i == b.i); return true;
+    case OP_NE: *out = const_int(a.i != b.i); return true;
+    case OP_AND: *out = const_int(a.i && b.i); return true;
+    case OP_OR: *out = const_int(a.i || b.i); return true;
+    }
+    return false;
+}
+
+/* ---- expressions -------------------------------------------------------------- */
+
+static Type *check_expr(Sema *s, Scope *scope, Node *node);
+static Type *check_value(Sema *s, Scope *scope, Node *node);
+
+/* The integer compile-time value of `node`, which must be one. */
+static bool expect_const_int(Sema *s, Scope *scope, Node *node, const char *what, int64_t *out) {
+    Type *t = check_value(s, scope, node);
+    if (is_error(t))
+        return false;
+    if (!node->value.known || !is_scalar(t) || node->value.is_float || !dtype_is_int(t->dtype)) {
+        diag_error(node->span, "%s must be an integer known at compile time", what);
+        return false;
+    }
+    *out = node->value.i;
+    return true;
+}
+
+/* Checks `node` as a value: a place is loaded, a bare ref is an error. */
+static Type *check_value(Sema *s, Scope *scope, Node *node) {
+    Type *t = check_expr(s, scope, node);
+    if (t->kind == TY_REF) {
+        if (node->kind == N_INDEX) {
+            Type tile = *t;
+            tile.kind = TY_TILE;
+            if (!check_tile_shape(&tile, node->span, "this load")) {
+                node->type = type_error();
+                return &node->type;
+            }
+            node->place_type = *t;
+            node->loaded = true;
+            node->type = tile;
+            return &node->type;
+        }
+        const char *name = node->kind == N_NAME ? node->name : NULL;
+        if (name)
+            diag_error(node->span, "'%s' is a ref, not a value; read it with '%s[...]'", name, name);
+        else
+            diag_error(node->span, "a ref is not a value; index it to read it ('r[...]')");
+        node->type = type_error();
+    } else if (t->kind == TY_DTYPE) {
+        diag_error(node->span, "a type is not a value here");
+        node->type = type_error();
+    } else if (t->kind == TY_VOID) {
+        diag_error(node->span, "this call gives no value");
+        node->type = type_error();
+    }
+    return &node->type;
+}
+
+/* Unifies the dtypes of two operands under the weak-literal rule. On success
+   sets *dtype and *weak of the result. */
+static bool unify_dtypes(const Type *a, const Type *b, Span span, const char *what, DType *dtype,
+                         bool *weak) {
+    if (a->weak && b->weak) {
+        *weak = true;
+        *dtype = (a->dtype == DT_F32 || b->dtype == DT_F32) ? DT_F32 : DT_I32;
+        return true;
+    }
+    *weak = false;
+    if (a->weak || b->weak) {
+        const Type *lit = a->weak ? a : b, *strong = a->weak ? b : a;
+        if (lit->dtype == DT_F32 && !dtype_is_float(strong->dtype)) {
+            diag_error(span, "a float literal cannot take the dtype %s of the other operand of %s; "
+                       "cast with 'as'", dtype_name(strong->dtype), what);
+            return false;
+        }
+        if (strong->dtype == DT_BOOL) {
+            diag_error(span, "a number cannot be combined with a bool tile in %s", what);
+            return false;
+        }
+        *dtype = strong->dtype;
+        return true;
+    }
+    if (a->dtype != b->dtype) {
+        diag_error(span, "mixed dtypes %s and %s in %s; cast one side with 'as'",
+                   dtype_name(a->dtype), dtype_name(b->dtype), what);
+        return false;
+    }
+    *dtype = a->dtype;
+    return true;
+}
+
+static const char *op_word(int op) {
+    static char buf[16];
+    snprintf(buf, sizeof buf, "'%s'", ast_op_spelling(op));
+    return buf;
+}
+
+/* The result type of an elementwise operation of two values. */
+static Type elementwise2(const Type *a, const Type *b, Span span, const char *what) {
+    Type result = {.kind = TY_TILE};
+    if (!unify_dtypes(a, b, span, what, &result.dtype, &result.weak))
+        return type_error();
+    if (!broadcast_shapes(a, b, &result)) {
+        diag_error(span, "shapes %s and %s do not broadcast in %s", shape_str(a), shape_str(b), what);
+        return type_error();
+    }
+    return result;
+}
+
+static Type *check_binary(Sema *s, Scope *scope, Node *node) {
+    Type *a = check_value(s, scope, node->lhs);
+    Type *b = check_value(s, scope, node->rhs);
+    if (is_error(a) || is_error(b))
+        return set_type(node, type_error());
+    int op = node->op;
+    const char *what = op_word(op);
+    if (op == OP_AND || op == OP_OR) {
+        if (a->dtype != DT_BOOL || b->dtype != DT_BOOL) {
+            diag_error(node->span, "%s needs bool operands, got %s and %s", what, type_str(a), type_str(b));
+            return set_type(node, type_error());
+        }
+    } else if (a->dtype == DT_BOOL && !a->weak && (op != OP_EQ && op != OP_NE)) {
+        diag_error(node->lhs->span, "%s is not defined on bool values", what);
+        return set_type(node, type_error());
+    }
+    Type result = elementwise2(a, b, node->span, what);
+    if (is_error(&result))
+        return set_type(node, result);
+    bool compare = op == OP_LT || op == OP_GT || op == OP_LE || op == OP_GE || op == OP_EQ || op == OP_NE;
+    if (result.weak && node->lhs->value.known && node->rhs->value.known) {
+        if (!fold_binary(op, node->lhs->value, node->rhs->value, &node->value, node->span))
+            return set_type(node, type_error());
+        if (!compare && result.dtype == DT_I32 && node->value.is_float)
+            result.dtype = DT_F32;
+    }
+    if (compare) {
+        result.dtype = DT_BOOL;
+        result.weak = false;
+    }
+    node->type = result;
+    return &node->type;
+}
+
+static Type *check_unary(Sema *s, Scope *scope, Node *node) {
+    Type *a = check_value(s, scope, node->lhs);
+    if (is_error(a))
+        return set_type(node, type_error());
+    if (node->op == OP_NOT) {
+        if (a->dtype != DT_BOOL) {
+            diag_error(node->span, "'!' needs a bool operand, got %s", type_str(a));
+            return set_type(node, type_error());
+        }
+        node->type = *a;
+        if (node->lhs->value.known)
+            node->value = const_int(!node->lhs->value.i);
+        return &node->type;
+    }
+    if (a->dtype == DT_BOOL) {
+        diag_error(node->span, "unary '-' is not defined on bool values");
+        return set_type(node, type_error());
+    }
+    node->type = *a;
+    if (a->weak && node->lhs->value.known) {
+        ConstValue v = node->lhs->value;
+        node->value = v.is_float ? const_float(-v.f) : const_int((int64_t)(0 - (uint64_t)v.i));
+    }
+    return &node->type;
+}
+
+static Type *check_cast(Sema *s, Scope *scope, Node *node) {
+    Type *a = check_value(s, scope, node->lhs);
+    if (is_error(a))
+        return set_type(node, type_error());
+    node->type = *a;
+    node->type.weak = false;
+    node->type.dtype = node->dtype;
+    return &node->type;
+}
+
+static Symbol *lookup_or_report(Sema *s, Scope *scope, Node *node) {
+    Symbol *sym = scope_lookup(scope, node->name);
+    if (!sym)
+        diag_error(node->span, "undefined name '%s'", node->name);
+    (void)s;
+    return sym;
+}
+
+static Type *check_name(Sema *s, Scope *scope, Node *node) {
+    Symbol *sym = lookup_or_report(s, scope, node);
+    if (!sym)
+        return set_type(node, type_error());
+    node->sym = sym;
+    node->type = sym->type;
+    if (sym->kind == SYM_CONST || sym->kind == SYM_CPARAM || (sym->kind == SYM_LET && sym->value.known))
+        node->value = sym->value;
+    return &node->type;
+}
+
+/* ---- indexing ------------------------------------------------------------------ */
+
+/* Counts the items of an index that take up a dim of the indexed value. */
+static int index_items_using_dims(Node *node) {
+    int n = 0;
+    for (int i = 0; i < node->items.len; i++) {
+        Node *item = node->items.items[i];
+        if (item->kind != N_ELLIPSIS && item->kind != N_NONE)
+            n++;
+    }
+    return n;
+}
+
+/* Resolves a static slice a:b of a dim of size `dim` (-1: symbolic). */
+static bool check_static_slice(Sema *s, Scope *scope, Node *item, int64_t dim, const char *dim_name) {
+    int64_t start = 0, stop = dim;
+    if (item->lhs && !expect_const_int(s, scope, item->lhs, "a slice bound (use ds(start, size) for a dynamic start)", &start))
+        return false;
+    if (item->rhs) {
+        if (!expect_const_int(s, scope, item->rhs, "a slice bound (use ds(start, size) for a dynamic start)", &stop))
+            return false;
+    } else if (dim < 0) {
+        diag_error(item->span, "slice 'a:' of a dim of symbolic size '%s' has no static end; "
+                   "use ds(start, size)", dim_name);
+        return false;
+    }
+    if (start < 0 || stop <= start || (dim >= 0 && stop > dim)) {
+        if (dim >= 0)
+            diag_error(item->span, "slice %lld:%lld is empty or outside a dim of size %lld",
+                       (long long)start, (long long)stop, (long long)dim);
+        else
+            diag_error(item->span, "slice %lld:%lld is empty", (long long)start, (long long)stop);
+        return false;
+    }
+    item->slice_start = start;
+    item->slice_stop = stop;
+    return true;
+}
+
+/* r[items] on a ref: a place whose type is the viewed ref. */
+static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *ref) {
+    Type result = *ref;
+    result.rank = 0;
+    int used = index_items_using_dims(node);
+    if (used > ref->rank) {
+        diag_error(node->span, "%d indices for a ref of rank %d (%s)", used, ref->rank, type_str(ref));
+        return set_type(node, type_error());
+    }
+    int dim = 0;
+    bool ok = true, seen_ellipsis = false;
+    for (int i = 0; i < node->items.len; i++) {
+        Node *item = node->items.items[i];
+        if (item->kind == N_ELLIPSIS) {
+            if (seen_ellipsis) {
+                diag_error(item->span, "only one '...' is allowed in an index");
+                ok = false;
+                continue;
+            }
+            seen_ellipsis = true;
+            for (int k = 0; k < ref->rank - used; k++)
+                result.dims[result.rank++] = ref->dims[dim++];
+            continue;
+        }
+        if (item->kind == N_NONE) {
+            diag_error(item->span, "'None' adds a dim to a tile, not to a ref; load first ('r[...][:, None]')");
+            ok = false;
+            continue;
+        }
+        Dim d = ref->dims[dim];
+        int64_t size = d.sym ? -1 : d.size;
+        if (item->kind == N_SLICE) {
+            if (!item->lhs && !item->rhs) {
+                result.dims[result.rank++] = d;
+            } else if (check_static_slice(s, scope, item, size, d.sym ? d.sym->name : "")) {
+                result.dims[result.rank++] = (Dim){.size = item->slice_stop - item->slice_start};
+            } else {
+                ok = false;
+            }
+        } else if (item->kind == N_CALL && item->name == intern_cstr("ds")) {
+            item->builtin = BI_DS;
+            item->type = type_void();
+            if (item->items.len != 2) {
+                diag_error(item->span, "ds() takes 2 arguments (start, size), got %d", item->items.len);
+                ok = false;
+            } else {
+                Node *start = item->items.items[0], *count = item->items.items[1];
+                Type *st = check_value(s, scope, start);
+                int64_t n = 0;
+                if (is_error(st)) {
+                    ok = false;
+                } else if (!is_scalar(st) || !dtype_is_int(st->dtype) ||
+                           (!st->weak && st->dtype != DT_I32)) {
+                    diag_error(start->span, "the start of ds() must be an i32 scalar, got %s", type_str(st));
+                    ok = false;
+                }
+                if (count->kind == N_NAME) {
+                    Symbol *sym = scope_lookup(scope, count->name);
+                    if (sym && sym->kind == SYM_SIZE) {
+                        diag_error(count->span, "the size of ds() must be known at compile time; "
+                                   "'%s' is a symbolic size, known only at launch", sym->name);
+                        ok = false;
+                        continue;
+                    }
+                }
+                if (!expect_const_int(s, scope, count, "the size of ds()", &n)) {
+                    ok = false;
+                } else if (n <= 0) {
+                    diag_error(count->span, "the size of ds() must be positive, got %lld", (long long)n);
+                    ok = false;
+                } else {
+                    item->slice_stop = n;
+                    result.dims[result.rank++] = (Dim){.size = n};
+                }
+            }
+        } else {
+            Type *t = check_value(s, scope, item);
+            if (is_error(t)) {
+                ok = false;
+            } else if (!is_scalar(t) || !dtype_is_int(t->dtype) || (!t->weak && t->dtype != DT_I32)) {
+                diag_error(item->span, "a ref index must be an i32 scalar, ':', a slice or ds(start, size); "
+                           "got %s", type_str(t));
+                ok = false;
+            }
+        }
+        dim++;
+    }
+    for (; dim < ref->rank && !seen_ellipsis; dim++)
+        result.dims[result.rank++] = ref->dims[dim];
+    if (!ok)
+        return set_type(node, type_error());
+    node->type = result;
+    return &node->type;
+}
+
+/* t[items] on a tile: None adds a unit dim, ':' keeps one, a static slice
+   narrows one, a constant index drops one. */
+static Type *check_tile_index(Sema *s, Scope *scope, Node *node, const Type *tile) {
+    Type result = *tile;
+    result.rank = 0;
+    int used = index_items_using_dims(node);
+    if (used > tile->rank) {
+        diag_error(node->span, "%d indices for a tile of rank %d", used, tile->rank);
+        return set_type(node, type_error());
+    }
+    int dim = 0;
+    bool ok = true, seen_ellipsis = false;
+    for (int i = 0; i < node->items.len; i++) {
+        Node *item = node->items.items[i];
+        if (result.rank >= MAX_RANK) {
+            diag_error(item->span, "a tile has at most %d dims", MAX_RANK);
+            return set_type(node, type_error());
+        }
+        if (item->kind == N_ELLIPSIS) {
+            if (seen_ellipsis) {
+                diag_error(item->span, "only one '...' is allowed in an index");
+                ok = false;
+                continue;
+            }
+            seen_ellipsis = true;
+            for (int k = 0; k < tile->rank - used; k++)
+                result.dims[result.rank++] = tile->dims[dim++];
+        } else if (item->kind == N_NONE) {
+            result.dims[result.rank++] = (Dim){.size = 1};
+        } else if (item->kind == N_SLICE) {
+            int64_t size = tile->dims[dim].size;
+            if (!item->lhs && !item->rhs) {
+                item->slice_start = 0;
+                item->slice_stop = size;
+                result.dims[result.rank++] = tile->dims[dim];
+            } else if (check_static_slice(s, scope, item, size, "")) {
+                result.dims[result.rank++] = (Dim){.size = item->slice_stop - item->slice_start};
+            } else {
+                ok = false;
+            }
+            dim++;
+        } else {
+            int64_t index;
+            if (item->kind == N_CALL && item->name == intern_cstr("ds")) {
+                diag_error(item->span, "ds() selects from a ref; a tile takes static slices 'a:b'");
+                ok = false;
+            } else if (!expect_const_int(s, scope, item, "a tile index", &index)) {
+                ok = false;
+            } else if (index < 0 || index >= tile->dims[dim].size) {
+                diag_error(item->span, "index %lld is outside a dim of size %lld", (long long)index,
+                           (long long)tile->dims[dim].size);
+                ok = false;
+            } else {
+                item->slice_start = index;
+                item->slice_stop = index + 1;
+            }
+            dim++;
+        }
+    }
+    for (; dim < tile->rank && !seen_ellipsis; dim++)
+        result.dims[result.rank++] = tile->dims[dim];
+    if (!ok)
+        return set_type(node, type_error());
+    if (!check_tile_shape(&result, node->span, "this slice"))
+        return set_type(node, type_error());
+    node->type = result;
+    return &node->type;
+}
+
+static Type *check_index(Sema *s, Scope *scope, Node *node) {
+    Type *base = check_expr(s, scope, node->lhs);
+    if (is_error(base))
+        return set_type(node, type_error());
+    if (base->kind == TY_REF)
+        return check_place_index(s, scope, node, base);
+    base = check_value(s, scope, node->lhs);
+    if (is_error(base))
+        return set_type(node, type_error());
+    return check_tile_index(s, scope, node, base);
+}
+
+/* ---- calls ------------------------------------------------------------------ */
+
+static const struct {
+    const char *name;
+    Builtin builtin;
+} builtin_names[] = {
+    {"program_id", BI_PROGRAM_ID}, {"num_programs", BI_NUM_PROGRAMS}, {"iota", BI_IOTA},
+    {"zeros", BI_ZEROS}, {"full", BI_FULL}, {"cdiv", BI_CDIV}, {"min", BI_MIN}, {"max", BI_MAX},
+    {"sum", BI_SUM}, {"where", BI_WHERE}, {"exp", BI_EXP}, {"exp2", BI_EXP2}, {"log", BI_LOG},
+    {"log2", BI_LOG2}, {"sqrt", BI_SQRT}, {"rsqrt", BI_RSQRT}, {"abs", BI_ABS}, {"tanh", BI_TANH},
+    {"sigmoid", BI_SIGMOID}, {"sin", BI_SIN}, {"cos", BI_COS}, {"dot", BI_DOT},
+    {"alloc", BI_ALLOC}, {"load", BI_LOAD}, {"store", BI_STORE}, {"atomic_add", BI_ATOMIC_ADD},
+    {"atomic_max", BI_ATOMIC_MAX}, {"atomic_min", BI_ATOMIC_MIN}, {"ds", BI_DS},
+};
+
+/* Splits a call's arguments into positional ones and the keyword arguments
+   named in `allowed` (NULL-terminated). Reports unknown or repeated keywords. */
+typedef struct CallArgs {
+    Node *positional[4];
+    int count;
+    Node *kw[3];             /* in the order of `allowed` */
+} CallArgs;
+
+static bool split_args(Node *call, const char *const *allowed, CallArgs *args) {
+    memset(args, 0, sizeof *args);
+    bool ok = true, seen_keyword = false;
+    for (int i = 0; i < call->items.len; i++) {
+        Node *arg = call->items.items[i];
+        if (arg->kind != N_KWARG) {
+            if (seen_keyword) {
+                diag_error(arg->span, "a positional argument cannot follow a keyword argument");
+                ok = false;
+            }
+            if (args->count < 4)
+                args->positional[args->count] = arg;
+            args->count++;
+            continue;
+        }
+        seen_keyword = true;
+        int k = -1;
+        for (int j = 0; allowed && allowed[j]; j++)
+            if (strcmp(allowed[j], arg->name) == 0)
+                k = j;
+        if (k < 0) {
+            diag_error(arg->span, "%s() has no keyword argument '%s'", call->name, arg->name);
+            ok = false;
+        } else if (args->kw[k]) {
+            diag_error(arg->span, "keyword argument '%s' given twice", arg->name);
+            ok = false;
+        } else {
+            args->kw[k] = arg->lhs;
+        }
+    }
+    return ok;
+}
+
+static bool expect_arg_count(Node *call, const CallArgs *args, int min, int max) {
+    if (args->count >= min && args->count <= max)
+        return true;
+    if (min == max)
+        diag_error(call->span, "%s() takes %d argument%s, got %d", call->name, min, min == 1 ? "" : "s",
+                   args->count);
+    else
+        diag_error(call->span, "%s() takes %d to %d arguments, got %d", call->name, min, max, args->count);
+    return false;
+}
+
+/* A shape argument: a list literal of compile-time integers. */
+static bool check_shape_arg(Sema *s, Scope *scope, Node *arg, Type *out) {
+    if (arg->kind != N_LIST) {
+        diag_error(arg->span, "a shape is written as a list of sizes, e.g. [128, 64]");
+        return false;
+    }
+    if (arg->items.len > MAX_RANK) {
+        diag_error(arg->span, "a tile has at most %d dims", MAX_RANK);
+        return false;
+    }
+    out->rank = arg->items.len;
+    for (int i = 0; i < arg->items.len; i++) {
+        Node *d = arg->items.items[i];
+        int64_t size;
+        if (!expect_const_int(s, scope, d, "a tile dim", &size))
+            return false;
+        out->dims[i] = (Dim){.size = size};
+    }
+    arg->type = type_void();
+    return true;
+}
+
+static bool check_dtype_arg(Node *arg, DType *dtype) {
+    if (arg->kind != N_TYPE || arg->items.len > 0 || arg->has_space) {
+        diag_error(arg->span, "expected a dtype such as f32");
+        return false;
+    }
+    arg->type = (Type){.kind = TY_DTYPE, .dtype = arg->dtype};
+    *dtype = arg->dtype;
+    return true;
+}
+
+static bool check_axis_arg(Sema *s, Scope *scope, Node *arg, int rank, int *axis) {
+    int64_t v;
+    if (!expect_const_int(s, scope, arg, "an axis", &v))
+        return false;
+    if (v < -rank || v >= rank) {
+        if (rank == 0)
+            diag_error(arg->span, "axis %lld does not exist: the value is a scalar", (long long)v);
+        else
+            diag_error(arg->span, "axis %lld does not exist in a tile of rank %d (axes 0..%d)",
+                       (long long)v, rank, rank - 1);
+        return false;
+    }
+    *axis = (int)(v < 0 ? v + rank : v);
+    return true;
+}
+
+/* The place argument of load/store/atomic_*: an indexed ref or a ref name. */
+static Type *check_place_arg(Sema *s, Scope *scope, Node *arg, const char *fn) {
+    Type *t = check_expr(s, scope, arg);
+    if (is_error(t))
+        return t;
+    if (t->kind != TY_REF) {
+        diag_error(arg->span, "the first argument of %s() must be a ref place such as x[...], got %s", fn,
+                   type_str(t));
+        arg->type = type_error();
+        return &arg->type;
+    }
+    Type tile = *t;
+    tile.kind = TY_TILE;
+    if (!check_tile_shape(&tile, arg->span, "this place")) {
+        arg->type = type_error();
+        return &arg->type;
+    }
+    return t;
+}
+
+static Symbol *place_root(Node *place) {
+    while (place && place->kind == N_INDEX)
+        place = place->lhs;
+    return place && place->kind == N_NAME ? place->sym : NULL;
+}
+
+/* A write through `place` must not go to an 'in' parameter. */
+static bool check_writable(Node *place, const Type *ref, Span span) {
+    if (ref->access != ACCESS_IN)
+        return true;
+    Symbol *root = place_root(place);
+    if (root) {
+        diag_error(span, "cannot store to '%s': it is an 'in' parameter", root->name);
+        diag_note(root->span, "'%s' declared 'in' here (use 'out' or 'inout' to write it)", root->name);
+    } else {
+        diag_error(span, "cannot store to a read-only ref");
+    }
+    return false;
+}
+
+/* A value stored into a place of type `ref`: same dtype (or weak), shape
+   broadcasting to the place's. */
+static bool check_stored_value(const Type *value, const Type *ref, Span span) {
+    if (is_error(value))
+        return false;
+    if (!value->weak && value->dtype != ref->dtype) {
+        diag_error(span, "cannot store %s into %s; cast with 'as %s'", type_str(value), type_str(ref),
+                   dtype_name(ref->dtype));
+        return false;
+    }
+    if (value->weak && value->dtype == DT_F32 && !dtype_is_float(ref->dtype)) {
+        diag_error(span, "cannot store a float literal into %s", type_str(ref));
+        return false;
+    }
+    if (!broadcasts_to(value, ref)) {
+        diag_error(span, "cannot store a value of shape %s into a place of shape %s", shape_str(value),
+                   shape_str(ref));
+        return false;
+    }
+    return true;
+}
+
+static bool check_mask_arg(Sema *s, Scope *scope, Node *mask, const Type *shape) {
+    Type *m = check_value(s, scope, mask);
+    if (is_error(m))
+        return false;
+    if (m->dtype != DT_BOOL) {
+        diag_error(mask->span, "a mask must be a bool tile, got %s", type_str(m));
+        return false;
+    }
+    if (!broadcasts_to(m, shape)) {
+        diag_error(mask->span, "a mask of shape %s does not broadcast to %s", shape_str(m), shape_str(shape));
+        return false;
+    }
+    return true;
+}
+
+static Type *check_call(Sema *s, Scope *scope, Node *node);
+
+static Type check_math(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
+    if (!expect_arg_count(node, args, 1, 1))
+        return type_error();
+    Type *a = check_value(s, scope, args->positional[0]);
+    if (is_error(a))
+        return type_error();
+    if (node->builtin == BI_ABS ? a->dtype == DT_BOOL : !dtype_is_float(a->dtype) && !a->weak) {
+        diag_error(node->span, "%s() needs a %s tile, got %s", node->name,
+                   node->builtin == BI_ABS ? "numeric" : "float", type_str(a));
+        return type_error();
+    }
+    Type r = *a;
+    if (a->weak) {
+        /* exp(1) is a float: math on a weak value gives a weak float. */
+        r.dtype = node->builtin == BI_ABS ? a->dtype : DT_F32;
+        ConstValue v = args->positional[0]->value;
+        if (v.known) {
+            double x = const_as_double(v), y = 0;
+            switch ((Builtin)node->builtin) {
+            case BI_EXP: y = exp(x); break;
+            case BI_EXP2: y = exp2(x); break;
+            case BI_LOG: y = log(x); break;
+            case BI_LOG2: y = log2(x); break;
+            case BI_SQRT: y = sqrt(x); break;
+            case BI_RSQRT: y = 1.0 / sqrt(x); break;
+            case BI_TANH: y = tanh(x); break;
+            case BI_SIGMOID: y = 1.0 / (1.0 + exp(-x)); break;
+            case BI_SIN: y = sin(x); break;
+            case BI_COS: y = cos(x); break;
+            case BI_ABS:
+                node->value = v.is_float ? const_float(fabs(v.f)) : const_int(v.i < 0 ? -v.i : v.i);
+                return r;
+            default: break;
+            }
+            node->value = const_float(y);
+        }
+    }
+    return r;
+}
+
+static Type check_reduction(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
+    Type *a = check_value(s, scope, args->positional[0]);
+    if (is_error(a))
+        return type_error();
+    if (a->weak) {
+        diag_error(args->positional[0]->span, "%s() reduces a tile; give it a tile, not a literal", node->name);
+        return type_error();
+    }
+    if (a->dtype == DT_BOOL) {
+        diag_error(args->positional[0]->span, "%s() is not defined on bool tiles", node->name);
+        return type_error();
+    }
+    Type r = *a;
+    node->axis = -1;
+    if (args->kw[0]) {
+        if (!check_axis_arg(s, scope, args->kw[0], a->rank, &node->axis))
+            return type_error();
+        r.rank = 0;
+        for (int i = 0; i < a->rank; i++)
+            if (i != node->axis)
+                r.dims[r.rank++] = a->dims[i];
+    } else {
+        r.rank = 0;
+    }
+    return r;
+}
+
+static Type check_dot(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
+    if (!expect_arg_count(node, args, 2, 2))
+        return type_error();
+    Type *a = check_value(s, scope, args->positional[0]);
+    Type *b = check_value(s, scope, args->positional[1]);
+    if (is_error(a) || is_error(b))
+        return type_error();
+    if (a->rank != 2 || b->rank != 2) {
+        diag_error(node->span, "dot() takes two rank-2 tiles ([m, k] and [k, n]), got %s and %s",
+                   type_str(a), type_str(b));
+        return type_error();
+    }
+    if (a->dims[1].size != b->dims[0].size) {
+        diag_error(node->span, "dot() inner sizes differ: %s and %s (%lld != %lld)", type_str(a),
+                   type_str(b), (long long)a->dims[1].size, (long long)b->dims[0].size);
+        return type_error();
+    }
+    bool supported = a->dtype == b->dtype && !a->weak && !b->weak &&
+                     (a->dtype == DT_F16 || a->dtype == DT_BF16 || a->dtype == DT_F32 || a->dtype == DT_I8);
+    if (!supported) {
+        diag_error(node->span, "dot() of %s and %s is not supported; it takes two f16, two bf16, "
+                   "two f32 (computed as tf32) or two i8 tiles", dtype_name(a->dtype), dtype_name(b->dtype));
+        return type_error();
+    }
+    Type r = {.kind = TY_TILE, .dtype = a->dtype == DT_I8 ? DT_I32 : DT_F32, .rank = 2};
+    r.dims[0] = a->dims[0];
+    r.dims[1] = b->dims[1];
+    return r;
+}
+
+static Type check_alloc(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
+    if (!expect_arg_count(node, args, 1, 1))
+        return type_error();
+    Node *arg = args->positional[0];
+    if (arg->kind != N_TYPE || arg->items.len == 0) {
+        diag_error(arg->span, "alloc() takes a shaped type, e.g. alloc(f32[128, 64] @shared)");
+        return type_error();
+    }
+    if (arg->has_space && arg->space != SPACE_SHARED) {
+        diag_error(arg->space_span, "alloc() makes @shared memory; @global memory comes only from "
+                   "kernel parameters");
+        return type_error();
+    }
+    Type r = {.kind = TY_REF, .dtype = arg->dtype, .space = SPACE_SHARED, .access = ACCESS_INOUT};
+    if (arg->items.len > MAX_RANK) {
+        diag_error(arg->span, "a ref has at most %d dims", MAX_RANK);
+        return type_error();
+    }
+    r.rank = arg->items.len;
+    int64_t bytes = dtype_bytes(arg->dtype);
+    for (int i = 0; i < arg->items.len; i++) {
+        int64_t size;
+        Node *d = arg->items.items[i];
+        if (!expect_const_int(s, scope, d, "the size of a shared allocation", &size))
+            return type_error();
+        if (size <= 0 || size > (1 << 24) || bytes * size > (int64_t)1 << 32) {
+            diag_error(d->span, "shared allocation dim %lld is out of range", (long long)size);
+            return type_error();
+        }
+        bytes *= size;
+        r.dims[i] = (Dim){.size = size};
+    }
+    arg->type = (Type){.kind = TY_DTYPE, .dtype = arg->dtype};
+    Kernel *k = s->kernel;
+    k->shared_bytes += (long)bytes;
+    if (k->shared_bytes > s->shared_limit) {
+        diag_error(node->span, "this allocation brings kernel '%s' to %ld bytes of shared memory, over "
+                   "the %ld bytes that %s allows", k->name, k->shared_bytes, s->shared_limit,
+                   s->shared_limit_arch);
+        diag_note(node->span, "this allocation alone is %lld bytes", (long long)bytes);
+    }
+    return r;
+}
+
+static Type *check_call(Sema *s, Scope *scope, Node *node) {
+    node->builtin = BI_NONE;
+    for (size_t i = 0; i < sizeof builtin_names / sizeof builtin_names[0]; i++)
+        if (builtin_names[i].name == node->name || strcmp(builtin_names[i].name, node->name) == 0)
+            node->builtin = builtin_names[i].builtin;
+    static const char *const no_kw[] = {NULL};
+    static const char *const axis_kw[] = {"axis", NULL};
+    static const char *const load_kw[] = {"other", "mask", NULL};
+    static const char *const mask_kw[] = {"mask", NULL};
+    CallArgs args;
+    Type r = type_error();
+    switch ((Builtin)node->builtin) {
+    case BI_NONE:
+        diag_error(node->span, "unknown function '%s'", node->name);
+        break;
+    case BI_DS:
+        diag_error(node->span, "ds(start, size) is only allowed as an index of a ref");
+        break;
+    case BI_PROGRAM_ID:
+    case BI_NUM_PROGRAMS: {
+        int64_t axis;
+        if (!split_args(node, no_kw, &args) || !expect_arg_count(node, &args, 1, 1) ||
+            !expect_const_int(s, scope, args.positional[0], "the axis", &axis))
+            break;
+        if (axis < 0 || axis >= s->grid_rank) {
+            diag_error(args.positional[0]->span, "axis %lld does not exist: the grid has %d dimension%s",
+                       (long long)axis, s->grid_rank, s->grid_rank == 1 ? "" : "s");
+            break;
+        }
+        node->axis = (int)axis;
+        r = type_scalar(DT_I32);
+        break;
+    }
+    case BI_IOTA: {
+        int64_t n;
+        if (!split_args(node, no_kw, &args) || !expect_arg_count(node, &args, 1, 1) ||
+            !expect_const_int(s, scope, args.positional[0], "the size of iota()", &n))
+            break;
+        Type t = {.kind = TY_TILE, .dtype = DT_I32, .rank = 1, .dims = {{.size = n}}};
+        if (check_tile_shape(&t, node->span, "iota()"))
+            r = t;
+        break;
+    }
+    case BI_ZEROS:
+    case BI_FULL: {
+        bool full = node->builtin == BI_FULL;
+        Type t = {.kind = TY_TILE};
+        if (!split_args(node, no_kw, &args) || !expect_arg_count(node, &args, full ? 3 : 2, full ? 3 : 2))
+            break;
+        if (!check_shape_arg(s, scope, args.positional[0], &t) ||
+            !check_dtype_arg(args.positional[full ? 2 : 1], &t.dtype))
+            break;
+        if (full) {
+            Node *v = args.positional[1];
+            Type *vt = check_value(s, scope, v);
+            if (is_error(vt))
+                break;
+            if (!is_scalar(vt)) {
+                diag_error(v->span, "the fill value of full() must be a scalar, got %s", type_str(vt));
+                break;
+            }
+            if (vt->weak ? (vt->dtype == DT_F32 && !dtype_is_float(t.dtype)) : vt->dtype != t.dtype) {
+                diag_error(v->span, "the fill value %s does not match the dtype %s", type_str(vt),
+                           dtype_name(t.dtype));
+                break;
+            }
+        }
+        if (check_tile_shape(&t, node->span, full ? "full()" : "zeros()"))
+            r = t;
+        break;
+    }
+    case BI_CDIV:
+    case BI_MIN:
+    case BI_MAX: {
+        if (!split_args(node, node->builtin == BI_CDIV ? no_kw : axis_kw, &args))
+            break;
+        if (node->builtin != BI_CDIV && (args.kw[0] || args.count == 1)) {
+            /* max(t, axis = k) and max(t) reduce. */
+            node->builtin = node->builtin == BI_MAX ? BI_REDUCE_MAX : BI_REDUCE_MIN;
+            if (!expect_arg_count(node, &args, 1, 1))
+                break;
+            r = check_reduction(s, scope, node, &args);
+            break;
+        }
+        if (!expect_arg_count(node, &args, 2, 2))
+            break;
+        Type *a = check_value(s, scope, args.positional[0]);
+        Type *b = check_value(s, scope, args.positional[1]);
+        if (is_error(a) || is_error(b))
+            break;
+        char what[32];
+        snprintf(what, sizeof what, "%s()", node->name);
+        r = elementwise2(a, b, node->span, what);
+        if (is_error(&r))
+            break;
+        if (r.dtype == DT_BOOL || (node->builtin == BI_CDIV && !dtype_is_int(r.dtype))) {
+            diag_error(node->span, "%s() needs %s operands, got %s and %s", node->name,
+                       node->builtin == BI_CDIV ? "integer" : "numeric", type_str(a), type_str(b));
+            r = type_error();
+            break;
+        }
+        ConstValue x = args.positional[0]->value, y = args.positional[1]->value;
+        if (r.weak && x.known && y.known) {
+            if (node->builtin == BI_CDIV) {
+                if (y.i == 0) {
+                    diag_error(node->span, "division by zero in a constant expression");
+                    r = type_error();
+                    break;
+                }
+                int64_t q = x.i / y.i;
+                if ((x.i % y.i != 0) && ((x.i < 0) == (y.i < 0)))
+                    q++;
+                node->value = const_int(q);
+            } else {
+                bool take_x = node->builtin == BI_MIN ? const_as_double(x) <= const_as_double(y)
+                                                      : const_as_double(x) >= const_as_double(y);
+                node->value = take_x ? x : y;
+                if (r.dtype == DT_F32 && !node->value.is_float)
+                    node->value = const_float((double)node->value.i);
+            }
+        }
+        break;
+    }
+    case BI_SUM:
+        if (!split_args(node, axis_kw, &args) || !expect_arg_count(node, &args, 1, 1))
+            break;
+        r = check_reduction(s, scope, node, &args);
+        break;
+    case BI_REDUCE_MAX:
+    case BI_REDUCE_MIN:
+        break;  /* only set above */
+    case BI_WHERE: {
+        if (!split_args(node, no_kw, &args) || !expect_arg_count(node, &args, 3, 3))
+            break;
+        Type *c = check_value(s, scope, args.positional[0]);
+        Type *a = check_value(s, scope, args.positional[1]);
+        Type *b = check_value(s, scope, args.positional[2]);
+        if (is_error(c) || is_error(a) || is_error(b))
+            break;
+        if (c->dtype != DT_BOOL) {
+            diag_error(args.positional[0]->span, "the condition of where() must be a bool tile, got %s",
+                       type_str(c));
+            break;
+        }
+        r = elementwise2(a, b, node->span, "where()");
+        if (is_error(&r))
+            break;
+        Type shape = r;
+        if (!broadcast_shapes(&shape, c, &r)) {
+            diag_error(node->span, "the condition's shape %s does not broadcast with %s", shape_str(c),
+                       shape_str(&shape));
+            r = type_error();
+        }
+        if (r.weak && args.positional[0]->value.known && args.positional[1]->value.known &&
+            args.positional[2]->value.known)
+            node->value = args.positional[0]->value.i ? args.positional[1]->value : args.positional[2]->value;
+        else
+            r.weak = false;  /* chosen at run time: a weak pair takes i32 or f32 */
+        break;
+    }
+    case BI_EXP: case BI_EXP2: case BI_LOG: case BI_LOG2: case BI_SQRT: case BI_RSQRT:
+    case BI_ABS: case BI_TANH: case BI_SIGMOID: case BI_SIN: case BI_COS:
+        if (split_args(node, no_kw, &args))
+            r = check_math(s, scope, node, &args);
+        break;
+    case BI_DOT:
+        if (split_args(node, no_kw, &args))
+            r = check_dot(s, scope, node, &args);
+        break;
+    case BI_ALLOC:
+        if (split_args(node, no_kw, &args))
+            r = check_alloc(s, scope, node, &args);
+        break;
+    case BI_LOAD: {
+        if (!split_args(node, load_kw, &args) || !expect_arg_count(node, &args, 1, 1))
+            break;
+        Type *place = check_place_arg(s, scope, args.positional[0], "load");
+        if (is_error(place))
+            break;
+        Type tile = *place;
+        tile.kind = TY_TILE;
+        bool ok = true;
+        if (args.kw[0]) {
+            Type *o = check_value(s, scope, args.kw[0]);
+            if (is_error(o))
+                ok = false;
+            else if ((o->weak && o->dtype == DT_F32 && !dtype_is_float(tile.dtype)) ||
+                     (!o->weak && o->dtype != tile.dtype)) {
+                diag_error(args.kw[0]->span, "'other' of %s does not match the loaded dtype %s",
+                           type_str(o), dtype_name(tile.dtype));
+                ok = false;
+            } else if (!broadcasts_to(o, &tile)) {
+                diag_error(args.kw[0]->span, "'other' of shape %s does not broadcast to %s", shape_str(o),
+                           shape_str(&tile));
+                ok = false;
+            }
+        }
+        if (args.kw[1] && !check_mask_arg(s, scope, args.kw[1], &tile))
+            ok = false;
+        if (ok)
+            r = tile;
+        break;
+    }
+    case BI_STORE:
+    case BI_ATOMIC_ADD:
+    case BI_ATOMIC_MAX:
+    case BI_ATOMIC_MIN: {
+        if (!split_args(node, mask_kw, &args) || !expect_arg_count(node, &args, 2, 2))
+            break;
+        Node *place_node = args.positional[0];
+        Type *place = check_place_arg(s, scope, place_node, node->name);
+        Type *value = check_value(s, scope, args.positional[1]);
+        if (is_error(place) || is_error(value))
+            break;
+        bool ok = check_writable(place_node, place, place_node->span) &&
+                  check_stored_value(value, place, args.positional[1]->span);
+        if (ok && node->builtin != BI_STORE) {
+            DType d = place->dtype;
+            bool add = node->builtin == BI_ATOMIC_ADD;
+            bool supported = add ? (d == DT_I32 || d == DT_U32 || d == DT_I64 || d == DT_F16 ||
+                                    d == DT_BF16 || d == DT_F32 || d == DT_F64)
+                                 : (d == DT_I32 || d == DT_U32 || d == DT_I64 || d == DT_F32);
+            if (!supported) {
+                diag_error(node->span, "%s() is not supported on %s", node->name, dtype_name(d));
+                ok = false;
+            }
+        }
+        if (args.kw[0]) {
+            Type shape = *place;
+            shape.kind = TY_TILE;
+            ok = check_mask_arg(s, scope, args.kw[0], &shape) && ok;
+        }
+        if (ok)
+            r = type_void();
+        break;
+    }
+    }
+    node->type = r;
+    return &node->type;
+}
+
+static Type *check_expr(Sema *s, Scope *scope, Node *node) {
+    switch (node->kind) {
+    case N_INT:
+        node->type = type_weak(false);
+        node->value = const_int(node->int_value);
+        break;
+    case N_FLOAT:
+        node->type = type_weak(true);
+        node->value = const_float(node->float_value);
+        break;
+    case N_BOOL:
+        node->type = type_scalar(DT_BOOL);
+        node->value = const_int(node->int_value);
+        break;
+    case N_NAME: return check_name(s, scope, node);
+    case N_UNARY: return check_unary(s, scope, node);
+    case N_BINARY: return check_binary(s, scope, node);
+    case N_CAST: return check_cast(s, scope, node);
+    case N_CALL: return check_call(s, scope, node);
+    case N_INDEX: return check_index(s, scope, node);
+    case N_TRANSPOSE: {
+        Type *a = check_value(s, scope, node->lhs);
+        if (is_error(a))
+            return set_type(node, type_error());
+        if (a->rank < 2) {
+            diag_error(node->span, "'.T' needs a tile of rank 2 or more, got %s", type_str(a));
+            return set_type(node, type_error());
+        }
+        node->type = *a;
+        node->type.dims[a->rank - 2] = a->dims[a->rank - 1];
+        node->type.dims[a->rank - 1] = a->dims[a->rank - 2];
+        break;
+    }
+    case N_LIST:
+        diag_error(node->span, "a list is only allowed as a shape argument, e.g. zeros([4, 4], f32)");
+        node->type = type_error();
+        break;
+    case N_TYPE:
+        node->type = (Type){.kind = TY_DTYPE, .dtype = node->dtype};
+        break;
+    case N_KWARG:
+        diag_error(node->span, "a keyword argument is only allowed in a call");
+        node->type = type_error();
+        break;
+    case N_ELLIPSIS:
+    case N_SLICE:
+    case N_NONE:
+        diag_error(node->span, "'%s' is only allowed inside an index",
+                   node->kind == N_ELLIPSIS ? "..." : node->kind == N_NONE ? "None" : ":");
+        node->type = type_error();
+        break;
+    case N_UNDERSCORE:
+        diag_error(node->span, "'_' is only allowed as a block dim");
+        node->type = type_error();
+        break;
+    default:
+        INTERNAL_ERROR("check_expr: statement node %s", ast_kind_name(node->kind));
+    }
+    return &node->type;
+}
+
+/* ---- statements ----------------------------------------------------------------- */
+
+static void check_block(Sema *s, Scope *scope, Node *block);
+
+/* A var holds a concrete dtype: weak values take i32 or f32. */
+static Type materialize(Type t) {
+    t.weak = false;
+    return t;
+}
+
+static void check_assign(Sema *s, Scope *scope, Node *node) {
+    Node *target = node->lhs;
+    if (target->kind == N_NAME) {
+        Symbol *sym = lookup_or_report(s, scope, target);
+        Type *value = check_value(s, scope, node->rhs);
+        if (!sym)
+            return;
+        target->sym = sym;
+        target->type = sym->type;
+        if (sym->kind != SYM_VAR) {
+            if (sym->kind == SYM_PARAM && sym->is_array)
+                diag_error(target->span, "cannot assign to ref '%s'; store into it with '%s[...] = ...'",
+                           sym->name, sym->name);
+            else
+                diag_error(target->span, "cannot assign to '%s': it is a %s%s", sym->name,
+                           symbol_kind_word(sym->kind),
+                           sym->kind == SYM_LET ? " (declare it with 'var' to update it)" : "");
+            diag_note(sym->span, "'%s' is declared here", sym->name);
+            return;
+        }
+        if (is_error(value))
+            return;
+        Type result = *value;
+        if (node->op != OP_ASSIGN) {
+            const char *what = op_word(node->op);
+            result = elementwise2(&sym->type, value, node->span, what);
+            if (is_error(&result))
+                return;
+        } else if (!value->weak && value->dtype != sym->type.dtype) {
+            diag_error(node->rhs->span, "cannot assign %s to var '%s' of type %s; cast with 'as %s'",
+                       type_str(value), sym->name, type_str(&sym->type), dtype_name(sym->type.dtype));
+            return;
+        } else if (value->weak && value->dtype == DT_F32 && !dtype_is_float(sym->type.dtype)) {
+            diag_error(node->rhs->span, "cannot assign a float literal to var '%s' of type %s", sym->name,
+                       type_str(&sym->type));
+            return;
+        }
+        if (!broadcasts_to(&result, &sym->type)) {
+            diag_error(node->rhs->span, "cannot assign a value of shape %s to var '%s' of shape %s",
+                       shape_str(&result), sym->name, shape_str(&sym->type));
+        }
+        return;
+    }
+    if (target->kind == N_INDEX) {
+        Type *base = check_expr(s, scope, target->lhs);
+        Type *value = check_value(s, scope, node->rhs);
+        if (is_error(base))
+            return;
+        if (base->kind != TY_REF) {
+            diag_error(target->span, "cannot store into a tile: tiles are immutable values "
+                       "(store into a ref, or build a new tile with where())");
+            return;
+        }
+        Type *place = check_place_index(s, scope, target, base);
+        if (is_error(place) || is_error(value))
+            return;
+        Type tile = *place;
+        tile.kind = TY_TILE;
+        if (!check_tile_shape(&tile, target->span, "this store") || !check_writable(target, place, target->span))
+            return;
+        if (node->op != OP_ASSIGN) {
+            Type r = elementwise2(&tile, value, node->span, op_word(node->op));
+            if (is_error(&r))
+                return;
+            if (place->access == ACCESS_OUT && place->space == SPACE_GLOBAL) {
+                /* reading an out parameter is allowed: it holds what was stored */
+            }
+            check_stored_value(&r, place, node->rhs->span);
+            return;
+        }
+        check_stored_value(value, place, node->rhs->span);
+        return;
+    }
+    check_expr(s, scope, target);
+    diag_error(target->span, "cannot assign to this expression; assign to a var or store into a ref place");
+}
+
+static void check_stmt(Sema *s, Scope *scope, Node *node) {
+    switch (node->kind) {
+    case N_LET:
+    case N_VAR: {
+        bool is_var = node->kind == N_VAR;
+        Type *t = check_expr(s, scope, node->rhs);
+        /* let binds places by loading them, but a bare ref (a parameter or an
+           alloc) stays a ref: the name then aliases it. */
+        if (t->kind != TY_REF || node->rhs->kind == N_INDEX || is_var)
+            t = check_value(s, scope, node->rhs);
+        Symbol *sym = declare(s, scope, is_var ? SYM_VAR : SYM_LET, node->name, node->span);
+        sym->decl = node;
+        node->sym = sym;
+        sym->type = is_var ? materialize(*t) : *t;
+        if (!is_var && t->weak)
+            sym->value = node->rhs->value;
+        break;
+    }
+    case N_ASSIGN:
+        check_assign(s, scope, node);
+        break;
+    case N_EXPR_STMT: {
+        Node *e = node->lhs;
+        Type *t = check_expr(s, scope, e);
+        if (!is_error(t) && t->kind != TY_VOID)
+            diag_warning(e->span, "this expression's value is unused");
+        break;
+    }
+    case N_FOR: {
+        Node *bounds[3] = {node->lhs, node->rhs, node->step};
+        const char *names[3] = {"start", "end", "step"};
+        for (int i = 0; i < 3; i++) {
+            if (!bounds[i])
+                continue;
+            Type *t = check_value(s, scope, bounds[i]);
+            if (!is_error(t) && (!is_scalar(t) || !dtype_is_int(t->dtype) || (!t->weak && t->dtype != DT_I32)))
+                diag_error(bounds[i]->span, "the loop %s must be an i32 scalar, got %s", names[i], type_str(t));
+        }
+        if (node->step && node->step->value.known && node->step->value.i <= 0)
+            diag_error(node->step->span, "the loop step must be positive, got %lld", (long long)node->step->value.i);
+        Scope *inner = scope_new(s, scope);
+        Symbol *iv = declare(s, inner, SYM_LOOP, node->name, node->span);
+        iv->type = type_scalar(DT_I32);
+        node->sym = iv;
+        check_block(s, inner, node->body);
+        break;
+    }
+    case N_IF: {
+        Type *c = check_value(s, scope, node->cond);
+        if (!is_error(c) && (!is_scalar(c) || c->dtype != DT_BOOL))
+            diag_error(node->cond->span, "the condition of 'if' must be a bool scalar, got %s%s", type_str(c),
+                       is_scalar(c) ? "" : " (use where() to choose per element)");
+        check_block(s, scope_new(s, scope), node->then_body);
+        if (node->else_body) {
+            if (node->else_body->kind == N_IF)
+                check_stmt(s, scope, node->else_body);
+            else
+                check_block(s, scope_new(s, scope), node->else_body);
+        }
+        break;
+    }
+    case N_BLOCK:
+        check_block(s, scope_new(s, scope), node);
+        break;
+    default:
+        INTERNAL_ERROR("check_stmt: %s", ast_kind_name(node->kind));
+    }
+}
+
+static void check_block(Sema *s, Scope *scope, Node *block) {
+    for (int i = 0; i < block->items.len; i++)
+        check_stmt(s, scope, block->items.items[i]);
+}
+
+/* ---- kernel headers ------------------------------------------------------------- */
+
+/* Parses a -D value: an integer (decimal or 0x) or a float. */
+static bool parse_define_value(const char *text, ConstValue *out) {
+    char *end;
+    errno = 0;
+    long long i = strtoll(text, &end, 0);
+    if (*end == '\0' && end != text && errno == 0) {
+        *out = const_int(i);
+        return true;
+    }
+    double f = strtod(text, &end);
+    if (*end == '\0' && end != text) {
+        *out = const_float(f);
+        return true;
+    }
+    if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0) {
+        *out = const_int(text[0] == 't');
+        return true;
+    }
+    return false;
+}
+
+/* Grid expressions are evaluated by the runtime: only sizes, constants and
+   integer arithmetic may appear. */
+static bool check_grid_expr(Node *e) {
+    switch (e->kind) {
+    case N_INT: return true;
+    case N_NAME: return e->sym && (e->sym->kind == SYM_SIZE || e->sym->kind == SYM_CONST || e->sym->kind == SYM_CPARAM);
+    case N_BINARY:
+        return (e->op == OP_ADD || e->op == OP_SUB || e->op == OP_MUL || e->op == OP_DIV || e->op == OP_REM) &&
+               check_grid_expr(e->lhs) && check_grid_expr(e->rhs);
+    case N_UNARY: return e->op == OP_NEG && check_grid_expr(e->lhs);
+    case N_CALL:
+        if ((e->builtin == BI_CDIV || e->builtin == BI_MIN || e->builtin == BI_MAX) && e->items.len == 2)
+            return check_grid_expr(e->items.items[0]) && check_grid_expr(e->items.items[1]);
+        return false;
+    default: return false;
+    }
+}
+
+static void check_params(Sema *s, Kernel *k, Scope *scope) {
+    for (int i = 0; i < k->params.len; i++) {
+        ParamDecl *p = k->params.items[i];
+        Symbol *sym = declare(s, scope, SYM_PARAM, p->name, p->span);
+        p->sym = sym;
+        sym->index = i;
+        sym->is_array = p->is_array;
+        ptrvec_push(s->arena, &k->param_syms, sym);
+        if (!p->is_array) {
+            sym->type = type_scalar(p->dtype);
+            if (p->has_access && p->access != ACCESS_IN)
+                diag_error(p->access_span, "scalar parameter '%s' is passed by value and cannot be '%s'",
+                           p->name, access_name(p->access));
+            if (p->has_space)
+                diag_error(p->space_span, "scalar parameter '%s' has no memory space", p->name);
+            continue;
+        }
+        Type t = {.kind = TY_REF, .dtype = p->dtype, .space = SPACE_GLOBAL,
+                  .access = p->has_access ? p->access : ACCESS_IN};
+        if (p->has_space && p->space == SPACE_SHARED)
+            diag_error(p->space_span, "parameter '%s' cannot be in @shared: parameters are arrays in "
+                       "@global memory; shared memory comes from alloc() inside the kernel", p->name);
+        if (p->dims.len > MAX_RANK) {
+            diag_error(p->span, "parameter '%s' has %d dims; at most %d are supported", p->name, p->dims.len,
+                       MAX_RANK);
+            sym->type = type_error();
+            continue;
+        }
+        t.rank = p->dims.len;
+        for (int d = 0; d < p->dims.len; d++) {
+            Node *dim = p->dims.items[d];
+            if (dim->kind == N_NAME) {
+                Symbol *found = scope_lookup(scope, dim->name);
+                if (!found) {
+                    /* A new name: a symbolic size, passed at launch. */
+                    found = declare(s, scope, SYM_SIZE, dim->name, dim->span);
+                    found->type = type_scalar(DT_I32);
+                    found->index = k->sizes.len;
+                    ptrvec_push(s->arena, &k->sizes, found);
+                }
+                dim->sym = found;
+                if (found->kind == SYM_SIZE) {
+                    dim->type = type_scalar(DT_I32);
+                    t.dims[d] = (Dim){.sym = found};
+                    continue;
+                }
+            }
+            int64_t size;
+            if (!expect_const_int(s, scope, dim, "an array dim (a size name or a constant)", &size))
+                continue;
+            if (size <= 0)
+                diag_error(dim->span, "an array dim must be positive, got %lld", (long long)size);
+            t.dims[d] = (Dim){.size = size};
+        }
+        sym->array_type = t;
+        sym->type = t;
+    }
+}
+
+static void check_block_spec(Sema *s, Kernel *k, Scope *kernel_scope, BlockSpec *b) {
+    Symbol *param = scope_lookup(kernel_scope, b->array);
+    if (!param || param->kind != SYM_PARAM) {
+        diag_error(b->array_span, "block spec for '%s', which is not a parameter of kernel '%s'", b->array,
+                   k->name);
+        return;
+    }
+    if (!param->is_array) {
+        diag_error(b->array_span, "block spec for scalar parameter '%s'; block specs apply to arrays", b->array);
+        return;
+    }
+    if (param->block) {
+        diag_error(b->array_span, "a second block spec for '%s'", b->array);
+        diag_note(param->block->array_span, "the first is here");
+        return;
+    }
+    param->block = b;
+    b->param = param;
+    const Type *array = &param->array_type;
+    if (array->kind != TY_REF)
+        return;
+    if (b->dims.len != array->rank) {
+        diag_error(b->span, "block spec for '%s' has %d dim%s, but '%s' has rank %d", b->array, b->dims.len,
+                   b->dims.len == 1 ? "" : "s", b->array, array->rank);
+        diag_note(param->span, "'%s' declared here as %s", b->array, type_str(array));
+        return;
+    }
+    if (b->map_params.len != s->grid_rank) {
+        diag_error(b->map_span, "the index map of '%s' takes %d name%s, but the grid has %d dimension%s",
+                   b->array, b->map_params.len, b->map_params.len == 1 ? "" : "s", s->grid_rank,
+                   s->grid_rank == 1 ? "" : "s");
+        return;
+    }
+    if (b->map_results.len != array->rank) {
+        diag_error(b->map_span, "the index map of '%s' gives %d block index%s, but '%s' has rank %d",
+                   b->array, b->map_results.len, b->map_results.len == 1 ? "" : "es", b->array, array->rank);
+        return;
+    }
+    Scope *map_scope = scope_new(s, kernel_scope);
+    for (int i = 0; i < b->map_params.len; i++) {
+        Node *n = b->map_params.items[i];
+        Symbol *sym = declare(s, map_scope, SYM_MAP, n->name, n->span);
+        sym->type = type_scalar(DT_I32);
+        sym->index = i;
+        n->sym = sym;
+        ptrvec_push(s->arena, &b->map_syms, sym);
+    }
+    bool ok = true;
+    for (int i = 0; i < b->map_results.len; i++) {
+        Node *e = b->map_results.items[i];
+        Type *t = check_value(s, map_scope, e);
+        if (is_error(t)) {
+            ok = false;
+        } else if (!is_scalar(t) || !dtype_is_int(t->dtype) || (!t->weak && t->dtype != DT_I32)) {
+            diag_error(e->span, "a block index must be an i32 scalar, got %s", type_str(t));
+            ok = false;
+        } else if (e->kind == N_NAME && e->sym && e->sym->kind != SYM_MAP && e->sym->kind != SYM_SIZE &&
+                   !e->value.known) {
+            diag_error(e->span, "the index map may only use its own names, sizes and constants");
+            ok = false;
+        }
+    }
+    /* The kernel's view: the block, with '_' dims squeezed out. */
+    Type view = *array;
+    view.rank = 0;
+    for (int d = 0; d < b->dims.len; d++) {
+        Node *dim = b->dims.items[d];
+        if (dim->kind == N_UNDERSCORE)
+            continue;
+        if (dim->kind == N_NAME) {
+            Symbol *sym = scope_lookup(kernel_scope, dim->name);
+            if (sym && sym->kind == SYM_SIZE) {
+                dim->sym = sym;
+                dim->type = sym->type;
+                if (array->dims[d].sym != sym) {
+                    diag_error(dim->span, "block dim '%s' is a symbolic size, so it must be the whole "
+                               "dim of '%s', which is %s", sym->name, b->array,
+                               array->dims[d].sym ? array->dims[d].sym->name : "static");
+                    ok = false;
+                }
+                Node *index = b->map_results.items[d];
+                if (!index->value.known || index->value.i != 0) {
+                    diag_error(index->span, "block dim '%s' covers the whole array dim, so its block index "
+                               "must be 0", sym->name);
+                    ok = false;
+                }
+                view.dims[view.rank++] = (Dim){.sym = sym};
+                continue;
+            }
+        }
+        int64_t size;
+        if (!expect_const_int(s, kernel_scope, dim, "a block dim (a constant, a size name or '_')", &size)) {
+            ok = false;
+            continue;
+        }
+        if (size <= 0) {
+            diag_error(dim->span, "a block dim must be positive, got %lld", (long long)size);
+            ok = false;
+            continue;
+        }
+        view.dims[view.rank++] = (Dim){.size = size};
+    }
+    if (ok)
+        param->type = view;
+}
+
+static void check_kernel(Sema *s, Kernel *k) {
+    s->kernel = k;
+    Scope *scope = scope_new(s, s->globals);
+    const SemaOptions *opt = s->options;
+
+    for (int i = 0; i < k->cparams.len; i++) {
+        CParamDecl *c = k->cparams.items[i];
+        Symbol *sym = declare(s, scope, SYM_CPARAM, c->name, c->span);
+        c->sym = sym;
+        const Define *def = NULL;
+        for (int d = 0; d < opt->define_count; d++)
+            if (opt->defines[d].name == c->name)
+                def = &opt->defines[d];
+        if (def) {
+            ((Define *)def)->used = true;
+            if (!parse_define_value(def->value_text, &sym->value)) {
+                diag_error_plain("-D %s=%s: the value must be an integer or a number", def->name, def->value_text);
+                continue;
+            }
+        } else if (c->default_value) {
+            Type *t = check_value(s, scope, c->default_value);
+            if (is_error(t))
+                continue;
+            if (!c->default_value->value.known) {
+                diag_error(c->default_value->span, "the default of '%s' must be known at compile time", c->name);
+                continue;
+            }
+            sym->value = c->default_value->value;
+        } else {
+            diag_error(c->span, "compile-time parameter '%s' has no default; set it with -D %s=VALUE", c->name,
+                       c->name);
+            continue;
+        }
+        sym->type = type_weak(sym->value.is_float);
+    }
+
+    check_params(s, k, scope);
+
+    s->grid_rank = k->has_grid ? k->grid.len : 1;
+    if (k->grid.len > 3) {
+        Node *extra = k->grid.items[3];
+        diag_error(extra->span, "the grid has %d dimensions; at most 3 are allowed", k->grid.len);
+        s->grid_rank = 3;
+    }
+    for (int i = 0; i < k->grid.len && i < 3; i++) {
+        Node *e = k->grid.items[i];
+        Type *t = check_value(s, scope, e);
+        if (is_error(t))
+            continue;
+        if (!is_scalar(t) || !dtype_is_int(t->dtype) || (!t->weak && t->dtype != DT_I32) || !check_grid_expr(e))
+            diag_error(e->span, "a grid dimension must be an integer expression of sizes and constants "
+                       "(+ - * / %% cdiv min max)");
+        else if (e->value.known && (e->value.i <= 0 || e->value.i > INT32_MAX))
+            diag_error(e->span, "a grid dimension must be between 1 and %d, got %lld", INT32_MAX,
+                       (long long)e->value.i);
+    }
+
+    k->warps_value = 4;
+    k->stages_value = 2;
+    int64_t v;
+    if (k->warps && expect_const_int(s, scope, k->warps, "warps", &v)) {
+        if (!is_power_of_two(v) || v > 32)
+            diag_error(k->warps->span, "warps must be a power of two from 1 to 32, got %lld", (long long)v);
+        else
+            k->warps_value = (int)v;
+    }
+    if (k->stages && expect_const_int(s, scope, k->stages, "stages", &v)) {
+        if (v < 1 || v > 8)
+            diag_error(k->stages->span, "stages must be from 1 to 8, got %lld", (long long)v);
+        else
+            k->stages_value = (int)v;
+    }
+
+    for (int i = 0; i < k->blocks.len; i++)
+        check_block_spec(s, k, scope, k->blocks.items[i]);
+
+    k->shared_bytes = 0;
+    check_block(s, scope_new(s, scope), k->body);
+}
+
+int sema_check(Arena *arena, Program *program, const SemaOptions *options) {
+    int errors_before = diag_error_count();
+    Sema s = {.arena = arena, .program = program, .options = options};
+    s.globals = scope_new(&s, NULL);
+    s.shared_limit = 0;
+    for (int i = 0; i < options->arch_count; i++) {
+        if (!s.shared_limit_arch || options->archs[i]->shared_bytes_max < s.shared_limit) {
+            s.shared_limit = options->archs[i]->shared_bytes_max;
+            s.shared_limit_arch = options->archs[i]->name;
+        }
+    }
+    if (!s.shared_limit_arch) {
+        s.shared_limit = arch_lookup("sm_90")->shared_bytes_max;
+        s.shared_limit_arch = "sm_90";
+    }
+
+    for (int i = 0; i < program->consts.len; i++) {
+        ConstDecl *c = program->consts.items[i];
+        Type *t = check_value(&s, s.globals, c->value);
+        Symbol *sym = declare(&s, s.globals, SYM_CONST, c->name, c->span);
+        c->sym = sym;
+        if (is_error(t)) {
+            sym->type = type_error();
+            continue;
+        }
+        if (!c->value->value.known || !is_scalar(t)) {
+            diag_error(c->value->span, "the value of const '%s' must be a number known at compile time", c->name);
+            sym->type = type_error();
+            continue;
+        }
+        sym->value = c->value->value;
+        sym->type = *t;
+        sym->type.weak = t->weak;
+    }
+
+    for (int i = 0; i < program->kernels.len; i++) {
+        Kernel *k = program->kernels.items[i];
+        for (int j = 0; j < i; j++) {
+            Kernel *other = program->kernels.items[j];
+            if (other->name == k->name) {
+                diag_error(k->span, "a second kernel named '%s'", k->name);
+                diag_note(other->span, "the first is here");
+            }
+        }
+        Symbol *clash = scope_find_local(s.globals, k->name);
+        if (clash) {
+            diag_error(k->span, "kernel '%s' has the name of a const", k->name);
+            diag_note(clash->span, "the const is here");
+        }
+        check_kernel(&s, k);
+    }
+
+    for (int d = 0; d < options->define_count; d++)
+        if (!options->defines[d].used)
+            diag_error_plain("-D %s: no kernel has a compile-time parameter named '%s'", options->defines[d].name,
+                             options->defines[d].name);
+    return diag_error_count() - errors_before;
+}

@@ -1,0 +1,28 @@
+# lit configuration for Tessera's test suite.
+#
+# Substitutions: %tessc (the compiler under test), FileCheck and not (LLVM 22's),
+# %python (Debian's python3, the one that sees python3-numpy).
+import os
+import lit.formats
+
+config.name = "tessera"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".tess", ".tir", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+
+root = os.path.dirname(config.test_source_root)
+build = os.environ.get("BUILD", "build")
+if not os.path.isabs(build):
+    build = os.path.join(root, build)
+config.test_exec_root = os.path.join(build, "testsuite")
+
+config.substitutions.append(("%tessc", os.path.join(build, "tessc")))
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%examples", os.path.join(root, "examples")))
+config.substitutions.append(("FileCheck", os.environ.get("FILECHECK", "FileCheck-22")))
+config.substitutions.append(("not ", "not-22 "))
+config.environment["LC_ALL"] = "C"
+for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
