@@ -300,9 +300,10 @@ static bool expect_const_int(Sema *s, Scope *scope, Node *node, const char *what
     return true;
 }
 
-/* Checks `node` as a value: a place is loaded, a bare ref is an error. */
-static Type *check_value(Sema *s, Scope *scope, Node *node) {
-    Type *t = check_expr(s, scope, node);
+/* Turns an already checked `node` into a value: a place is loaded, a bare
+   ref is an error. */
+static Type *as_value(Node *node) {
+    Type *t = &node->type;
     if (t->kind == TY_REF) {
         if (node->kind == N_INDEX) {
             Type tile = *t;
@@ -330,6 +331,12 @@ static Type *check_value(Sema *s, Scope *scope, Node *node) {
         node->type = type_error();
     }
     return &node->type;
+}
+
+/* Checks `node` as a value. */
+static Type *check_value(Sema *s, Scope *scope, Node *node) {
+    check_expr(s, scope, node);
+    return as_value(node);
 }
 
 /* Unifies the dtypes of two operands under the weak-literal rule. On success
@@ -450,6 +457,17 @@ static Type *check_cast(Sema *s, Scope *scope, Node *node) {
     node->type = *a;
     node->type.weak = false;
     node->type.dtype = node->dtype;
+    ConstValue v = node->lhs->value;
+    if (v.known && a->rank == 0) {
+        if (dtype_is_float(node->dtype))
+            node->value = const_float(dtype_round_float(node->dtype, const_as_double(v)));
+        else if (node->dtype == DT_BOOL)
+            node->value = const_int(const_as_double(v) != 0);
+        else if (v.is_float && !(fabs(v.f) < 9.2e18))
+            node->value.known = false;   /* out of range: the GPU's saturating cvt decides */
+        else
+            node->value = const_int(dtype_wrap_int(node->dtype, v.is_float ? (int64_t)v.f : v.i));
+    }
     return &node->type;
 }
 
@@ -573,10 +591,12 @@ static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *re
                         diag_error(count->span, "the size of ds() must be known at compile time; "
                                    "'%s' is a symbolic size, known only at launch", sym->name);
                         ok = false;
-                        continue;
+                        count = NULL;
                     }
                 }
-                if (!expect_const_int(s, scope, count, "the size of ds()", &n)) {
+                if (!count) {
+                    /* reported above */
+                } else if (!expect_const_int(s, scope, count, "the size of ds()", &n)) {
                     ok = false;
                 } else if (n <= 0) {
                     diag_error(count->span, "the size of ds() must be positive, got %lld", (long long)n);
@@ -681,7 +701,7 @@ static Type *check_index(Sema *s, Scope *scope, Node *node) {
         return set_type(node, type_error());
     if (base->kind == TY_REF)
         return check_place_index(s, scope, node, base);
-    base = check_value(s, scope, node->lhs);
+    base = as_value(node->lhs);
     if (is_error(base))
         return set_type(node, type_error());
     return check_tile_index(s, scope, node, base);
@@ -822,10 +842,15 @@ static Type *check_place_arg(Sema *s, Scope *scope, Node *arg, const char *fn) {
     return t;
 }
 
+/* The parameter (or alloc binding) that a place writes through, following
+   let aliases of refs. */
 static Symbol *place_root(Node *place) {
     while (place && place->kind == N_INDEX)
         place = place->lhs;
-    return place && place->kind == N_NAME ? place->sym : NULL;
+    Symbol *sym = place && place->kind == N_NAME ? place->sym : NULL;
+    while (sym && sym->kind == SYM_LET && sym->decl && sym->decl->rhs->kind == N_NAME && sym->decl->rhs->sym)
+        sym = sym->decl->rhs->sym;
+    return sym;
 }
 
 /* A write through `place` must not go to an 'in' parameter. */
@@ -1012,8 +1037,9 @@ static Type check_alloc(Sema *s, Scope *scope, Node *node, const CallArgs *args)
     }
     arg->type = (Type){.kind = TY_DTYPE, .dtype = arg->dtype};
     Kernel *k = s->kernel;
+    long before = k->shared_bytes;
     k->shared_bytes += (long)bytes;
-    if (k->shared_bytes > s->shared_limit) {
+    if (before <= s->shared_limit && k->shared_bytes > s->shared_limit) {
         diag_error(node->span, "this allocation brings kernel '%s' to %ld bytes of shared memory, over "
                    "the %ld bytes that %s allows", k->name, k->shared_bytes, s->shared_limit,
                    s->shared_limit_arch);
@@ -1357,6 +1383,10 @@ static void check_assign(Sema *s, Scope *scope, Node *node) {
         if (is_error(value))
             return;
         Type result = *value;
+        if (node->op != OP_ASSIGN && sym->type.dtype == DT_BOOL) {
+            diag_error(node->span, "%s= is not defined on bool values", op_word(node->op));
+            return;
+        }
         if (node->op != OP_ASSIGN) {
             const char *what = op_word(node->op);
             result = elementwise2(&sym->type, value, node->span, what);
@@ -1394,6 +1424,10 @@ static void check_assign(Sema *s, Scope *scope, Node *node) {
         tile.kind = TY_TILE;
         if (!check_tile_shape(&tile, target->span, "this store") || !check_writable(target, place, target->span))
             return;
+        if (node->op != OP_ASSIGN && tile.dtype == DT_BOOL) {
+            diag_error(node->span, "%s= is not defined on bool values", op_word(node->op));
+            return;
+        }
         if (node->op != OP_ASSIGN) {
             Type r = elementwise2(&tile, value, node->span, op_word(node->op));
             if (is_error(&r))
@@ -1420,7 +1454,7 @@ static void check_stmt(Sema *s, Scope *scope, Node *node) {
         /* let binds places by loading them, but a bare ref (a parameter or an
            alloc) stays a ref: the name then aliases it. */
         if (t->kind != TY_REF || node->rhs->kind == N_INDEX || is_var)
-            t = check_value(s, scope, node->rhs);
+            t = as_value(node->rhs);
         Symbol *sym = declare(s, scope, is_var ? SYM_VAR : SYM_LET, node->name, node->span);
         sym->decl = node;
         node->sym = sym;
@@ -1585,6 +1619,29 @@ static void check_params(Sema *s, Kernel *k, Scope *scope) {
     }
 }
 
+/* An index map runs before the body: it may use its own names, symbolic
+   sizes and compile-time values, nothing else. */
+static bool check_map_names(Node *e) {
+    if (!e)
+        return true;
+    if (e->kind == N_NAME && e->sym) {
+        SymbolKind k = e->sym->kind;
+        if (k == SYM_MAP || k == SYM_SIZE || k == SYM_CONST || k == SYM_CPARAM)
+            return true;
+        diag_error(e->span, "the index map may only use its own names, sizes and constants; '%s' is a %s",
+                   e->name, symbol_kind_word(k));
+        return false;
+    }
+    if (e->kind == N_CALL && e->builtin != BI_CDIV && e->builtin != BI_MIN && e->builtin != BI_MAX) {
+        diag_error(e->span, "the index map may only call cdiv, min and max");
+        return false;
+    }
+    bool ok = check_map_names(e->lhs) && check_map_names(e->rhs);
+    for (int i = 0; ok && e->kind == N_CALL && i < e->items.len; i++)
+        ok = check_map_names(e->items.items[i]);
+    return ok;
+}
+
 static void check_block_spec(Sema *s, Kernel *k, Scope *kernel_scope, BlockSpec *b) {
     Symbol *param = scope_lookup(kernel_scope, b->array);
     if (!param || param->kind != SYM_PARAM) {
@@ -1610,17 +1667,20 @@ static void check_block_spec(Sema *s, Kernel *k, Scope *kernel_scope, BlockSpec 
         diag_error(b->span, "block spec for '%s' has %d dim%s, but '%s' has rank %d", b->array, b->dims.len,
                    b->dims.len == 1 ? "" : "s", b->array, array->rank);
         diag_note(param->span, "'%s' declared here as %s", b->array, type_str(array));
+        param->type = type_error();
         return;
     }
     if (b->map_params.len != s->grid_rank) {
         diag_error(b->map_span, "the index map of '%s' takes %d name%s, but the grid has %d dimension%s",
                    b->array, b->map_params.len, b->map_params.len == 1 ? "" : "s", s->grid_rank,
                    s->grid_rank == 1 ? "" : "s");
+        param->type = type_error();
         return;
     }
     if (b->map_results.len != array->rank) {
         diag_error(b->map_span, "the index map of '%s' gives %d block index%s, but '%s' has rank %d",
                    b->array, b->map_results.len, b->map_results.len == 1 ? "" : "es", b->array, array->rank);
+        param->type = type_error();
         return;
     }
     Scope *map_scope = scope_new(s, kernel_scope);
@@ -1641,9 +1701,7 @@ static void check_block_spec(Sema *s, Kernel *k, Scope *kernel_scope, BlockSpec 
         } else if (!is_scalar(t) || !dtype_is_int(t->dtype) || (!t->weak && t->dtype != DT_I32)) {
             diag_error(e->span, "a block index must be an i32 scalar, got %s", type_str(t));
             ok = false;
-        } else if (e->kind == N_NAME && e->sym && e->sym->kind != SYM_MAP && e->sym->kind != SYM_SIZE &&
-                   !e->value.known) {
-            diag_error(e->span, "the index map may only use its own names, sizes and constants");
+        } else if (!check_map_names(e)) {
             ok = false;
         }
     }
@@ -1687,8 +1745,7 @@ static void check_block_spec(Sema *s, Kernel *k, Scope *kernel_scope, BlockSpec 
         }
         view.dims[view.rank++] = (Dim){.size = size};
     }
-    if (ok)
-        param->type = view;
+    param->type = ok ? view : type_error();
 }
 
 static void check_kernel(Sema *s, Kernel *k) {
