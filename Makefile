@@ -47,19 +47,25 @@ COMPILER_SRCS := \
 	compiler/passes.c \
 	compiler/passes/fold.c \
 	compiler/passes/cse.c \
-	compiler/passes/dce.c
+	compiler/passes/dce.c \
+	compiler/interp.c \
+	compiler/run.c
 
 GEN_SRCS := $(BUILD)/gen/parser.c $(BUILD)/gen/lexer.c
 
 COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS := $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
 
-.PHONY: all run test test-gpu deps clean
-all: $(BUILD)/tessc
+.PHONY: all run test test-gpu deps clean runtime
+all: $(BUILD)/tessc runtime
 
-$(BUILD)/tessc: $(COMPILER_OBJS) $(GEN_OBJS)
+# `tessc run` reads and writes .npy files through the runtime's npy.c.
+$(BUILD)/tessc: $(COMPILER_OBJS) $(GEN_OBJS) $(BUILD)/obj/runtime/npy.o
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(OPT) $(LDSAN) -o $@ $^ -lm
+$(BUILD)/obj/compiler/run.o: CPPFLAGS += -Iruntime
+$(BUILD)/obj/compiler/run.o: runtime/npy.h compiler/interp.h
+$(BUILD)/obj/compiler/interp.o: compiler/interp.h
 
 $(BUILD)/obj/%.o: %.c compiler/base.h compiler/ast.h compiler/ir.h $(BUILD)/gen/parser.h
 	@mkdir -p $(dir $@)
@@ -82,6 +88,83 @@ $(BUILD)/gen/lexer.c $(BUILD)/gen/lexer.h: grammar/lexer.l
 	$(Q)$(FLEX) --header-file=$(BUILD)/gen/lexer.h -o $(BUILD)/gen/lexer.c $<
 
 $(BUILD)/obj/gen/parser.o: $(BUILD)/gen/lexer.h
+
+# ---- runtime: libtessrt, tessrun, the manifest writer -----------------------
+# The runtime uses no compiler code. CUDA comes in through cuda.h only: the
+# driver (libcuda.so.1) is dlopen'ed at run time, so nothing links -lcuda.
+CUDA_HOME ?= /usr/local/cuda
+RUNTIME_SRCS := \
+	runtime/tessrt.c \
+	runtime/manifest_load.c \
+	runtime/expr.c \
+	runtime/driver.c
+# Beside the library: .npy files (tessrun, tests, later the interpreter) and tessrun.
+RUNTIME_TOOL_SRCS := runtime/npy.c runtime/tessrun.c
+RUNTIME_HEADERS := runtime/include/tessrt.h runtime/internal.h runtime/npy.h
+RUNTIME_CFLAGS := -D_POSIX_C_SOURCE=200809L -I$(CUDA_HOME)/include -Iruntime/include -Iruntime -fPIC
+RUNTIME_LIBS := -lcjson -ldl -lpthread
+RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o)
+RUNTIME_TOOL_OBJS := $(RUNTIME_TOOL_SRCS:%.c=$(BUILD)/obj/%.o)
+
+# The manifest writer: tessc links $(MANIFEST_OBJS) and -lcjson once emission
+# lands; until then `all` compiles them so they stay checked.
+MANIFEST_SRCS := compiler/manifest.c compiler/sha256.c
+MANIFEST_OBJS := $(MANIFEST_SRCS:%.c=$(BUILD)/obj/%.o)
+
+# Programs for testsuite/runtime (no GPU), testsuite/gpu and bench/ (GPU).
+RUNTIME_TESTS := $(BUILD)/tests/runtime_test $(BUILD)/tests/manifest_write_test \
+	$(BUILD)/tests/npy_tool $(BUILD)/tests/runtime_launch $(BUILD)/bench/launch_overhead
+
+runtime: $(BUILD)/libtessrt.a $(BUILD)/libtessrt.so $(BUILD)/tessrun $(MANIFEST_OBJS) $(RUNTIME_TESTS)
+
+$(RUNTIME_OBJS) $(RUNTIME_TOOL_OBJS): $(BUILD)/obj/%.o: %.c $(RUNTIME_HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(RUNTIME_CFLAGS) $(OWN_WARN) $(OPT) -c -o $@ $<
+
+$(MANIFEST_OBJS): $(BUILD)/obj/%.o: %.c compiler/manifest.h compiler/base.h compiler/ir.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(OWN_WARN) $(OPT) -c -o $@ $<
+
+$(BUILD)/libtessrt.a: $(RUNTIME_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libtessrt.so: $(RUNTIME_OBJS)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(OPT) $(LDSAN) -shared -Wl,-soname,libtessrt.so -o $@ $^ $(RUNTIME_LIBS)
+
+$(BUILD)/tessrun: $(RUNTIME_TOOL_OBJS) $(BUILD)/libtessrt.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(OPT) $(LDSAN) -o $@ $^ $(RUNTIME_LIBS)
+
+RUNTIME_TEST_CC = $(CC) $(RUNTIME_CFLAGS) $(OWN_WARN) $(OPT) $(LDSAN)
+$(BUILD)/tests/runtime_test: testsuite/runtime/Inputs/runtime_test.c $(BUILD)/libtessrt.a $(RUNTIME_HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(RUNTIME_TEST_CC) -o $@ $< $(BUILD)/libtessrt.a $(RUNTIME_LIBS)
+
+$(BUILD)/tests/npy_tool: testsuite/runtime/Inputs/npy_tool.c $(BUILD)/obj/runtime/npy.o
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(RUNTIME_TEST_CC) -o $@ $< $(BUILD)/obj/runtime/npy.o
+
+$(BUILD)/tests/manifest_write_test: testsuite/runtime/Inputs/manifest_write_test.c compiler/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(RUNTIME_TEST_CC) -Icompiler -o $@ $< compiler/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a $(RUNTIME_LIBS) -lm
+
+$(BUILD)/tests/runtime_launch: testsuite/gpu/runtime_launch.c $(BUILD)/libtessrt.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(RUNTIME_TEST_CC) -o $@ $< $(BUILD)/libtessrt.a $(RUNTIME_LIBS)
+
+# Links the driver directly (bare cuLaunchKernel); needs libcuda.so.1 to start.
+$(BUILD)/bench/launch_overhead: bench/launch_overhead.c $(BUILD)/libtessrt.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(RUNTIME_TEST_CC) -o $@ $< $(BUILD)/libtessrt.a -L$(CUDA_HOME)/lib64/stubs -lcuda $(RUNTIME_LIBS)
 
 # ---- examples --------------------------------------------------------------
 EXAMPLES := $(wildcard examples/*.tess)

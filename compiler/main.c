@@ -313,6 +313,31 @@ static bool write_artifact(const char *dir, const char *name, const Artifact *a)
     return true;
 }
 
+/* mkdir -p: build scripts name output folders that may not exist yet. */
+static bool make_directories(const char *dir) {
+    char *path = arena_strdup(&driver_arena, dir);
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        struct stat st;
+        if (stat(path, &st) != 0 && mkdir(path, 0755) != 0 && errno != EEXIST) {
+            fprintf(stderr, "tessc: error: cannot create directory '%s': %s\n", path, strerror(errno));
+            return false;
+        }
+        if (saved == '\0')
+            break;
+        *p = saved;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "tessc: error: '%s' is not a directory\n", dir);
+        return false;
+    }
+    return true;
+}
+
 static bool write_outputs(const Options *opt, Artifact *artifacts) {
     if (opt->output_dir && strcmp(opt->output_dir, "-") == 0) {
         for (int i = 0; i < EMIT_COUNT; i++)
@@ -321,11 +346,8 @@ static bool write_outputs(const Options *opt, Artifact *artifacts) {
         return fflush(stdout) == 0;
     }
     const char *dir = opt->output_dir ? opt->output_dir : ".";
-    struct stat st;
-    if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0) {
-        fprintf(stderr, "tessc: error: cannot create directory '%s': %s\n", dir, strerror(errno));
+    if (!make_directories(dir))
         return false;
-    }
     const char *stem = path_stem(opt->input);
     for (int i = 0; i < EMIT_COUNT; i++) {
         if (!opt->emit[i])
@@ -373,8 +395,9 @@ static bool select_kernels(const Options *opt, PtrVec *kernels, const char *(*na
 
 static const char *ir_kernel_name(void *k) { return ((IrKernel *)k)->name; }
 
-/* Reads a .tess file through parse, sema and lowering; NULL after errors. */
-static IrModule *front_end(const Options *opt, const SourceFile *file, Artifact *artifacts) {
+/* Reads a .tess file up to the syntax tree (the tokens and ast artifacts);
+   NULL after errors. */
+static Program *parse_source(const Options *opt, const SourceFile *file, Artifact *artifacts) {
     if (opt->emit[EMIT_TOKENS] && !lex_dump_tokens(file, artifact_open(&artifacts[EMIT_TOKENS])))
         return NULL;
     Program *program = parse_program(&driver_arena, file);
@@ -382,7 +405,11 @@ static IrModule *front_end(const Options *opt, const SourceFile *file, Artifact 
         return NULL;
     if (opt->emit[EMIT_AST])
         ast_print(program, artifact_open(&artifacts[EMIT_AST]));
+    return program;
+}
 
+/* Checks a parsed program and lowers it to tile IR; NULL after errors. */
+static IrModule *check_and_lower(const Options *opt, Program *program) {
     SemaOptions sema = {
         .defines = (Define *)opt->defines,
         .define_count = opt->define_count,
@@ -411,6 +438,8 @@ static IrModule *read_tile_ir(const SourceFile *file) {
     return diag_error_count() ? NULL : module;
 }
 
+static int finish(const Options *opt, Artifact *artifacts, IrModule *module);
+
 static int compile(const Options *opt) {
     SourceFile file;
     if (!read_source(opt->input, &file))
@@ -423,7 +452,21 @@ static int compile(const Options *opt) {
         return EXIT_USAGE;
     }
 
-    IrModule *module = from_ir ? read_tile_ir(&file) : front_end(opt, &file, artifacts);
+    /* Tokens and the syntax tree need only the parser: asking for them alone
+       stops there, so they can be looked at for programs sema rejects. */
+    bool syntax_only = true;
+    for (int i = EMIT_AST + 1; i < EMIT_COUNT; i++)
+        syntax_only &= !opt->emit[i];
+    IrModule *module = NULL;
+    if (from_ir) {
+        module = read_tile_ir(&file);
+    } else {
+        Program *program = parse_source(opt, &file, artifacts);
+        if (program && syntax_only)
+            return finish(opt, artifacts, NULL);
+        if (program)
+            module = check_and_lower(opt, program);
+    }
     if (!module)
         return EXIT_INPUT;
     if (!select_kernels(opt, &module->kernels, ir_kernel_name))
@@ -446,6 +489,11 @@ static int compile(const Options *opt) {
     if (opt->emit[EMIT_IR_OPT])
         ir_print_module(module, artifact_open(&artifacts[EMIT_IR_OPT]));
 
+    return finish(opt, artifacts, module);
+}
+
+/* Writes the buffered artifacts and releases what the run holds. */
+static int finish(const Options *opt, Artifact *artifacts, IrModule *module) {
     for (int i = 0; i < EMIT_COUNT; i++)
         if (artifacts[i].stream && fflush(artifacts[i].stream) != 0)
             INTERNAL_ERROR("cannot buffer output");
@@ -456,12 +504,16 @@ static int compile(const Options *opt) {
             free(artifacts[i].data);
         }
     }
-    for (int i = 0; i < module->kernels.len; i++)
+    for (int i = 0; module && i < module->kernels.len; i++)
         ir_kernel_free(module->kernels.items[i]);
     return written ? 0 : EXIT_INPUT;
 }
 
+int run_main(int argc, char **argv);   /* `tessc run` (run.c) */
+
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "run") == 0)
+        return run_main(argc - 1, argv + 1);
     Options opt = {0};
     parse_args(&opt, argc, argv);
     int status = compile(&opt);

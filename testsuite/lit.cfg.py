@@ -19,7 +19,21 @@ config.test_exec_root = os.path.join(build, "testsuite")
 
 config.substitutions.append(("%tessc", os.path.join(build, "tessc")))
 config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%expect-exit", "sh " + os.path.join(config.test_source_root, "expect-exit.sh")))
 config.substitutions.append(("%examples", os.path.join(root, "examples")))
+# The runtime's tests (testsuite/runtime): %build holds libtessrt, tessrun and
+# the test programs under tests/; %cuda is the CUDA toolkit (for the stub libcuda).
+cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+config.substitutions.append(("%build", build))
+config.substitutions.append(("%tessrun", os.path.join(build, "tessrun")))
+config.substitutions.append(("%cuda", cuda_home))
+if os.path.exists(os.path.join(cuda_home, "lib64", "stubs", "libcuda.so")):
+    config.available_features.add("cuda-stub")
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+except OSError:
+    config.available_features.add("no-cuda-driver")
 config.substitutions.append(("FileCheck", os.environ.get("FILECHECK", "FileCheck-22")))
 config.substitutions.append(("not ", "not-22 "))
 config.environment["LC_ALL"] = "C"

@@ -1,0 +1,1538 @@
+/*
+ * interp.c: the tile-IR interpreter.
+ *
+ * In: one IrKernel (as lowered, or after passes) and its launch arguments on
+ * host memory. Out: the argument buffers as the GPU would leave them, or an
+ * error naming the kernel, the program id and the source line.
+ *
+ * How it runs (docs/interpreter.md has the user-facing account):
+ * - A plan first: every IR value gets a slot; a tile slot owns one host
+ *   buffer of 8-byte elements (double for float dtypes, int64 for integers
+ *   and bool), allocated once per launch and reused by every program
+ *   instance and loop iteration. A value's buffer is rewritten only when its
+ *   defining op runs again, which SSA makes safe; loop-carried values live in
+ *   the loop's block arguments, which are double-buffered so that a yield
+ *   can permute them. Constants and iotas are filled once, in the plan.
+ * - Each op is one loop over its typed buffer: no per-element dispatch.
+ *   Every float result is rounded to its dtype (f32 by a cast, f16 and bf16
+ *   to nearest even by round_format), every integer result wrapped.
+ * - Refs are views: the root memory, per view dim the root dim it walks,
+ *   per root dim the coordinate of view element 0, and the box (per root
+ *   dim, an interval) of root coordinates that lie inside every enclosing
+ *   view and the array. Views only select (full, range, index), so the
+ *   intersection of nested views is again a box. Loads, stores and atomics
+ *   walk the view in runs along its last dim, clipped to the box.
+ * - The grid is three loops, axis 0 fastest; programs run one at a time.
+ *
+ * Checks beyond the GPU: a read of shared memory no op wrote (one written
+ * byte per element of each alloc, cleared when the alloc runs), an integer
+ * index outside the dim it indexes, integer division by zero, a loop step
+ * that is not positive, and a non-atomic write of one global element by two
+ * program instances (the writer's program id per element). Errors leave
+ * through longjmp to interp_run_kernel; all memory comes from one arena.
+ */
+#include "interp.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- 16-bit floats ---------------------------------------------------------- */
+
+/* `x` rounded to nearest even in a binary format with `digits` significand
+   bits (the implicit one included), normal exponents [emin, emax] and
+   subnormals below; overflow gives infinity, as cvt.rn does. */
+static double round_format(double x, int digits, int emin, int emax, double max_finite) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int biased = (int)((bits >> 52) & 0x7ff);
+    bool negative = bits >> 63;
+    if (biased == 0x7ff)
+        return x;
+    if (biased == 0)
+        return negative ? -0.0 : 0.0;   /* zero, or a double subnormal: far below half an ulp */
+    int e = biased - 1023;
+    if (e > emax)
+        return negative ? -INFINITY : INFINITY;
+    int quantum = (e < emin ? emin : e) - (digits - 1);
+    int shift = quantum - (e - 52);    /* low significand bits to drop */
+    if (shift <= 0)
+        return x;
+    uint64_t m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    uint64_t q = 0;
+    if (shift < 64) {
+        q = m >> shift;
+        uint64_t rest = m & ((UINT64_C(1) << shift) - 1), half = UINT64_C(1) << (shift - 1);
+        if (rest > half || (rest == half && (q & 1)))
+            q++;
+    }
+    uint64_t scale_bits = (uint64_t)(quantum + 1023) << 52;
+    double scale;
+    memcpy(&scale, &scale_bits, sizeof scale);
+    double r = (double)q * scale;
+    if (r > max_finite)
+        r = INFINITY;
+    return negative ? -r : r;
+}
+
+#define F16_MAX 65504.0
+#define BF16_MAX 3.3895313892515355e38
+
+static inline double round_f16(double x) { return round_format(x, 11, -14, 15, F16_MAX); }
+static inline double round_bf16(double x) { return round_format(x, 8, -126, 127, BF16_MAX); }
+
+static double f16_table[65536];
+static bool f16_table_ready;
+
+static void f16_table_fill(void) {
+    for (uint32_t h = 0; h < 65536; h++) {
+        uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+        double v;
+        if (exponent == 0)
+            v = ldexp((double)mantissa, -24);
+        else if (exponent == 31)
+            v = mantissa ? NAN : INFINITY;
+        else
+            v = ldexp((double)(mantissa | 0x400), (int)exponent - 25);
+        f16_table[h] = (h & 0x8000) ? -v : v;
+    }
+    f16_table_ready = true;
+}
+
+double interp_f16_to_double(uint16_t bits) {
+    if (!f16_table_ready)
+        f16_table_fill();
+    return f16_table[bits];
+}
+
+double interp_bf16_to_double(uint16_t bits) {
+    uint32_t b = (uint32_t)bits << 16;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+uint16_t interp_double_to_f16(double value) {
+    double r = round_f16(value);
+    uint64_t bits;
+    memcpy(&bits, &r, sizeof bits);
+    uint16_t sign = (uint16_t)((bits >> 48) & 0x8000);
+    if (r != r)
+        return sign | 0x7e00;
+    double a = fabs(r);
+    if (isinf(a))
+        return sign | 0x7c00;
+    if (a < 6.103515625e-05)   /* 2^-14: subnormal or zero, a multiple of 2^-24 */
+        return sign | (uint16_t)(a * 16777216.0);
+    int e = (int)((bits >> 52) & 0x7ff) - 1023;
+    return sign | (uint16_t)((e + 15) << 10) | (uint16_t)((bits >> 42) & 0x3ff);
+}
+
+uint16_t interp_double_to_bf16(double value) {
+    float f = (float)round_bf16(value);   /* exact: bf16 values are floats */
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    if (f != f)
+        return (uint16_t)((b >> 16) | 0x40);
+    return (uint16_t)(b >> 16);
+}
+
+double interp_round(DType dtype, double value) {
+    switch (dtype) {
+    case DT_F16: return round_f16(value);
+    case DT_BF16: return round_bf16(value);
+    case DT_F32: return (double)(float)value;
+    case DT_F64: return value;
+    default: break;
+    }
+    if (value != value)
+        return 0;
+    return (double)dtype_wrap_int(dtype, (int64_t)value);
+}
+
+/* ---- the interpreter's state --------------------------------------------------- */
+
+/* One element of a tile: floats as double, integers and bool as int64. */
+typedef union Elem {
+    double f;
+    int64_t i;
+} Elem;
+
+/* Root memory: an array parameter or a shared buffer. */
+typedef struct Memory {
+    const char *name;            /* "x", or "shared buffer" */
+    char *data;
+    DType dtype;
+    int elem_bytes;
+    int rank;
+    int64_t shape[IR_MAX_RANK];
+    int64_t stride[IR_MAX_RANK]; /* in elements */
+    int64_t count;
+    bool shared;
+    Span alloc_loc;              /* shared: the alloc */
+    uint8_t *written;            /* shared: one byte per element */
+    int64_t *writer;             /* global: 0 none, -1 atomic, else program + 1 */
+} Memory;
+
+typedef struct Ref {
+    Memory *mem;
+    int rank;
+    int64_t size[IR_MAX_RANK];   /* per view dim */
+    int root_dim[IR_MAX_RANK];   /* per view dim */
+    int64_t base[IR_MAX_RANK];   /* per root dim: coordinate of view element 0 */
+    int64_t lo[IR_MAX_RANK];     /* per root dim: [lo, hi) is inside every view */
+    int64_t hi[IR_MAX_RANK];
+} Ref;
+
+typedef struct Slot {
+    const IrValue *value;
+    DType dtype;
+    bool is_ref;
+    bool is_float;
+    int64_t n;                   /* tile elements */
+    Elem *e;                     /* current buffer */
+    Elem *spare;                 /* loop-carried block arguments: the other buffer */
+    Ref ref;
+} Slot;
+
+typedef struct Code Code;
+
+typedef struct Instr {
+    const IrOp *op;
+    int *in;                     /* operand slots */
+    int *out;                    /* result slots */
+    Code *body, *else_body;
+    Memory *shared;              /* ALLOC */
+    bool done;                   /* CONST, IOTA: filled by the plan */
+} Instr;
+
+struct Code {
+    Instr *instrs;
+    int n;
+    int *args;                   /* block argument slots */
+    int num_args;
+};
+
+typedef struct Interp {
+    const IrKernel *kernel;
+    Arena arena;
+    Slot *slots;
+    int num_slots, cap_slots;
+    const IrValue **keys;        /* open addressing: value -> slot */
+    int *key_slot;
+    int key_cap;
+    Memory *params;              /* per kernel parameter (arrays) */
+    Code *body;
+    int64_t grid[3];
+    int64_t pid[3];
+    int64_t linear_pid;
+    int64_t total_elements;      /* tile elements the plan allocated */
+    float *scratch_a, *scratch_b, *scratch_acc;
+    int64_t scratch_cap;
+    jmp_buf fail;
+    InterpError *error;
+} Interp;
+
+enum { MAX_TILE_ELEMENTS = 1 << 26, MAX_PLAN_ELEMENTS = 1 << 28 };
+
+/* ---- errors ---------------------------------------------------------------------- */
+
+static void format_program(const Interp *I, char *buf, size_t size) {
+    if (I->kernel->grid_rank <= 1)
+        snprintf(buf, size, "(%lld)", (long long)I->pid[0]);
+    else if (I->kernel->grid_rank == 2)
+        snprintf(buf, size, "(%lld, %lld)", (long long)I->pid[0], (long long)I->pid[1]);
+    else
+        snprintf(buf, size, "(%lld, %lld, %lld)", (long long)I->pid[0], (long long)I->pid[1],
+                 (long long)I->pid[2]);
+}
+
+static void format_linear_program(const Interp *I, int64_t linear, char *buf, size_t size) {
+    Interp other = *I;
+    other.pid[0] = linear % I->grid[0];
+    other.pid[1] = (linear / I->grid[0]) % I->grid[1];
+    other.pid[2] = linear / I->grid[0] / I->grid[1];
+    format_program(&other, buf, size);
+}
+
+/* Ends the run: "kernel 'k', program (i, j), line L: message". */
+static _Noreturn void interp_fail(Interp *I, const IrOp *op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static _Noreturn void interp_fail(Interp *I, const IrOp *op, const char *fmt, ...) {
+    InterpError *e = I->error;
+    char program[96], text[768];
+    format_program(I, program, sizeof program);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    e->loc = op ? op->loc : I->kernel->loc;
+    e->has_program = true;
+    memcpy(e->program, I->pid, sizeof e->program);
+    snprintf(e->message, sizeof e->message, "kernel '%s', program %s, line %d: %s", I->kernel->name,
+             program, e->loc.line, text);
+    longjmp(I->fail, 1);
+}
+
+/* An error about the launch, before any program runs. */
+static _Noreturn void launch_fail(Interp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static _Noreturn void launch_fail(Interp *I, const char *fmt, ...) {
+    InterpError *e = I->error;
+    char text[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    e->loc = (Span){0, 0, 0};
+    e->has_program = false;
+    snprintf(e->message, sizeof e->message, "kernel '%s': %s", I->kernel->name, text);
+    longjmp(I->fail, 1);
+}
+
+/* "[3, 7] of 'x'" for the element at `offset` of `mem`. */
+static void format_element(const Memory *mem, int64_t offset, char *buf, size_t size) {
+    size_t n = (size_t)snprintf(buf, size, "[");
+    for (int d = 0; d < mem->rank && n < size; d++) {
+        int64_t c = mem->stride[d] ? (offset / mem->stride[d]) % mem->shape[d] : 0;
+        n += (size_t)snprintf(buf + n, size - n, "%s%lld", d ? ", " : "", (long long)c);
+    }
+    if (n >= size)
+        return;
+    if (mem->shared)
+        snprintf(buf + n, size - n, "] of the shared buffer allocated at line %d", mem->alloc_loc.line);
+    else
+        snprintf(buf + n, size - n, "] of '%s'", mem->name);
+}
+
+/* ---- the plan: slots for values -------------------------------------------------- */
+
+static uint32_t pointer_hash(const void *p) {
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    return (uint32_t)x;
+}
+
+static void map_grow(Interp *I) {
+    int old_cap = I->key_cap;
+    const IrValue **old_keys = I->keys;
+    int *old_slots = I->key_slot;
+    I->key_cap = old_cap ? old_cap * 2 : 256;
+    I->keys = ARENA_ARRAY(&I->arena, const IrValue *, I->key_cap);
+    I->key_slot = ARENA_ARRAY(&I->arena, int, I->key_cap);
+    for (int i = 0; i < old_cap; i++) {
+        if (!old_keys[i])
+            continue;
+        uint32_t h = pointer_hash(old_keys[i]) & (uint32_t)(I->key_cap - 1);
+        while (I->keys[h])
+            h = (h + 1) & (uint32_t)(I->key_cap - 1);
+        I->keys[h] = old_keys[i];
+        I->key_slot[h] = old_slots[i];
+    }
+}
+
+static int slot_of(Interp *I, const IrValue *v) {
+    if (I->key_cap) {
+        uint32_t h = pointer_hash(v) & (uint32_t)(I->key_cap - 1);
+        while (I->keys[h]) {
+            if (I->keys[h] == v)
+                return I->key_slot[h];
+            h = (h + 1) & (uint32_t)(I->key_cap - 1);
+        }
+    }
+    launch_fail(I, "internal error: an operand is not defined before its use");
+}
+
+static Elem *tile_buffer(Interp *I, int64_t n) {
+    return ARENA_ARRAY(&I->arena, Elem, n > 0 ? n : 1);
+}
+
+/* A new slot for `v`; tiles get their buffer (and a spare for loop args). */
+static int slot_new(Interp *I, const IrValue *v, bool carried) {
+    if (I->num_slots == I->cap_slots) {
+        int cap = I->cap_slots ? I->cap_slots * 2 : 64;
+        Slot *grown = ARENA_ARRAY(&I->arena, Slot, cap);
+        if (I->num_slots)
+            memcpy(grown, I->slots, sizeof(Slot) * (size_t)I->num_slots);
+        I->slots = grown;
+        I->cap_slots = cap;
+    }
+    if (2 * (I->num_slots + 1) > I->key_cap)
+        map_grow(I);
+    int index = I->num_slots++;
+    Slot *s = &I->slots[index];
+    s->value = v;
+    s->dtype = v->type.dtype;
+    s->is_ref = v->type.kind == IRT_REF;
+    s->is_float = dtype_is_float(s->dtype);
+    if (!s->is_ref) {
+        int64_t n = 1;
+        for (int d = 0; d < v->type.rank; d++) {
+            if (v->type.dims[d].sym || v->type.dims[d].size < 0)
+                launch_fail(I, "a tile has a dimension that is not static");
+            n *= v->type.dims[d].size;
+            if (n > MAX_TILE_ELEMENTS)
+                launch_fail(I, "a tile of more than %d elements is too large to interpret",
+                            MAX_TILE_ELEMENTS);
+        }
+        s->n = n;
+        I->total_elements += carried ? 2 * n : n;
+        if (I->total_elements > MAX_PLAN_ELEMENTS)
+            launch_fail(I, "the kernel's tiles hold more than %d elements in all; too large to interpret",
+                        MAX_PLAN_ELEMENTS);
+        s->e = tile_buffer(I, n);
+        if (carried)
+            s->spare = tile_buffer(I, n);
+    }
+    uint32_t h = pointer_hash(v) & (uint32_t)(I->key_cap - 1);
+    while (I->keys[h])
+        h = (h + 1) & (uint32_t)(I->key_cap - 1);
+    I->keys[h] = v;
+    I->key_slot[h] = index;
+    return index;
+}
+
+static Code *plan_block(Interp *I, const IrBlock *block, bool carried_args);
+
+static void plan_constant(Interp *I, Instr *in) {
+    const IrOp *op = in->op;
+    Slot *r = &I->slots[in->out[0]];
+    if (op->opcode == IR_IOTA) {
+        for (int64_t i = 0; i < r->n; i++) {
+            if (r->is_float)
+                r->e[i].f = (double)i;
+            else
+                r->e[i].i = dtype_wrap_int(r->dtype, i);
+        }
+    } else if (r->is_float) {
+        double v = interp_round(r->dtype, op->float_value);
+        for (int64_t i = 0; i < r->n; i++)
+            r->e[i].f = v;
+    } else {
+        int64_t v = dtype_wrap_int(r->dtype, op->int_value);
+        for (int64_t i = 0; i < r->n; i++)
+            r->e[i].i = v;
+    }
+    in->done = true;
+}
+
+static void plan_op(Interp *I, const IrOp *op, Instr *in) {
+    in->op = op;
+    in->in = ARENA_ARRAY(&I->arena, int, op->num_operands + 1);
+    for (int i = 0; i < op->num_operands; i++) {
+        if (!op->operands[i])
+            launch_fail(I, "internal error: op '%s' has a missing operand", ir_opcode_name(op->opcode));
+        in->in[i] = slot_of(I, op->operands[i]);
+    }
+    if (op->body)
+        in->body = plan_block(I, op->body, op->opcode == IR_FOR);
+    if (op->else_body)
+        in->else_body = plan_block(I, op->else_body, false);
+    in->out = ARENA_ARRAY(&I->arena, int, op->num_results + 1);
+    for (int i = 0; i < op->num_results; i++)
+        in->out[i] = slot_new(I, op->results[i], false);
+    if (op->opcode == IR_CONST || op->opcode == IR_IOTA)
+        plan_constant(I, in);
+    if (op->opcode == IR_ALLOC) {
+        const IrType *t = &op->results[0]->type;
+        Memory *m = ARENA_NEW(&I->arena, Memory);
+        m->name = "shared buffer";
+        m->dtype = t->dtype;
+        m->elem_bytes = dtype_bytes(t->dtype);
+        m->rank = t->rank;
+        m->shared = true;
+        m->alloc_loc = op->loc;
+        m->count = 1;
+        for (int d = t->rank - 1; d >= 0; d--) {
+            if (t->dims[d].sym)
+                launch_fail(I, "an alloc has a dimension that is not static");
+            m->shape[d] = t->dims[d].size;
+            m->stride[d] = m->count;
+            m->count *= t->dims[d].size;
+            if (m->count > MAX_TILE_ELEMENTS)
+                launch_fail(I, "a shared buffer of more than %d elements is too large", MAX_TILE_ELEMENTS);
+        }
+        m->data = arena_alloc(&I->arena, (size_t)(m->count * m->elem_bytes) + 1);
+        m->written = arena_alloc(&I->arena, (size_t)m->count + 1);
+        in->shared = m;
+    }
+}
+
+static Code *plan_block(Interp *I, const IrBlock *block, bool carried_args) {
+    Code *code = ARENA_NEW(&I->arena, Code);
+    code->num_args = block->num_args;
+    code->args = ARENA_ARRAY(&I->arena, int, block->num_args + 1);
+    for (int i = 0; i < block->num_args; i++)
+        code->args[i] = slot_new(I, block->args[i], carried_args && i > 0);
+    for (const IrOp *op = block->first; op; op = op->next)
+        code->n++;
+    code->instrs = ARENA_ARRAY(&I->arena, Instr, code->n + 1);
+    int k = 0;
+    for (const IrOp *op = block->first; op; op = op->next)
+        plan_op(I, op, &code->instrs[k++]);
+    return code;
+}
+
+/* ---- rounding and wrapping of whole buffers -------------------------------------------- */
+
+static void round_buffer(DType dtype, Elem *z, int64_t n) {
+    switch (dtype) {
+    case DT_F32:
+        for (int64_t i = 0; i < n; i++)
+            z[i].f = (double)(float)z[i].f;
+        break;
+    case DT_F16:
+        for (int64_t i = 0; i < n; i++)
+            z[i].f = round_f16(z[i].f);
+        break;
+    case DT_BF16:
+        for (int64_t i = 0; i < n; i++)
+            z[i].f = round_bf16(z[i].f);
+        break;
+    default: break;
+    }
+}
+
+static void wrap_buffer(DType dtype, Elem *z, int64_t n) {
+    switch (dtype) {
+    case DT_BOOL:
+        for (int64_t i = 0; i < n; i++)
+            z[i].i = z[i].i != 0;
+        break;
+    case DT_I8:
+        for (int64_t i = 0; i < n; i++)
+            z[i].i = (int8_t)(uint8_t)(uint64_t)z[i].i;
+        break;
+    case DT_I16:
+        for (int64_t i = 0; i < n; i++)
+            z[i].i = (int16_t)(uint16_t)(uint64_t)z[i].i;
+        break;
+    case DT_I32:
+        for (int64_t i = 0; i < n; i++)
+            z[i].i = (int32_t)(uint32_t)(uint64_t)z[i].i;
+        break;
+    case DT_U8:
+        for (int64_t i = 0; i < n; i++)
+            z[i].i = (int64_t)((uint64_t)z[i].i & 0xff);
+        break;
+    case DT_U32:
+        for (int64_t i = 0; i < n; i++)
+            z[i].i = (int64_t)((uint64_t)z[i].i & 0xffffffffu);
+        break;
+    default: break;
+    }
+}
+
+/* ---- elementwise ops --------------------------------------------------------------- */
+
+/* max and min as PTX max.f32 / min.f32 (LLVM's maxnum): a NaN operand is
+   ignored unless both are NaN; -0 < +0. */
+static inline double float_max(double x, double y) {
+    if (x != x)
+        return y;
+    if (y != y)
+        return x;
+    if (x == y)
+        return signbit(x) ? y : x;
+    return x > y ? x : y;
+}
+
+static inline double float_min(double x, double y) {
+    if (x != x)
+        return y;
+    if (y != y)
+        return x;
+    if (x == y)
+        return signbit(x) ? x : y;
+    return x < y ? x : y;
+}
+
+#define EACH(body)                          \
+    for (int64_t i = 0; i < n; i++) {       \
+        body;                               \
+    }
+
+static void exec_float_binary(IrOpcode opcode, const Elem *x, const Elem *y, Elem *z, int64_t n) {
+    switch (opcode) {
+    case IR_ADD: EACH(z[i].f = x[i].f + y[i].f) break;
+    case IR_SUB: EACH(z[i].f = x[i].f - y[i].f) break;
+    case IR_MUL: EACH(z[i].f = x[i].f * y[i].f) break;
+    case IR_DIV: EACH(z[i].f = x[i].f / y[i].f) break;
+    case IR_REM: EACH(z[i].f = fmod(x[i].f, y[i].f)) break;
+    case IR_MIN: EACH(z[i].f = float_min(x[i].f, y[i].f)) break;
+    case IR_MAX: EACH(z[i].f = float_max(x[i].f, y[i].f)) break;
+    case IR_EQ: EACH(z[i].i = x[i].f == y[i].f) break;
+    case IR_NE: EACH(z[i].i = x[i].f != y[i].f) break;
+    case IR_LT: EACH(z[i].i = x[i].f < y[i].f) break;
+    case IR_LE: EACH(z[i].i = x[i].f <= y[i].f) break;
+    case IR_GT: EACH(z[i].i = x[i].f > y[i].f) break;
+    case IR_GE: EACH(z[i].i = x[i].f >= y[i].f) break;
+    default: break;
+    }
+}
+
+static void exec_int_binary(Interp *I, const IrOp *op, const Elem *x, const Elem *y, Elem *z, int64_t n) {
+    switch (op->opcode) {
+    case IR_ADD: EACH(z[i].i = (int64_t)((uint64_t)x[i].i + (uint64_t)y[i].i)) break;
+    case IR_SUB: EACH(z[i].i = (int64_t)((uint64_t)x[i].i - (uint64_t)y[i].i)) break;
+    case IR_MUL: EACH(z[i].i = (int64_t)((uint64_t)x[i].i * (uint64_t)y[i].i)) break;
+    case IR_DIV:
+    case IR_REM:
+        for (int64_t i = 0; i < n; i++) {
+            int64_t a = x[i].i, b = y[i].i;
+            if (b == 0)
+                interp_fail(I, op,
+                            "integer %s by zero (%lld %s 0, element %lld of the tile); if that "
+                            "element was read outside an array, load the divisor with other = 1",
+                            op->opcode == IR_DIV ? "division" : "remainder", (long long)a,
+                            op->opcode == IR_DIV ? "/" : "%", (long long)i);
+            if (b == -1)   /* INT64_MIN / -1 wraps */
+                z[i].i = op->opcode == IR_DIV ? (int64_t)(0 - (uint64_t)a) : 0;
+            else
+                z[i].i = op->opcode == IR_DIV ? a / b : a % b;
+        }
+        break;
+    case IR_MIN: EACH(z[i].i = x[i].i < y[i].i ? x[i].i : y[i].i) break;
+    case IR_MAX: EACH(z[i].i = x[i].i > y[i].i ? x[i].i : y[i].i) break;
+    case IR_AND: EACH(z[i].i = x[i].i && y[i].i) break;
+    case IR_OR: EACH(z[i].i = x[i].i || y[i].i) break;
+    case IR_EQ: EACH(z[i].i = x[i].i == y[i].i) break;
+    case IR_NE: EACH(z[i].i = x[i].i != y[i].i) break;
+    case IR_LT: EACH(z[i].i = x[i].i < y[i].i) break;
+    case IR_LE: EACH(z[i].i = x[i].i <= y[i].i) break;
+    case IR_GT: EACH(z[i].i = x[i].i > y[i].i) break;
+    case IR_GE: EACH(z[i].i = x[i].i >= y[i].i) break;
+    default: break;
+    }
+}
+
+static void exec_binary(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]], *b = &I->slots[in->in[1]];
+    Slot *r = &I->slots[in->out[0]];
+    int64_t n = r->n;
+    if (a->is_float) {
+        exec_float_binary(in->op->opcode, a->e, b->e, r->e, n);
+        if (r->is_float)
+            round_buffer(r->dtype, r->e, n);
+    } else {
+        exec_int_binary(I, in->op, a->e, b->e, r->e, n);
+        wrap_buffer(r->dtype, r->e, n);
+    }
+}
+
+static void exec_unary(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]];
+    Slot *r = &I->slots[in->out[0]];
+    const Elem *x = a->e;
+    Elem *z = r->e;
+    int64_t n = r->n;
+    if (!a->is_float) {
+        switch (in->op->opcode) {
+        case IR_NEG: EACH(z[i].i = (int64_t)(0 - (uint64_t)x[i].i)) break;
+        case IR_NOT: EACH(z[i].i = !x[i].i) break;
+        case IR_ABS: EACH(z[i].i = x[i].i < 0 ? (int64_t)(0 - (uint64_t)x[i].i) : x[i].i) break;
+        default:
+            interp_fail(I, in->op, "'%s' on the integer dtype %s", ir_opcode_name(in->op->opcode),
+                        dtype_name(a->dtype));
+        }
+        wrap_buffer(r->dtype, z, n);
+        return;
+    }
+    switch (in->op->opcode) {
+    case IR_NEG: EACH(z[i].f = -x[i].f) break;
+    case IR_EXP: EACH(z[i].f = exp(x[i].f)) break;
+    case IR_EXP2: EACH(z[i].f = exp2(x[i].f)) break;
+    case IR_LOG: EACH(z[i].f = log(x[i].f)) break;
+    case IR_LOG2: EACH(z[i].f = log2(x[i].f)) break;
+    case IR_SQRT: EACH(z[i].f = sqrt(x[i].f)) break;
+    case IR_RSQRT: EACH(z[i].f = 1.0 / sqrt(x[i].f)) break;
+    case IR_ABS: EACH(z[i].f = fabs(x[i].f)) break;
+    case IR_TANH: EACH(z[i].f = tanh(x[i].f)) break;
+    case IR_SIGMOID: EACH(z[i].f = 1.0 / (1.0 + exp(-x[i].f))) break;
+    case IR_SIN: EACH(z[i].f = sin(x[i].f)) break;
+    case IR_COS: EACH(z[i].f = cos(x[i].f)) break;
+    default:
+        interp_fail(I, in->op, "'%s' on the float dtype %s", ir_opcode_name(in->op->opcode),
+                    dtype_name(a->dtype));
+    }
+    round_buffer(r->dtype, z, n);
+}
+
+static void exec_select(Interp *I, const Instr *in) {
+    const Elem *c = I->slots[in->in[0]].e, *x = I->slots[in->in[1]].e, *y = I->slots[in->in[2]].e;
+    Slot *r = &I->slots[in->out[0]];
+    Elem *z = r->e;
+    int64_t n = r->n;
+    EACH(z[i] = c[i].i ? x[i] : y[i])
+}
+
+/* An integer as a double, rounded once even beyond 2^53: the bits shifted
+   out are folded into a sticky bit (round to odd), so the caller's rounding
+   to a narrower format is still correct. */
+static double int_to_double(int64_t v) {
+    if (v > -(INT64_C(1) << 53) && v < (INT64_C(1) << 53))
+        return (double)v;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    int shift = 0;
+    while ((u >> shift) >= (UINT64_C(1) << 53))
+        shift++;
+    uint64_t kept = (u >> shift) | ((u & ((UINT64_C(1) << shift) - 1)) != 0);
+    double d = ldexp((double)kept, shift);
+    return v < 0 ? -d : d;
+}
+
+/* float -> integer as PTX cvt.rzi.sat: truncate, saturate, NaN -> 0. */
+static int64_t float_to_int(DType dtype, double x) {
+    if (x != x)
+        return 0;
+    double lo, hi;
+    switch (dtype) {
+    case DT_I8: lo = -128; hi = 127; break;
+    case DT_I16: lo = -32768; hi = 32767; break;
+    case DT_I32: lo = -2147483648.0; hi = 2147483647.0; break;
+    case DT_U8: lo = 0; hi = 255; break;
+    case DT_U32: lo = 0; hi = 4294967295.0; break;
+    default:
+        if (x >= 9223372036854775808.0)
+            return INT64_MAX;
+        if (x < -9223372036854775808.0)
+            return INT64_MIN;
+        return (int64_t)x;
+    }
+    x = trunc(x);
+    return (int64_t)(x < lo ? lo : x > hi ? hi : x);
+}
+
+static void exec_cast(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]];
+    Slot *r = &I->slots[in->out[0]];
+    const Elem *x = a->e;
+    Elem *z = r->e;
+    int64_t n = r->n;
+    DType to = r->dtype;
+    if (a->is_float && r->is_float) {
+        EACH(z[i].f = x[i].f)
+        round_buffer(to, z, n);
+    } else if (a->is_float && to == DT_BOOL) {
+        EACH(z[i].i = x[i].f != 0)
+    } else if (a->is_float) {
+        EACH(z[i].i = float_to_int(to, x[i].f))
+    } else if (r->is_float) {
+        EACH(z[i].f = int_to_double(x[i].i))
+        round_buffer(to, z, n);
+    } else {
+        EACH(z[i].i = x[i].i)
+        wrap_buffer(to, z, n);
+    }
+}
+
+/* ---- shape ops ------------------------------------------------------------------- */
+
+static void exec_broadcast(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]];
+    Slot *r = &I->slots[in->out[0]];
+    const IrType *st = &a->value->type, *rt = &r->value->type;
+    int rank = rt->rank, pad = rank - st->rank;
+    if (a->n == 1) {
+        for (int64_t i = 0; i < r->n; i++)
+            r->e[i] = a->e[0];
+        return;
+    }
+    int64_t stride[IR_MAX_RANK], size[IR_MAX_RANK], coord[IR_MAX_RANK] = {0};
+    int64_t s = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+        size[d] = rt->dims[d].size;
+        int sd = d - pad;
+        if (sd >= 0 && st->dims[sd].size != 1) {
+            stride[d] = s;
+            s *= st->dims[sd].size;
+        } else {
+            stride[d] = 0;
+            if (sd >= 0)
+                s *= 1;
+        }
+    }
+    int64_t inner = rank ? size[rank - 1] : 1, inner_stride = rank ? stride[rank - 1] : 0;
+    int64_t rows = inner ? r->n / inner : 0;
+    int64_t src = 0;
+    Elem *z = r->e;
+    for (int64_t row = 0; row < rows; row++) {
+        if (inner_stride)
+            memcpy(z, a->e + src, sizeof(Elem) * (size_t)inner);
+        else
+            for (int64_t j = 0; j < inner; j++)
+                z[j] = a->e[src];
+        z += inner;
+        for (int d = rank - 2; d >= 0; d--) {
+            src += stride[d];
+            if (++coord[d] < size[d])
+                break;
+            src -= stride[d] * size[d];
+            coord[d] = 0;
+        }
+    }
+}
+
+static void exec_transpose(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]];
+    Slot *r = &I->slots[in->out[0]];
+    const IrType *st = &a->value->type;
+    if (st->rank < 2) {
+        memcpy(r->e, a->e, sizeof(Elem) * (size_t)r->n);
+        return;
+    }
+    int64_t rows = st->dims[st->rank - 2].size, cols = st->dims[st->rank - 1].size;
+    int64_t plane = rows * cols, batches = plane ? a->n / plane : 0;
+    for (int64_t b = 0; b < batches; b++) {
+        const Elem *x = a->e + b * plane;
+        Elem *z = r->e + b * plane;
+        for (int64_t i = 0; i < rows; i++)
+            for (int64_t j = 0; j < cols; j++)
+                z[j * rows + i] = x[i * cols + j];
+    }
+}
+
+static void exec_extract(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]];
+    Slot *r = &I->slots[in->out[0]];
+    const IrType *st = &a->value->type, *rt = &r->value->type;
+    int rank = rt->rank;
+    if (rank == 0 || r->n == 0) {
+        if (r->n)
+            r->e[0] = a->e[0];
+        return;
+    }
+    int64_t sstride[IR_MAX_RANK], coord[IR_MAX_RANK] = {0}, s = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+        sstride[d] = s;
+        s *= st->dims[d].size;
+    }
+    const int64_t *starts = in->op->starts;
+    int64_t inner = rt->dims[rank - 1].size, rows = r->n / inner;
+    Elem *z = r->e;
+    for (int64_t row = 0; row < rows; row++) {
+        int64_t src = 0;
+        for (int d = 0; d < rank; d++)
+            src += (coord[d] + (starts ? starts[d] : 0)) * sstride[d];
+        memcpy(z, a->e + src, sizeof(Elem) * (size_t)inner);
+        z += inner;
+        for (int d = rank - 2; d >= 0; d--) {
+            if (++coord[d] < rt->dims[d].size)
+                break;
+            coord[d] = 0;
+        }
+    }
+}
+
+/* Combines along `axis` in order 0, 1, 2, ...; sums round to the dtype after
+   every addition (the GPU's tree order may round differently). */
+static void exec_reduce(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]];
+    Slot *r = &I->slots[in->out[0]];
+    const IrType *st = &a->value->type;
+    int axis = in->op->axis;
+    if (axis < 0 || axis >= st->rank)
+        interp_fail(I, in->op, "reduce over axis %d of a rank-%d tile", axis, st->rank);
+    int64_t outer = 1, inner = 1, len = st->dims[axis].size;
+    for (int d = 0; d < axis; d++)
+        outer *= st->dims[d].size;
+    for (int d = axis + 1; d < st->rank; d++)
+        inner *= st->dims[d].size;
+    IrCombine combine = in->op->combine;
+    DType dtype = r->dtype;
+    for (int64_t o = 0; o < outer; o++) {
+        Elem *z = r->e + o * inner;
+        const Elem *x = a->e + o * len * inner;
+        int64_t n = inner;
+        if (len == 0) {
+            EACH(z[i].i = 0)
+            continue;
+        }
+        memcpy(z, x, sizeof(Elem) * (size_t)inner);
+        for (int64_t k = 1; k < len; k++) {
+            const Elem *y = x + k * inner;
+            if (a->is_float) {
+                switch (combine) {
+                case COMBINE_ADD:
+                    if (dtype == DT_F32) {
+                        EACH(z[i].f = (double)(float)(z[i].f + y[i].f))
+                    } else {
+                        EACH(z[i].f = z[i].f + y[i].f)
+                        round_buffer(dtype, z, n);
+                    }
+                    break;
+                case COMBINE_MAX: EACH(z[i].f = float_max(z[i].f, y[i].f)) break;
+                case COMBINE_MIN: EACH(z[i].f = float_min(z[i].f, y[i].f)) break;
+                }
+            } else {
+                switch (combine) {
+                case COMBINE_ADD: EACH(z[i].i = (int64_t)((uint64_t)z[i].i + (uint64_t)y[i].i)) break;
+                case COMBINE_MAX: EACH(z[i].i = y[i].i > z[i].i ? y[i].i : z[i].i) break;
+                case COMBINE_MIN: EACH(z[i].i = y[i].i < z[i].i ? y[i].i : z[i].i) break;
+                }
+            }
+        }
+        if (!a->is_float)
+            wrap_buffer(dtype, z, inner);
+    }
+}
+
+static float *scratch(Interp *I, int which, int64_t n) {
+    if (n > I->scratch_cap) {
+        int64_t cap = n < 4096 ? 4096 : n;
+        I->scratch_a = ARENA_ARRAY(&I->arena, float, cap);
+        I->scratch_b = ARENA_ARRAY(&I->arena, float, cap);
+        I->scratch_acc = ARENA_ARRAY(&I->arena, float, cap);
+        I->scratch_cap = cap;
+    }
+    return which == 0 ? I->scratch_a : which == 1 ? I->scratch_b : I->scratch_acc;
+}
+
+/* dot(a[m,k], b[k,n] [, acc]) in f32: each product rounded to f32, added to
+   the f32 sum in order k = 0, 1, ..., no fused multiply-add (f16 and bf16
+   products are exact in f32). Integers accumulate exactly and wrap to the
+   result dtype; an f64 result accumulates in f64. */
+static void exec_dot(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]], *b = &I->slots[in->in[1]];
+    const Slot *acc = in->op->num_operands > 2 ? &I->slots[in->in[2]] : NULL;
+    Slot *r = &I->slots[in->out[0]];
+    const IrType *at = &a->value->type, *bt = &b->value->type;
+    if (at->rank != 2 || bt->rank != 2 || at->dims[1].size != bt->dims[0].size)
+        interp_fail(I, in->op, "dot of tiles whose shapes do not chain");
+    int64_t M = at->dims[0].size, K = at->dims[1].size, N = bt->dims[1].size;
+    Elem *z = r->e;
+    if (r->dtype == DT_F32 && a->is_float) {
+        int64_t need = M * K > K * N ? M * K : K * N;
+        float *fa = scratch(I, 0, need > N ? need : N);
+        float *fb = scratch(I, 1, 0), *row = scratch(I, 2, 0);
+        for (int64_t i = 0; i < M * K; i++)
+            fa[i] = (float)a->e[i].f;
+        for (int64_t i = 0; i < K * N; i++)
+            fb[i] = (float)b->e[i].f;
+        for (int64_t i = 0; i < M; i++) {
+            for (int64_t j = 0; j < N; j++)
+                row[j] = acc ? (float)acc->e[i * N + j].f : 0.0f;
+            for (int64_t k = 0; k < K; k++) {
+                float aik = fa[i * K + k];
+                const float *brow = fb + k * N;
+                for (int64_t j = 0; j < N; j++) {
+                    float p = aik * brow[j];
+                    row[j] = row[j] + p;
+                }
+            }
+            for (int64_t j = 0; j < N; j++)
+                z[i * N + j].f = row[j];
+        }
+    } else if (r->is_float) {
+        for (int64_t i = 0; i < M * N; i++)
+            z[i].f = acc ? acc->e[i].f : 0.0;
+        for (int64_t i = 0; i < M; i++)
+            for (int64_t k = 0; k < K; k++) {
+                double aik = a->is_float ? a->e[i * K + k].f : (double)a->e[i * K + k].i;
+                for (int64_t j = 0; j < N; j++) {
+                    double bkj = b->is_float ? b->e[k * N + j].f : (double)b->e[k * N + j].i;
+                    z[i * N + j].f = interp_round(r->dtype, z[i * N + j].f + interp_round(r->dtype, aik * bkj));
+                }
+            }
+    } else {
+        for (int64_t i = 0; i < M * N; i++)
+            z[i].i = acc ? acc->e[i].i : 0;
+        for (int64_t i = 0; i < M; i++)
+            for (int64_t k = 0; k < K; k++) {
+                uint64_t aik = (uint64_t)a->e[i * K + k].i;
+                for (int64_t j = 0; j < N; j++)
+                    z[i * N + j].i = (int64_t)((uint64_t)z[i * N + j].i + aik * (uint64_t)b->e[k * N + j].i);
+            }
+        wrap_buffer(r->dtype, z, M * N);
+    }
+}
+
+/* ---- memory: views, loads, stores, atomics ---------------------------------------------- */
+
+static int64_t scalar_int(const Interp *I, int slot) { return I->slots[slot].e[0].i; }
+
+static void exec_view(Interp *I, const Instr *in) {
+    const IrOp *op = in->op;
+    const Ref *src = &I->slots[in->in[0]].ref;
+    Ref *v = &I->slots[in->out[0]].ref;
+    Ref out = *src;
+    out.rank = 0;
+    for (int d = 0; d < src->rank; d++) {
+        const IrViewDim *vd = &op->view_dims[d];
+        int k = src->root_dim[d];
+        switch (vd->kind) {
+        case VIEW_FULL:
+            out.size[out.rank] = src->size[d];
+            out.root_dim[out.rank++] = k;
+            break;
+        case VIEW_RANGE: {
+            int64_t offset = scalar_int(I, in->in[vd->offset_operand]);
+            out.base[k] = src->base[k] + offset;
+            if (out.lo[k] < out.base[k])
+                out.lo[k] = out.base[k];
+            if (out.hi[k] > out.base[k] + vd->size)
+                out.hi[k] = out.base[k] + vd->size;
+            out.size[out.rank] = vd->size;
+            out.root_dim[out.rank++] = k;
+            break;
+        }
+        case VIEW_INDEX: {
+            int64_t index = scalar_int(I, in->in[vd->offset_operand]);
+            if (index < 0 || index >= src->size[d])
+                interp_fail(I, op, "index %lld is outside dim %d (size %lld) of the %s it indexes",
+                            (long long)index, d, (long long)src->size[d],
+                            src->mem->shared ? "shared buffer" : "ref");
+            out.base[k] = src->base[k] + index;
+            if (out.lo[k] < out.base[k])
+                out.lo[k] = out.base[k];
+            if (out.hi[k] > out.base[k] + 1)
+                out.hi[k] = out.base[k] + 1;
+            break;
+        }
+        }
+    }
+    *v = out;
+}
+
+/* Runs of in-bounds elements of a view: the view is walked row by row (all
+   dims but the last), and each row clipped to the box. */
+typedef struct Runs {
+    const Ref *ref;
+    int64_t vlo[IR_MAX_RANK], vhi[IR_MAX_RANK], stride[IR_MAX_RANK];
+    int64_t coord[IR_MAX_RANK];
+    int64_t origin;              /* memory offset of view element 0 */
+    int64_t row, rows, inner;
+    bool empty;
+    /* the current run: tile elements [tile, tile + count), memory offset
+       `offset` with step `step` */
+    int64_t tile, offset, step, count;
+} Runs;
+
+static void runs_init(Runs *it, const Ref *ref) {
+    memset(it, 0, sizeof *it);
+    it->ref = ref;
+    const Memory *mem = ref->mem;
+    bool mapped[IR_MAX_RANK] = {false};
+    int64_t n = 1;
+    for (int d = 0; d < ref->rank; d++) {
+        int k = ref->root_dim[d];
+        mapped[k] = true;
+        int64_t lo = ref->lo[k] - ref->base[k], hi = ref->hi[k] - ref->base[k];
+        it->vlo[d] = lo < 0 ? 0 : lo > ref->size[d] ? ref->size[d] : lo;
+        it->vhi[d] = hi < it->vlo[d] ? it->vlo[d] : hi > ref->size[d] ? ref->size[d] : hi;
+        it->stride[d] = mem->stride[k];
+        n *= ref->size[d];
+    }
+    for (int k = 0; k < mem->rank; k++) {
+        it->origin += ref->base[k] * mem->stride[k];
+        if (!mapped[k] && (ref->base[k] < ref->lo[k] || ref->base[k] >= ref->hi[k]))
+            it->empty = true;
+        if (ref->lo[k] >= ref->hi[k])
+            it->empty = true;
+    }
+    it->inner = ref->rank ? ref->size[ref->rank - 1] : 1;
+    it->rows = it->inner ? n / it->inner : 0;
+    if (n == 0)
+        it->empty = true;
+}
+
+static bool runs_next(Runs *it) {
+    if (it->empty)
+        return false;
+    const Ref *ref = it->ref;
+    int r = ref->rank;
+    while (it->row < it->rows) {
+        bool valid = true;
+        int64_t offset = it->origin;
+        for (int d = 0; d + 1 < r; d++) {
+            valid &= it->coord[d] >= it->vlo[d] && it->coord[d] < it->vhi[d];
+            offset += it->coord[d] * it->stride[d];
+        }
+        int64_t row = it->row++;
+        for (int d = r - 2; d >= 0; d--) {
+            if (++it->coord[d] < ref->size[d])
+                break;
+            it->coord[d] = 0;
+        }
+        int64_t lo = r ? it->vlo[r - 1] : 0, hi = r ? it->vhi[r - 1] : 1;
+        if (!valid || lo >= hi)
+            continue;
+        it->step = r ? it->stride[r - 1] : 0;
+        it->tile = row * it->inner + lo;
+        it->offset = offset + lo * it->step;
+        it->count = hi - lo;
+        return true;
+    }
+    return false;
+}
+
+static void read_run(DType dtype, const char *base, int64_t offset, int64_t step, int64_t n, Elem *z) {
+    switch (dtype) {
+    case DT_BOOL:
+    case DT_U8: { const uint8_t *p = (const uint8_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
+    case DT_I8: { const int8_t *p = (const int8_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
+    case DT_I16: { const int16_t *p = (const int16_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
+    case DT_I32: { const int32_t *p = (const int32_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
+    case DT_I64: { const int64_t *p = (const int64_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
+    case DT_U32: { const uint32_t *p = (const uint32_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
+    case DT_F16: {
+        const uint16_t *p = (const uint16_t *)base + offset;
+        if (!f16_table_ready)
+            f16_table_fill();
+        EACH(z[i].f = f16_table[p[i * step]])
+        break;
+    }
+    case DT_BF16: { const uint16_t *p = (const uint16_t *)base + offset; EACH(z[i].f = interp_bf16_to_double(p[i * step])) break; }
+    case DT_F32: { const float *p = (const float *)base + offset; EACH(z[i].f = p[i * step]) break; }
+    case DT_F64: { const double *p = (const double *)base + offset; EACH(z[i].f = p[i * step]) break; }
+    default: break;
+    }
+}
+
+static void write_run(DType dtype, char *base, int64_t offset, int64_t step, int64_t n, const Elem *x) {
+    switch (dtype) {
+    case DT_BOOL: { uint8_t *p = (uint8_t *)base + offset; EACH(p[i * step] = x[i].i != 0) break; }
+    case DT_U8: { uint8_t *p = (uint8_t *)base + offset; EACH(p[i * step] = (uint8_t)x[i].i) break; }
+    case DT_I8: { int8_t *p = (int8_t *)base + offset; EACH(p[i * step] = (int8_t)x[i].i) break; }
+    case DT_I16: { int16_t *p = (int16_t *)base + offset; EACH(p[i * step] = (int16_t)x[i].i) break; }
+    case DT_I32: { int32_t *p = (int32_t *)base + offset; EACH(p[i * step] = (int32_t)x[i].i) break; }
+    case DT_I64: { int64_t *p = (int64_t *)base + offset; EACH(p[i * step] = x[i].i) break; }
+    case DT_U32: { uint32_t *p = (uint32_t *)base + offset; EACH(p[i * step] = (uint32_t)x[i].i) break; }
+    case DT_F16: { uint16_t *p = (uint16_t *)base + offset; EACH(p[i * step] = interp_double_to_f16(x[i].f)) break; }
+    case DT_BF16: { uint16_t *p = (uint16_t *)base + offset; EACH(p[i * step] = interp_double_to_bf16(x[i].f)) break; }
+    case DT_F32: { float *p = (float *)base + offset; EACH(p[i * step] = (float)x[i].f) break; }
+    case DT_F64: { double *p = (double *)base + offset; EACH(p[i * step] = x[i].f) break; }
+    default: break;
+    }
+}
+
+static void exec_load(Interp *I, const Instr *in) {
+    const IrOp *op = in->op;
+    const Ref *ref = &I->slots[in->in[0]].ref;
+    Slot *r = &I->slots[in->out[0]];
+    int next = 1;
+    const Elem *mask = op->has_mask ? I->slots[in->in[next++]].e : NULL;
+    const Elem *other = op->has_other ? I->slots[in->in[next++]].e : NULL;
+    if (other)
+        memcpy(r->e, other, sizeof(Elem) * (size_t)r->n);
+    else
+        memset(r->e, 0, sizeof(Elem) * (size_t)r->n);
+    const Memory *mem = ref->mem;
+    Runs it;
+    runs_init(&it, ref);
+    while (runs_next(&it)) {
+        Elem *z = r->e + it.tile;
+        if (mem->written) {
+            for (int64_t i = 0; i < it.count; i++) {
+                if ((!mask || mask[it.tile + i].i) && !mem->written[it.offset + i * it.step]) {
+                    char where[256];
+                    format_element(mem, it.offset + i * it.step, where, sizeof where);
+                    interp_fail(I, op, "read of shared memory that nothing wrote: element %s", where);
+                }
+            }
+        }
+        read_run(mem->dtype, mem->data, it.offset, it.step, it.count, z);
+        if (mask) {
+            for (int64_t i = 0; i < it.count; i++)
+                if (!mask[it.tile + i].i)
+                    z[i] = other ? other[it.tile + i] : (Elem){0};
+        }
+    }
+}
+
+static int64_t *writers(Interp *I, Memory *mem) {
+    if (!mem->writer)
+        mem->writer = ARENA_ARRAY(&I->arena, int64_t, mem->count + 1);
+    return mem->writer;
+}
+
+/* Records program I->linear_pid as a writer of element `offset` (atomic or
+   not); two different programs of which one is not atomic are an error. */
+static void note_write(Interp *I, const IrOp *op, Memory *mem, int64_t offset, bool atomic) {
+    int64_t *w = writers(I, mem) + offset;
+    int64_t me = I->linear_pid + 1;
+    if (*w == 0 || *w == me) {
+        *w = atomic && *w == 0 ? -1 : *w == 0 ? me : *w;
+        return;
+    }
+    if (*w == -1) {
+        if (atomic)
+            return;
+        char where[256];
+        format_element(mem, offset, where, sizeof where);
+        interp_fail(I, op, "non-atomic write of element %s, which another program updated atomically",
+                    where);
+    }
+    char where[256], first[96];
+    format_element(mem, offset, where, sizeof where);
+    format_linear_program(I, *w - 1, first, sizeof first);
+    interp_fail(I, op, "%s write of element %s, which program %s also wrote without an atomic",
+                atomic ? "atomic" : "non-atomic", where, first);
+}
+
+static void exec_store(Interp *I, const Instr *in) {
+    const IrOp *op = in->op;
+    const Ref *ref = &I->slots[in->in[0]].ref;
+    const Elem *value = I->slots[in->in[1]].e;
+    const Elem *mask = op->has_mask ? I->slots[in->in[2]].e : NULL;
+    Memory *mem = ref->mem;
+    Runs it;
+    runs_init(&it, ref);
+    while (runs_next(&it)) {
+        int64_t i = 0;
+        while (i < it.count) {
+            /* the next stretch of elements the mask keeps */
+            while (i < it.count && mask && !mask[it.tile + i].i)
+                i++;
+            int64_t start = i;
+            while (i < it.count && (!mask || mask[it.tile + i].i))
+                i++;
+            if (i == start)
+                continue;
+            for (int64_t j = start; j < i; j++) {
+                int64_t offset = it.offset + j * it.step;
+                if (mem->shared)
+                    mem->written[offset] = 1;
+                else
+                    note_write(I, op, mem, offset, false);
+            }
+            write_run(mem->dtype, mem->data, it.offset + start * it.step, it.step, i - start,
+                      value + it.tile + start);
+        }
+    }
+}
+
+static void exec_atomic(Interp *I, const Instr *in) {
+    const IrOp *op = in->op;
+    const Ref *ref = &I->slots[in->in[0]].ref;
+    const Elem *value = I->slots[in->in[1]].e;
+    const Elem *mask = op->has_mask ? I->slots[in->in[2]].e : NULL;
+    Memory *mem = ref->mem;
+    bool is_float = dtype_is_float(mem->dtype);
+    Runs it;
+    runs_init(&it, ref);
+    while (runs_next(&it)) {
+        for (int64_t i = 0; i < it.count; i++) {
+            if (mask && !mask[it.tile + i].i)
+                continue;
+            int64_t offset = it.offset + i * it.step;
+            if (mem->shared) {
+                if (!mem->written[offset]) {
+                    char where[256];
+                    format_element(mem, offset, where, sizeof where);
+                    interp_fail(I, op, "atomic update of shared memory that nothing wrote: element %s",
+                                where);
+                }
+            } else {
+                note_write(I, op, mem, offset, true);
+            }
+            Elem old, v = value[it.tile + i];
+            read_run(mem->dtype, mem->data, offset, 1, 1, &old);
+            if (is_float) {
+                switch (op->combine) {
+                case COMBINE_ADD: old.f = interp_round(mem->dtype, old.f + v.f); break;
+                case COMBINE_MAX: old.f = float_max(old.f, v.f); break;
+                case COMBINE_MIN: old.f = float_min(old.f, v.f); break;
+                }
+            } else {
+                switch (op->combine) {
+                case COMBINE_ADD: old.i = (int64_t)((uint64_t)old.i + (uint64_t)v.i); break;
+                case COMBINE_MAX: old.i = v.i > old.i ? v.i : old.i; break;
+                case COMBINE_MIN: old.i = v.i < old.i ? v.i : old.i; break;
+                }
+                wrap_buffer(mem->dtype, &old, 1);
+            }
+            write_run(mem->dtype, mem->data, offset, 1, 1, &old);
+        }
+    }
+}
+
+static void ref_of_memory(Ref *ref, Memory *mem) {
+    memset(ref, 0, sizeof *ref);
+    ref->mem = mem;
+    ref->rank = mem->rank;
+    for (int d = 0; d < mem->rank; d++) {
+        ref->size[d] = mem->shape[d];
+        ref->root_dim[d] = d;
+        ref->lo[d] = 0;
+        ref->hi[d] = mem->shape[d];
+    }
+}
+
+static void exec_alloc(Interp *I, const Instr *in) {
+    Memory *m = in->shared;
+    memset(m->written, 0, (size_t)m->count);
+    memset(m->data, 0, (size_t)(m->count * m->elem_bytes));
+    ref_of_memory(&I->slots[in->out[0]].ref, m);
+}
+
+/* ---- control flow ---------------------------------------------------------------------- */
+
+static void exec_code(Interp *I, const Code *code);
+
+static void copy_value(Slot *to, const Slot *from) {
+    if (to->is_ref)
+        to->ref = from->ref;
+    else if (to->e != from->e)
+        memcpy(to->e, from->e, sizeof(Elem) * (size_t)to->n);
+}
+
+static const Instr *yield_of(const Code *code) {
+    return code->n && code->instrs[code->n - 1].op->opcode == IR_YIELD ? &code->instrs[code->n - 1] : NULL;
+}
+
+static void exec_for(Interp *I, const Instr *in) {
+    const IrOp *op = in->op;
+    int64_t lo = scalar_int(I, in->in[0]), hi = scalar_int(I, in->in[1]), step = scalar_int(I, in->in[2]);
+    const Code *body = in->body;
+    int carried = op->num_operands - 3;
+    for (int j = 0; j < carried; j++)
+        copy_value(&I->slots[body->args[j + 1]], &I->slots[in->in[3 + j]]);
+    if (lo < hi && step <= 0)
+        interp_fail(I, op, "loop from %lld to %lld with step %lld never ends", (long long)lo,
+                    (long long)hi, (long long)step);
+    const Instr *yield = yield_of(body);
+    for (int64_t iv = lo; iv < hi; iv += step) {
+        I->slots[body->args[0]].e[0].i = iv;
+        exec_code(I, body);
+        if (!yield)
+            continue;
+        /* new values into the spare buffers first: a yield may permute args */
+        for (int j = 0; j < carried; j++) {
+            Slot *arg = &I->slots[body->args[j + 1]];
+            const Slot *from = &I->slots[yield->in[j]];
+            if (arg->is_ref)
+                continue;
+            memcpy(arg->spare, from->e, sizeof(Elem) * (size_t)arg->n);
+        }
+        for (int j = 0; j < carried; j++) {
+            Slot *arg = &I->slots[body->args[j + 1]];
+            if (arg->is_ref) {
+                arg->ref = I->slots[yield->in[j]].ref;
+                continue;
+            }
+            Elem *t = arg->e;
+            arg->e = arg->spare;
+            arg->spare = t;
+        }
+    }
+    for (int j = 0; j < op->num_results; j++)
+        copy_value(&I->slots[in->out[j]], &I->slots[body->args[j + 1]]);
+}
+
+static void exec_if(Interp *I, const Instr *in) {
+    bool taken = scalar_int(I, in->in[0]) != 0;
+    const Code *code = taken ? in->body : in->else_body;
+    if (!code)
+        return;
+    exec_code(I, code);
+    const Instr *yield = yield_of(code);
+    for (int j = 0; yield && j < in->op->num_results; j++)
+        copy_value(&I->slots[in->out[j]], &I->slots[yield->in[j]]);
+}
+
+static void exec_instr(Interp *I, const Instr *in) {
+    const IrOp *op = in->op;
+    if (in->done)
+        return;
+    if (ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_compare(op->opcode) ||
+        op->opcode == IR_AND || op->opcode == IR_OR) {
+        exec_binary(I, in);
+        return;
+    }
+    if (ir_opcode_is_elementwise_unary(op->opcode) || op->opcode == IR_NEG || op->opcode == IR_NOT) {
+        exec_unary(I, in);
+        return;
+    }
+    Slot *r = op->num_results ? &I->slots[in->out[0]] : NULL;
+    switch (op->opcode) {
+    case IR_PROGRAM_ID:
+    case IR_NUM_PROGRAMS: {
+        int axis = op->axis;
+        int64_t v = axis < 0 || axis > 2 ? 0 : op->opcode == IR_PROGRAM_ID ? I->pid[axis] : I->grid[axis];
+        if (axis < 0 || axis > 2)
+            interp_fail(I, op, "program axis %d", axis);
+        r->e[0].i = v;
+        break;
+    }
+    case IR_SELECT: exec_select(I, in); break;
+    case IR_CAST: exec_cast(I, in); break;
+    case IR_BROADCAST: exec_broadcast(I, in); break;
+    case IR_RESHAPE: memcpy(r->e, I->slots[in->in[0]].e, sizeof(Elem) * (size_t)r->n); break;
+    case IR_TRANSPOSE: exec_transpose(I, in); break;
+    case IR_EXTRACT: exec_extract(I, in); break;
+    case IR_REDUCE: exec_reduce(I, in); break;
+    case IR_DOT: exec_dot(I, in); break;
+    case IR_VIEW: exec_view(I, in); break;
+    case IR_LOAD: exec_load(I, in); break;
+    case IR_STORE: exec_store(I, in); break;
+    case IR_ATOMIC: exec_atomic(I, in); break;
+    case IR_ALLOC: exec_alloc(I, in); break;
+    case IR_FOR: exec_for(I, in); break;
+    case IR_IF: exec_if(I, in); break;
+    case IR_YIELD: break;
+    default: interp_fail(I, op, "the interpreter does not know op '%s'", ir_opcode_name(op->opcode));
+    }
+}
+
+static void exec_code(Interp *I, const Code *code) {
+    for (int i = 0; i < code->n; i++)
+        exec_instr(I, &code->instrs[i]);
+}
+
+/* ---- the launch ------------------------------------------------------------------------ */
+
+static int64_t size_arg(Interp *I, const InterpArg *args, const char *name) {
+    for (int i = 0; i < I->kernel->num_params; i++) {
+        const IrParam *p = &I->kernel->params[i];
+        if (p->kind == PARAM_SIZE && strcmp(p->name, name) == 0)
+            return args[i].int_value;
+    }
+    launch_fail(I, "no size named '%s'", name);
+}
+
+static int64_t eval_grid(Interp *I, const InterpArg *args, const GridExpr *g) {
+    if (!g)
+        launch_fail(I, "internal error: a missing grid expression");
+    if (g->kind == GRID_CONST)
+        return g->value;
+    if (g->kind == GRID_SIZE)
+        return size_arg(I, args, g->size);
+    int64_t a = eval_grid(I, args, g->lhs), b = eval_grid(I, args, g->rhs);
+    switch (g->kind) {
+    case GRID_ADD: return a + b;
+    case GRID_SUB: return a - b;
+    case GRID_MUL: return a * b;
+    case GRID_MIN: return a < b ? a : b;
+    case GRID_MAX: return a > b ? a : b;
+    case GRID_DIV:
+    case GRID_REM:
+    case GRID_CDIV:
+        if (b == 0)
+            launch_fail(I, "the grid divides by zero");
+        if (g->kind == GRID_DIV)
+            return a / b;
+        if (g->kind == GRID_REM)
+            return a % b;
+        return a / b + ((a % b != 0) && ((a < 0) == (b < 0)));
+    default: break;
+    }
+    launch_fail(I, "internal error: grid expression kind %d", (int)g->kind);
+}
+
+static void compute_grid(Interp *I, const InterpArg *args) {
+    for (int a = 0; a < 3; a++) {
+        I->grid[a] = a < I->kernel->grid_rank ? eval_grid(I, args, I->kernel->grid[a]) : 1;
+        if (I->grid[a] < 0 || I->grid[a] > INT32_MAX)
+            launch_fail(I, "grid dimension %d is %lld", a, (long long)I->grid[a]);
+    }
+}
+
+/* Binds the parameters: array memories (shapes checked against the
+   parameter types and sizes) and scalar values. */
+static void bind_params(Interp *I, const InterpArg *args, int num_args) {
+    const IrKernel *k = I->kernel;
+    if (num_args != k->num_params)
+        launch_fail(I, "%d arguments for %d parameters", num_args, k->num_params);
+    I->params = ARENA_ARRAY(&I->arena, Memory, k->num_params + 1);
+    for (int i = 0; i < k->num_params; i++) {
+        const IrParam *p = &k->params[i];
+        if (p->kind == PARAM_SIZE && args[i].int_value < 0)
+            launch_fail(I, "size '%s' is negative (%lld)", p->name, (long long)args[i].int_value);
+    }
+    for (int i = 0; i < k->num_params; i++) {
+        const IrParam *p = &k->params[i];
+        const IrType *t = &p->value->type;
+        int s = slot_new(I, p->value, false);
+        Slot *slot = &I->slots[s];
+        if (p->kind != PARAM_ARRAY) {
+            if (t->kind != IRT_TILE || t->rank != 0)
+                launch_fail(I, "scalar parameter '%s' is not a scalar", p->name);
+            if (slot->is_float)
+                slot->e[0].f = interp_round(t->dtype, args[i].float_value);
+            else
+                slot->e[0].i = dtype_wrap_int(t->dtype, args[i].int_value);
+            continue;
+        }
+        if (t->kind != IRT_REF)
+            launch_fail(I, "array parameter '%s' is not a ref", p->name);
+        Memory *m = &I->params[i];
+        m->name = p->name;
+        m->dtype = t->dtype;
+        m->elem_bytes = dtype_bytes(t->dtype);
+        m->rank = t->rank;
+        m->count = 1;
+        for (int d = t->rank - 1; d >= 0; d--) {
+            int64_t want = t->dims[d].sym ? size_arg(I, args, t->dims[d].sym) : t->dims[d].size;
+            if (args[i].shape[d] != want)
+                launch_fail(I, "array '%s' has %lld elements in dim %d where its type says %lld%s%s",
+                            p->name, (long long)args[i].shape[d], d, (long long)want,
+                            t->dims[d].sym ? " = " : "", t->dims[d].sym ? t->dims[d].sym : "");
+            m->shape[d] = want;
+            m->stride[d] = m->count;
+            m->count *= want;
+        }
+        m->data = args[i].data;
+        if (!m->data && m->count > 0)
+            launch_fail(I, "array '%s' has no memory", p->name);
+        ref_of_memory(&slot->ref, m);
+    }
+}
+
+static void run_grid(Interp *I) {
+    for (int64_t z = 0; z < I->grid[2]; z++)
+        for (int64_t y = 0; y < I->grid[1]; y++)
+            for (int64_t x = 0; x < I->grid[0]; x++) {
+                I->pid[0] = x;
+                I->pid[1] = y;
+                I->pid[2] = z;
+                I->linear_pid = x + I->grid[0] * (y + I->grid[1] * z);
+                exec_code(I, I->body);
+            }
+}
+
+bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, int64_t grid[3],
+                 InterpError *error) {
+    Interp *I = calloc(1, sizeof *I);
+    if (!I) {
+        snprintf(error->message, sizeof error->message, "out of memory");
+        return false;
+    }
+    I->kernel = kernel;
+    I->error = error;
+    bool ok = false;
+    if (setjmp(I->fail) == 0) {
+        if (num_args != kernel->num_params)
+            launch_fail(I, "%d arguments for %d parameters", num_args, kernel->num_params);
+        compute_grid(I, args);
+        memcpy(grid, I->grid, sizeof I->grid);
+        ok = true;
+    }
+    arena_free(&I->arena);
+    free(I);
+    return ok;
+}
+
+bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_args, InterpError *error) {
+    memset(error, 0, sizeof *error);
+    Interp *I = calloc(1, sizeof *I);
+    if (!I) {
+        snprintf(error->message, sizeof error->message, "out of memory");
+        return false;
+    }
+    I->kernel = kernel;
+    I->error = error;
+    bool ok = false;
+    if (setjmp(I->fail) == 0) {
+        bind_params(I, args, num_args);
+        compute_grid(I, args);
+        I->body = plan_block(I, kernel->body, false);
+        run_grid(I);
+        ok = true;
+    }
+    arena_free(&I->arena);
+    free(I);
+    return ok;
+}

@@ -1,0 +1,66 @@
+/*
+ * interp.h: the tile-IR interpreter.
+ *
+ * Executes one kernel over its whole grid on host buffers, with the
+ * semantics the GPU must have (docs/interpreter.md): edge reads give 0 or
+ * `other`, edge writes are dropped, f16 and bf16 round after every op,
+ * integers wrap, `dot` accumulates in f32. It also reports what a GPU would
+ * let through silently: a read of shared memory nothing wrote, an integer
+ * index outside the ref it indexes, integer division by zero, and a
+ * non-atomic write of one global element by two program instances.
+ *
+ * The interpreter knows nothing of LLVM, CUDA or .npy files: the caller
+ * (compiler/run.c, later tessrun and the runtime) binds host memory.
+ */
+#ifndef TESSERA_INTERP_H
+#define TESSERA_INTERP_H
+
+#include "ir.h"
+
+/* One launch argument, in the kernel's parameter order (IrKernel.params):
+   arrays and scalars, then symbolic sizes. */
+typedef struct InterpArg {
+    /* PARAM_ARRAY: host memory in the parameter's dtype, C order. f16 and
+       bf16 elements are raw 16-bit patterns, bool one byte of 0 or 1. The
+       shape must agree with the parameter's type and the sizes passed. */
+    void *data;
+    int64_t shape[IR_MAX_RANK];
+    /* PARAM_SCALAR of a float dtype */
+    double float_value;
+    /* PARAM_SCALAR of an integer or bool dtype, and PARAM_SIZE */
+    int64_t int_value;
+} InterpArg;
+
+/* What went wrong, when interp_run_kernel returns false. `message` is whole
+   ("kernel 'k', program (1, 0, 0): ..."); `loc` is the source span of the
+   op that failed (line 0 when the failure is about the launch itself). */
+typedef struct InterpError {
+    char message[1024];
+    Span loc;
+    bool has_program;
+    int64_t program[3];
+} InterpError;
+
+/* Runs every program instance of `kernel` in order (program ids counting up,
+   axis 0 fastest). Writes go straight into the argument buffers. Returns
+   false with *error filled on a bad launch or a detected error; the buffers
+   then hold what the programs wrote before it. */
+bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_args,
+                       InterpError *error);
+
+/* Evaluates the kernel's grid for the given arguments (sizes are read from
+   args); false with a message on a negative size or a division by zero. */
+bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, int64_t grid[3],
+                 InterpError *error);
+
+/* Conversions between the 16-bit float formats and double, exact where the
+   value is representable; to_bits rounds to nearest even first. */
+double interp_f16_to_double(uint16_t bits);
+double interp_bf16_to_double(uint16_t bits);
+uint16_t interp_double_to_f16(double value);
+uint16_t interp_double_to_bf16(double value);
+/* `value` rounded to what `dtype` holds (floats to nearest even, integers
+   wrapped, bool to 0 or 1); the interpreter's rounding after every op. */
+double interp_round(DType dtype, double value);
+
+#endif

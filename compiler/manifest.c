@@ -1,0 +1,368 @@
+/*
+ * manifest.c: writes the launch manifest (docs/manifest.md), the last step
+ * of emission.
+ *
+ * In: a ManifestInput (the source's name and bytes, and per kernel its
+ * IrKernel, contracts and per-arch artifact records). Out: one JSON file
+ * with keys in a fixed order, no times and no absolute paths, so that the
+ * same input gives the same bytes from any directory. Grid expressions and
+ * contracts are printed in the manifest's expression grammar, which the
+ * runtime parses back (runtime/expr.c).
+ *
+ * This is the compiler's only file that includes cJSON.
+ */
+#include "manifest.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- expressions ------------------------------------------------------- */
+
+static int manifest_expr_precedence(GridExprKind kind) {
+    switch (kind) {
+    case GRID_ADD:
+    case GRID_SUB:
+        return 1;
+    case GRID_MUL:
+    case GRID_DIV:
+    case GRID_REM:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
+typedef struct ExprBuf {
+    char *buf;
+    size_t size, used;
+} ExprBuf;
+
+__attribute__((format(printf, 2, 3)))
+static void expr_put(ExprBuf *out, const char *fmt, ...) {
+    if (out->used >= out->size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out->buf + out->used, out->size - out->used, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        out->used += (size_t)n;
+}
+
+/* Prints `e`, parenthesized when its precedence is below `min_precedence`. */
+static void manifest_expr_print(const GridExpr *e, int min_precedence, ExprBuf *out) {
+    if (!e) {
+        expr_put(out, "?");
+        return;
+    }
+    static const char *const binary[] = {
+        [GRID_ADD] = " + ", [GRID_SUB] = " - ", [GRID_MUL] = " * ", [GRID_DIV] = " / ",
+        [GRID_REM] = " % ",
+    };
+    int p = manifest_expr_precedence(e->kind);
+    switch (e->kind) {
+    case GRID_CONST:
+        expr_put(out, e->value < 0 ? "(%lld)" : "%lld", (long long)e->value);
+        return;
+    case GRID_SIZE:
+        expr_put(out, "%s", e->size);
+        return;
+    case GRID_CDIV:
+    case GRID_MIN:
+    case GRID_MAX:
+        expr_put(out, "%s(", e->kind == GRID_CDIV ? "cdiv" : e->kind == GRID_MIN ? "min" : "max");
+        manifest_expr_print(e->lhs, 0, out);
+        expr_put(out, ", ");
+        manifest_expr_print(e->rhs, 0, out);
+        expr_put(out, ")");
+        return;
+    case GRID_ADD:
+    case GRID_SUB:
+    case GRID_MUL:
+    case GRID_DIV:
+    case GRID_REM:
+        if (p < min_precedence)
+            expr_put(out, "(");
+        manifest_expr_print(e->lhs, p, out);
+        expr_put(out, "%s", binary[e->kind]);
+        manifest_expr_print(e->rhs, p + 1, out);   /* left-associative */
+        if (p < min_precedence)
+            expr_put(out, ")");
+        return;
+    }
+    expr_put(out, "?");
+}
+
+void manifest_format_expr(const GridExpr *expr, char *buf, size_t size) {
+    ExprBuf out = {buf, size, 0};
+    if (size)
+        buf[0] = '\0';
+    manifest_expr_print(expr, 0, &out);
+}
+
+/* ---- building the JSON -------------------------------------------------- */
+
+typedef struct Writer {
+    char *err;
+    size_t errsize;
+    bool failed;
+} Writer;
+
+__attribute__((format(printf, 2, 3)))
+static void writer_fail(Writer *w, const char *fmt, ...) {
+    if (w->failed)
+        return;
+    w->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, w->errsize, fmt, ap);
+    va_end(ap);
+}
+
+static cJSON *manifest_expr_string(const GridExpr *e) {
+    char buf[1024];
+    manifest_format_expr(e, buf, sizeof buf);
+    return cJSON_CreateString(buf);
+}
+
+static const char *manifest_param_kind(IrParamKind kind) {
+    return kind == PARAM_ARRAY ? "array" : kind == PARAM_SCALAR ? "scalar" : "size";
+}
+
+static cJSON *manifest_param(Writer *w, const IrKernel *k, const IrParam *p) {
+    cJSON *o = cJSON_CreateObject();
+    const IrType *t = p->value ? &p->value->type : NULL;
+    if (!t) {
+        writer_fail(w, "kernel '%s': parameter '%s' has no type", k->name, p->name);
+        return o;
+    }
+    cJSON_AddStringToObject(o, "name", p->name);
+    cJSON_AddStringToObject(o, "kind", manifest_param_kind(p->kind));
+    cJSON_AddStringToObject(o, "dtype", dtype_name(t->dtype));
+    cJSON *shape = cJSON_AddArrayToObject(o, "shape");
+    if (p->kind == PARAM_ARRAY) {
+        for (int d = 0; d < t->rank; d++) {
+            if (t->dims[d].sym)
+                cJSON_AddItemToArray(shape, cJSON_CreateString(t->dims[d].sym));
+            else
+                cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)t->dims[d].size));
+        }
+        cJSON_AddStringToObject(o, "space", space_name(t->space));
+        cJSON_AddStringToObject(o, "access", access_name(t->access));
+    }
+    return o;
+}
+
+static bool manifest_arch_version(const char *arch, int *major, int *minor) {
+    int v, n = 0;
+    if (!arch || strncmp(arch, "sm_", 3) != 0 || sscanf(arch + 3, "%4d%n", &v, &n) != 1 || v < 10)
+        return false;
+    const char *rest = arch + 3 + n;
+    if (*rest == 'a')
+        rest++;
+    if (*rest != '\0')
+        return false;
+    *major = v / 10;
+    *minor = v % 10;
+    return true;
+}
+
+static cJSON *manifest_artifact(Writer *w, const IrKernel *k, const ManifestArtifact *a) {
+    cJSON *o = cJSON_CreateObject();
+    int major, minor, pmajor, pminor, n = 0;
+    if (!manifest_arch_version(a->arch, &major, &minor))
+        writer_fail(w, "kernel '%s': bad arch '%s'", k->name, a->arch ? a->arch : "(null)");
+    if (!a->file || !a->file[0] || a->file[0] == '/' || strstr(a->file, ".."))
+        writer_fail(w, "kernel '%s': artifact file '%s' must be a relative name", k->name,
+                    a->file ? a->file : "(null)");
+    if (!a->ptx_version || sscanf(a->ptx_version, "%3d.%3d%n", &pmajor, &pminor, &n) != 2 ||
+        a->ptx_version[n] != '\0')
+        writer_fail(w, "kernel '%s': bad PTX version '%s'", k->name,
+                    a->ptx_version ? a->ptx_version : "(null)");
+    if (w->failed)
+        return o;
+    cJSON_AddStringToObject(o, "arch", a->arch);
+    cJSON_AddStringToObject(o, "kind", a->kind == MANIFEST_PTX ? "ptx" : "cubin");
+    cJSON_AddStringToObject(o, "file", a->file);
+    cJSON_AddStringToObject(o, "ptx_version", a->ptx_version);
+    bool cubin = a->kind == MANIFEST_CUBIN;
+    if (cubin && a->registers >= 0)
+        cJSON_AddNumberToObject(o, "registers", a->registers);
+    else
+        cJSON_AddNullToObject(o, "registers");
+    if (cubin && a->spills >= 0)
+        cJSON_AddNumberToObject(o, "spills", a->spills);
+    else
+        cJSON_AddNullToObject(o, "spills");
+    cJSON_AddNumberToObject(o, "shared_bytes", (double)a->shared_bytes);
+    return o;
+}
+
+static const char *const manifest_compare_text[] = {
+    [MANIFEST_EQ] = "==", [MANIFEST_NE] = "!=", [MANIFEST_LT] = "<",
+    [MANIFEST_LE] = "<=", [MANIFEST_GT] = ">",  [MANIFEST_GE] = ">=",
+};
+
+static cJSON *manifest_kernel(Writer *w, const ManifestKernel *mk) {
+    const IrKernel *k = mk->kernel;
+    cJSON *o = cJSON_CreateObject();
+    if (!k) {
+        writer_fail(w, "a kernel record has no IrKernel");
+        return o;
+    }
+    cJSON_AddStringToObject(o, "name", k->name);
+    cJSON_AddStringToObject(o, "entry", mk->entry ? mk->entry : k->name);
+
+    cJSON *cparams = cJSON_AddObjectToObject(o, "cparams");
+    for (int i = 0; i < k->num_cparams; i++) {
+        const IrCParam *c = &k->cparams[i];
+        double v = c->is_float ? c->float_value : (double)c->int_value;
+        if (!isfinite(v) || (!c->is_float && (int64_t)v != c->int_value))
+            writer_fail(w, "kernel '%s': compile-time parameter '%s' is not exactly a JSON number",
+                        k->name, c->name);
+        cJSON_AddItemToObject(cparams, c->name, cJSON_CreateNumber(v));
+    }
+
+    cJSON *params = cJSON_AddArrayToObject(o, "params");
+    for (int i = 0; i < k->num_params; i++)
+        cJSON_AddItemToArray(params, manifest_param(w, k, &k->params[i]));
+
+    cJSON *grid = cJSON_AddArrayToObject(o, "grid");
+    for (int d = 0; d < k->grid_rank && d < 3; d++)
+        cJSON_AddItemToArray(grid, manifest_expr_string(k->grid[d]));
+    if (k->grid_rank <= 0)
+        cJSON_AddItemToArray(grid, cJSON_CreateString("1"));
+
+    cJSON_AddNumberToObject(o, "warps", k->warps);
+    cJSON_AddNumberToObject(o, "stages", k->stages);
+    cJSON_AddNumberToObject(o, "threads", k->warps * 32);
+    long shared = 0;
+    for (int i = 0; i < mk->num_artifacts; i++)
+        if (mk->artifacts[i].shared_bytes > shared)
+            shared = mk->artifacts[i].shared_bytes;
+    cJSON_AddNumberToObject(o, "shared_bytes", (double)shared);
+
+    cJSON *contracts = cJSON_AddArrayToObject(o, "contracts");
+    for (int i = 0; i < mk->num_contracts; i++) {
+        const ManifestContract *c = &mk->contracts[i];
+        char lhs[512], rhs[512], text[1100];
+        manifest_format_expr(c->lhs, lhs, sizeof lhs);
+        manifest_format_expr(c->rhs, rhs, sizeof rhs);
+        snprintf(text, sizeof text, "%s %s %s", lhs, manifest_compare_text[c->op], rhs);
+        cJSON_AddItemToArray(contracts, cJSON_CreateString(text));
+    }
+
+    cJSON *artifacts = cJSON_AddArrayToObject(o, "artifacts");
+    int min_major = 8, min_minor = 0, max_major = -1, max_minor = 0;
+    bool portable_ptx = false;
+    for (int i = 0; i < mk->num_artifacts; i++) {
+        const ManifestArtifact *a = &mk->artifacts[i];
+        cJSON_AddItemToArray(artifacts, manifest_artifact(w, k, a));
+        int major, minor;
+        if (!manifest_arch_version(a->arch, &major, &minor))
+            continue;
+        bool specific = a->arch[strlen(a->arch) - 1] == 'a';
+        if (i == 0 || major * 10 + minor < min_major * 10 + min_minor) {
+            min_major = major;
+            min_minor = minor;
+        }
+        if (a->kind == MANIFEST_PTX && !specific)
+            portable_ptx = true;
+        /* a plain cubin runs on later minors of its major */
+        int top_minor = a->kind == MANIFEST_CUBIN && !specific ? 9 : minor;
+        if (major * 10 + top_minor > max_major * 10 + max_minor) {
+            max_major = major;
+            max_minor = top_minor;
+        }
+    }
+    cJSON *cc = cJSON_AddObjectToObject(o, "compute_capability");
+    char version[32];
+    snprintf(version, sizeof version, "%d.%d", min_major, min_minor);
+    cJSON_AddStringToObject(cc, "min", version);
+    if (portable_ptx || max_major < 0) {
+        cJSON_AddNullToObject(cc, "max");
+    } else {
+        snprintf(version, sizeof version, "%d.%d", max_major, max_minor);
+        cJSON_AddStringToObject(cc, "max", version);
+    }
+    if (mk->interp)
+        cJSON_AddStringToObject(o, "interp", mk->interp);
+    return o;
+}
+
+static const char *manifest_basename(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* ---- writing the file ------------------------------------------------------ */
+
+static bool manifest_write_file(const char *path, const char *text, char *err, size_t errsize) {
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        snprintf(err, errsize, "%s: out of memory", path);
+        return false;
+    }
+    snprintf(tmp, n, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, errsize, "cannot write %s: %s", path, strerror(errno));
+        free(tmp);
+        return false;
+    }
+    fchmod(fd, 0644);
+    FILE *f = fdopen(fd, "w");
+    size_t len = strlen(text);
+    bool ok = f && fwrite(text, 1, len, f) == len && fputc('\n', f) != EOF;
+    if (f) {
+        if (fclose(f) != 0)
+            ok = false;
+    } else {
+        close(fd);
+    }
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(err, errsize, "cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return false;
+    }
+    free(tmp);
+    return true;
+}
+
+bool manifest_write(const char *path, const ManifestInput *input, char *err, size_t errsize) {
+    Writer w = {err, errsize, false};
+    if (!path || !input || !input->source_name || (input->source_length && !input->source_bytes)) {
+        snprintf(err, errsize, "manifest_write: missing path, source name or source bytes");
+        return false;
+    }
+    char digest[65];
+    sha256_hex(input->source_bytes ? input->source_bytes : "", input->source_length, digest);
+
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", MANIFEST_SCHEMA);
+    cJSON_AddStringToObject(root, "source", manifest_basename(input->source_name));
+    cJSON_AddStringToObject(root, "source_sha256", digest);
+    cJSON_AddStringToObject(root, "tessc_version", TESSC_VERSION);
+    cJSON *kernels = cJSON_AddArrayToObject(root, "kernels");
+    for (int i = 0; i < input->num_kernels; i++)
+        cJSON_AddItemToArray(kernels, manifest_kernel(&w, &input->kernels[i]));
+    char *text = w.failed ? NULL : cJSON_Print(root);
+    cJSON_Delete(root);
+    if (w.failed)
+        return false;
+    if (!text) {
+        snprintf(err, errsize, "%s: out of memory", path);
+        return false;
+    }
+    bool ok = manifest_write_file(path, text, err, errsize);
+    cJSON_free(text);
+    return ok;
+}

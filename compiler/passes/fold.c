@@ -1,0 +1,482 @@
+/*
+ * fold.c: canonicalization and constant folding.
+ *
+ * Requires: a verified kernel.
+ * Preserves: verification, and the meaning of the kernel bit for bit. A
+ *   value is only ever replaced by one of the same type, and an op folded
+ *   to a constant keeps its result value (it becomes an IR_CONST in place),
+ *   so uses need no rewriting.
+ * Leaves behind: unused ops (DCE removes them).
+ *
+ * What it does, to a fixpoint:
+ *   - elementwise ops whose operands are all constants (splats) become
+ *     constants, computed with each dtype's exact semantics: integers wrap
+ *     to the dtype's width, integer / and % truncate toward zero as in C,
+ *     f16/bf16/f32 results are rounded to the dtype (round to nearest
+ *     even); computing in double and rounding once is exact for + - * /
+ *     because double has more than 2p+2 bits for every p here;
+ *   - it does NOT fold: division or remainder by zero (int or float: the op
+ *     stays, whatever the target does), min/max of a NaN or of +0 and -0,
+ *     casts from float to int of NaN or of values out of range, and the
+ *     transcendental ops (exp, log, sqrt, tanh, ...), whose results on the
+ *     GPU are not correctly rounded and so differ from libm's;
+ *   - cast, broadcast, reshape, transpose and extract of a constant give a
+ *     constant; cast to the same dtype, broadcast/reshape to the same type,
+ *     transpose of a transpose give their operand;
+ *   - identities, only where IEEE makes them exact: x+0, x-0 (ints), x+(-0.0)
+ *     and x-(+0.0) (floats: x+(+0.0) is not x when x is -0.0), x*1, x/1,
+ *     int x*0 -> 0, int x-x -> 0, min/max/and/or of x with itself, x&&true,
+ *     x&&false, x||false, x||true, not not x, neg neg x; constants move to
+ *     the right of commutative ops so that CSE sees one form;
+ *   - select with a constant condition or two equal arms picks its arm; an
+ *     `if` with a constant condition is replaced by the ops of the block it
+ *     takes; a `for` with constant bounds, step > 0 and lo >= hi is replaced
+ *     by its initial values.
+ */
+#include "ir.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- numbers of each dtype ---------------------------------------------- */
+
+static int dtype_bits(DType dtype) { return dtype == DT_BOOL ? 1 : dtype_bytes(dtype) * 8; }
+
+/* Wraps the low bits of `v` to the dtype: two's complement for signed
+   dtypes, modulo 2^w for unsigned ones, 0/1 for bool. */
+static int64_t wrap_int(DType dtype, uint64_t v) {
+    int w = dtype_bits(dtype);
+    if (w < 64) {
+        uint64_t mask = ((uint64_t)1 << w) - 1;
+        v &= mask;
+        if (dtype_is_signed(dtype) && (v >> (w - 1)) & 1)
+            return (int64_t)v - ((int64_t)1 << (w - 1)) - ((int64_t)1 << (w - 1));
+        return (int64_t)v;
+    }
+    if (v > (uint64_t)INT64_MAX)
+        return -(int64_t)(~v) - 1;
+    return (int64_t)v;
+}
+
+static bool int_in_range(DType dtype, double t) {
+    switch (dtype) {
+    case DT_I8: return t >= -128.0 && t <= 127.0;
+    case DT_I16: return t >= -32768.0 && t <= 32767.0;
+    case DT_I32: return t >= -2147483648.0 && t <= 2147483647.0;
+    case DT_I64: return t >= -9223372036854775808.0 && t < 9223372036854775808.0;
+    case DT_U8: return t >= 0 && t <= 255.0;
+    case DT_U32: return t >= 0 && t <= 4294967295.0;
+    default: return false;
+    }
+}
+
+/* Rounds to a binary format of p significand bits and minimum normal
+   exponent emin (round to nearest even, gradual underflow, overflow to inf).
+   Dividing by the quantum is a power-of-two scaling, so it is exact. */
+static double round_binary(double x, int p, int emin, int emax) {
+    if (isnan(x) || isinf(x) || x == 0)
+        return x;
+    int e = ilogb(x);
+    if (e < emin)
+        e = emin;
+    double quantum = ldexp(1.0, e - (p - 1));
+    double r = nearbyint(x / quantum) * quantum;
+    double max = ldexp(2.0 - ldexp(1.0, 1 - p), emax);
+    if (fabs(r) > max)
+        return copysign(INFINITY, x);
+    return r;
+}
+
+static double round_float(DType dtype, double x) {
+    switch (dtype) {
+    case DT_F16: return round_binary(x, 11, -14, 15);
+    case DT_BF16: return round_binary(x, 8, -126, 127);
+    case DT_F32: return (double)(float)x;
+    default: return x;
+    }
+}
+
+/* A constant operand: its dtype and its value as that dtype reads it. */
+typedef struct Lit {
+    DType dtype;
+    int64_t i;
+    double f;
+} Lit;
+
+static bool get_lit(const IrValue *v, Lit *out) {
+    if (!v->def || v->def->opcode != IR_CONST || v->type.kind != IRT_TILE)
+        return false;
+    out->dtype = v->type.dtype;
+    out->i = v->def->int_value;
+    out->f = round_float(out->dtype, v->def->float_value);
+    return true;
+}
+
+static bool lit_is(const Lit *l, double value) {
+    if (dtype_is_float(l->dtype))
+        return l->f == value;
+    return l->i == (int64_t)value;
+}
+
+/* ---- rewriting ----------------------------------------------------------- */
+
+typedef struct Folder {
+    IrKernel *kernel;
+    bool changed;
+} Folder;
+
+/* Turns `op` into a constant in place: its result value stays, so its uses
+   need no rewriting. */
+static void make_const(Folder *F, IrOp *op, int64_t i, double f) {
+    DType dtype = op->results[0]->type.dtype;
+    op->opcode = IR_CONST;
+    op->num_operands = 0;
+    op->operands = NULL;
+    op->int_value = dtype_is_float(dtype) ? 0 : wrap_int(dtype, (uint64_t)i);
+    op->float_value = dtype_is_float(dtype) ? round_float(dtype, f) : 0;
+    op->axis = 0;
+    op->combine = COMBINE_ADD;
+    op->starts = NULL;
+    op->view_dims = NULL;
+    op->has_mask = op->has_other = false;
+    F->changed = true;
+}
+
+/* Replaces every use of op's results by `values` and removes op. */
+static void replace_op(Folder *F, IrOp *op, IrValue **values) {
+    for (int i = 0; i < op->num_results; i++)
+        ir_replace_uses(F->kernel->body, op->results[i], values[i]);
+    ir_op_remove(op);
+    F->changed = true;
+}
+
+static void replace_with(Folder *F, IrOp *op, IrValue *value) { replace_op(F, op, &value); }
+
+/* ---- folding elementwise ops ----------------------------------------------- */
+
+static bool is_commutative(IrOpcode opcode) {
+    switch (opcode) {
+    case IR_ADD: case IR_MUL: case IR_MIN: case IR_MAX: case IR_AND: case IR_OR:
+    case IR_EQ: case IR_NE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Both operands constant: false when the result is not folded. */
+static bool eval_binary(IrOpcode opcode, const Lit *a, const Lit *b, int64_t *ri, double *rf) {
+    DType dtype = a->dtype;
+    if (dtype_is_float(dtype)) {
+        double x = a->f, y = b->f;
+        switch (opcode) {
+        case IR_ADD: *rf = x + y; return true;
+        case IR_SUB: *rf = x - y; return true;
+        case IR_MUL: *rf = x * y; return true;
+        case IR_DIV: if (y == 0) return false; *rf = x / y; return true;
+        case IR_REM: if (y == 0) return false; *rf = fmod(x, y); return true;
+        case IR_MIN:
+        case IR_MAX:
+            if (isnan(x) || isnan(y) || (x == 0 && y == 0 && signbit(x) != signbit(y)))
+                return false;
+            *rf = opcode == IR_MIN ? (x < y ? x : y) : (x > y ? x : y);
+            return true;
+        case IR_EQ: *ri = x == y; return true;
+        case IR_NE: *ri = x != y; return true;
+        case IR_LT: *ri = x < y; return true;
+        case IR_LE: *ri = x <= y; return true;
+        case IR_GT: *ri = x > y; return true;
+        case IR_GE: *ri = x >= y; return true;
+        default: return false;
+        }
+    }
+    int64_t x = a->i, y = b->i;
+    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+    switch (opcode) {
+    case IR_ADD: *ri = wrap_int(dtype, ux + uy); return true;
+    case IR_SUB: *ri = wrap_int(dtype, ux - uy); return true;
+    case IR_MUL: *ri = wrap_int(dtype, ux * uy); return true;
+    case IR_DIV:
+        if (y == 0)
+            return false;
+        /* x / -1 is -x, which wraps for the most negative x. */
+        *ri = y == -1 ? wrap_int(dtype, 0 - ux) : x / y;
+        return true;
+    case IR_REM:
+        if (y == 0)
+            return false;
+        *ri = y == -1 ? 0 : x % y;
+        return true;
+    /* Canonical unsigned values are non-negative, so signed comparison
+       orders them correctly. */
+    case IR_MIN: *ri = x < y ? x : y; return true;
+    case IR_MAX: *ri = x > y ? x : y; return true;
+    case IR_AND: *ri = x && y; return true;
+    case IR_OR: *ri = x || y; return true;
+    case IR_EQ: *ri = x == y; return true;
+    case IR_NE: *ri = x != y; return true;
+    case IR_LT: *ri = x < y; return true;
+    case IR_LE: *ri = x <= y; return true;
+    case IR_GT: *ri = x > y; return true;
+    case IR_GE: *ri = x >= y; return true;
+    default: return false;
+    }
+}
+
+static bool eval_unary(IrOpcode opcode, const Lit *a, int64_t *ri, double *rf) {
+    if (dtype_is_float(a->dtype)) {
+        switch (opcode) {
+        case IR_NEG: *rf = -a->f; return true;
+        case IR_ABS: *rf = fabs(a->f); return true;
+        default: return false;   /* transcendental: not correctly rounded on the GPU */
+        }
+    }
+    switch (opcode) {
+    case IR_NEG: *ri = wrap_int(a->dtype, 0 - (uint64_t)a->i); return true;
+    case IR_ABS: *ri = a->i < 0 ? wrap_int(a->dtype, 0 - (uint64_t)a->i) : a->i; return true;
+    case IR_NOT: *ri = !a->i; return true;
+    default: return false;
+    }
+}
+
+/* Cast of a constant to `to`; false when the result is not defined
+   exactly (NaN or out-of-range float to int). */
+static bool eval_cast(const Lit *a, DType to, int64_t *ri, double *rf) {
+    DType from = a->dtype;
+    if (dtype_is_float(from)) {
+        double x = a->f;
+        if (dtype_is_float(to)) {
+            *rf = x;   /* make_const rounds to `to` once, from the exact value */
+            return true;
+        }
+        if (isnan(x))
+            return false;
+        if (to == DT_BOOL) {
+            *ri = x != 0;
+            return true;
+        }
+        double t = trunc(x);
+        if (!int_in_range(to, t))
+            return false;
+        *ri = (int64_t)t;
+        return true;
+    }
+    int64_t v = a->i;
+    if (dtype_is_float(to)) {
+        /* Exact in double below 2^53, so make_const rounds once. Above it,
+           f32 and f64 take C's single conversion; bf16 would round twice. */
+        if (v >= -(INT64_C(1) << 53) && v <= (INT64_C(1) << 53)) {
+            *rf = (double)v;
+            return true;
+        }
+        if (to == DT_F32) {
+            *rf = (double)(float)v;
+            return true;
+        }
+        if (to == DT_F64 || to == DT_F16) {   /* f16 overflows to inf either way */
+            *rf = (double)v;
+            return true;
+        }
+        return false;
+    }
+    *ri = to == DT_BOOL ? v != 0 : wrap_int(to, (uint64_t)v);
+    return true;
+}
+
+/* Rewrites of a binary op with at most one constant operand (on the right
+   after canonicalization). */
+static void simplify_binary(Folder *F, IrOp *op) {
+    IrValue *x = op->operands[0], *y = op->operands[1];
+    DType dtype = x->type.dtype;
+    bool is_float = dtype_is_float(dtype);
+    if (x == y) {
+        switch (op->opcode) {
+        case IR_MIN: case IR_MAX: case IR_AND: case IR_OR:
+            replace_with(F, op, x);
+            return;
+        case IR_SUB:
+            if (!is_float)
+                make_const(F, op, 0, 0);
+            return;
+        default:
+            break;
+        }
+    }
+    Lit c = {0};
+    if (!get_lit(y, &c))
+        return;
+    switch (op->opcode) {
+    case IR_ADD:
+        if (is_float ? (c.f == 0 && signbit(c.f)) : c.i == 0)
+            replace_with(F, op, x);
+        break;
+    case IR_SUB:
+        if (is_float ? (c.f == 0 && !signbit(c.f)) : c.i == 0)
+            replace_with(F, op, x);
+        break;
+    case IR_MUL:
+        if (lit_is(&c, 1))
+            replace_with(F, op, x);
+        else if (!is_float && c.i == 0)
+            make_const(F, op, 0, 0);
+        break;
+    case IR_DIV:
+        if (lit_is(&c, 1))
+            replace_with(F, op, x);
+        break;
+    case IR_AND:
+        if (c.i)
+            replace_with(F, op, x);
+        else
+            make_const(F, op, 0, 0);
+        break;
+    case IR_OR:
+        if (c.i)
+            make_const(F, op, 1, 0);
+        else
+            replace_with(F, op, x);
+        break;
+    default:
+        break;
+    }
+}
+
+static void fold_elementwise(Folder *F, IrOp *op) {
+    Lit a = {0}, b = {0};
+    int64_t ri = 0;
+    double rf = 0;
+    if (ir_opcode_is_elementwise_unary(op->opcode)) {
+        IrValue *x = op->operands[0];
+        if (get_lit(x, &a)) {
+            if (eval_unary(op->opcode, &a, &ri, &rf))
+                make_const(F, op, ri, rf);
+            return;
+        }
+        /* not not x, neg neg x */
+        if ((op->opcode == IR_NOT || op->opcode == IR_NEG) && x->def && x->def->opcode == op->opcode)
+            replace_with(F, op, x->def->operands[0]);
+        return;
+    }
+    bool lhs_const = get_lit(op->operands[0], &a), rhs_const = get_lit(op->operands[1], &b);
+    if (lhs_const && rhs_const) {
+        if (eval_binary(op->opcode, &a, &b, &ri, &rf))
+            make_const(F, op, ri, rf);
+        return;
+    }
+    if (lhs_const && is_commutative(op->opcode)) {
+        IrValue *t = op->operands[0];
+        op->operands[0] = op->operands[1];
+        op->operands[1] = t;
+        F->changed = true;
+    }
+    simplify_binary(F, op);
+}
+
+/* ---- other ops ------------------------------------------------------------ */
+
+static bool is_const(const IrValue *v) { return v->def && v->def->opcode == IR_CONST; }
+
+static void fold_select(Folder *F, IrOp *op) {
+    Lit c = {0};
+    if (op->operands[1] == op->operands[2])
+        replace_with(F, op, op->operands[1]);
+    else if (get_lit(op->operands[0], &c))
+        replace_with(F, op, c.i ? op->operands[1] : op->operands[2]);
+}
+
+static void fold_cast(Folder *F, IrOp *op) {
+    IrValue *x = op->operands[0];
+    Lit a = {0};
+    int64_t ri = 0;
+    double rf = 0;
+    if (ir_type_equal(&x->type, &op->results[0]->type))
+        replace_with(F, op, x);
+    else if (get_lit(x, &a) && eval_cast(&a, op->results[0]->type.dtype, &ri, &rf))
+        make_const(F, op, ri, rf);
+}
+
+/* broadcast, reshape, transpose, extract: a splat stays a splat. */
+static void fold_shape(Folder *F, IrOp *op) {
+    IrValue *x = op->operands[0];
+    if (is_const(x)) {
+        make_const(F, op, x->def->int_value, x->def->float_value);
+        return;
+    }
+    /* A transpose of a square tile keeps the type but not the value. */
+    if (op->opcode != IR_EXTRACT && op->opcode != IR_TRANSPOSE &&
+        ir_type_equal(&x->type, &op->results[0]->type)) {
+        replace_with(F, op, x);
+        return;
+    }
+    if (op->opcode == IR_TRANSPOSE && x->def && x->def->opcode == IR_TRANSPOSE)
+        replace_with(F, op, x->def->operands[0]);
+}
+
+/* Moves the ops of `block` (all but its yield) in front of `op`, and
+   replaces op's results with what the yield gave. */
+static void inline_block(Folder *F, IrOp *op, IrBlock *block) {
+    IrOp *yield = block ? block->last : NULL;
+    while (block && block->first != yield) {
+        IrOp *moved = block->first;
+        ir_op_remove(moved);
+        ir_op_insert_before(op, moved);
+    }
+    replace_op(F, op, yield ? yield->operands : NULL);
+}
+
+static void fold_if(Folder *F, IrOp *op) {
+    Lit c = {0};
+    if (!get_lit(op->operands[0], &c))
+        return;
+    IrBlock *taken = c.i ? op->body : op->else_body;
+    if (!taken && op->num_results > 0)
+        return;
+    inline_block(F, op, taken);
+}
+
+static void fold_for(Folder *F, IrOp *op) {
+    Lit lo = {0}, hi = {0}, step = {0};
+    if (get_lit(op->operands[0], &lo) && get_lit(op->operands[1], &hi) &&
+        get_lit(op->operands[2], &step) && step.i > 0 && lo.i >= hi.i)
+        replace_op(F, op, op->operands + 3);
+}
+
+static void fold_block(Folder *F, IrBlock *block);
+
+static void fold_op(Folder *F, IrOp *op) {
+    if (op->body)
+        fold_block(F, op->body);
+    if (op->else_body)
+        fold_block(F, op->else_body);
+    if (ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode)) {
+        fold_elementwise(F, op);
+        return;
+    }
+    switch (op->opcode) {
+    case IR_SELECT: fold_select(F, op); break;
+    case IR_CAST: fold_cast(F, op); break;
+    case IR_BROADCAST: case IR_RESHAPE: case IR_TRANSPOSE: case IR_EXTRACT: fold_shape(F, op); break;
+    case IR_IF: fold_if(F, op); break;
+    case IR_FOR: fold_for(F, op); break;
+    default: break;
+    }
+}
+
+static void fold_block(Folder *F, IrBlock *block) {
+    IrOp *next;
+    for (IrOp *op = block->first; op; op = next) {
+        next = op->next;
+        fold_op(F, op);
+    }
+}
+
+/* Each round sees the constants the previous one made; the bound only
+   guards against a rewrite cycle (there is none: every rewrite removes an
+   op, makes a constant, or moves a constant to the right). */
+void pass_fold(IrKernel *kernel) {
+    Folder folder = {kernel, true};
+    for (int round = 0; folder.changed && round < 64; round++) {
+        folder.changed = false;
+        fold_block(&folder, kernel->body);
+    }
+}

@@ -1,0 +1,588 @@
+/*
+ * run.c: `tessc run`, a kernel run on .npy files.
+ *
+ *     tessc run FILE.tess|FILE.tir [-k NAME] [-D N=V] [-O0..3] [--device interp|gpu]
+ *               ARG... [SIZE=VALUE...]
+ *
+ * The front end as in compile() (parse, sema, lower, passes; or the IR
+ * parser for .tir), then the ARGs bind the kernel's parameters exactly as
+ * tessrun binds them: an array takes a .npy path (in: read; out: created
+ * with the shape its sizes give; inout: read, then overwritten), a scalar
+ * takes a number, and a symbolic size comes from the arrays' shapes or from
+ * SIZE=VALUE (two sources that disagree are an error naming both). The
+ * kernel runs on the interpreter (the GPU path is not built yet), and the
+ * out and inout arrays are written back to their files.
+ *
+ * Exit status: 0 ok, 1 bad input or an error the interpreter caught, 2 usage.
+ */
+#include "ast.h"
+#include "interp.h"
+#include "ir.h"
+#include "npy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int run_main(int argc, char **argv);
+
+enum { RUN_EXIT_INPUT = 1, RUN_EXIT_USAGE = 2 };
+
+typedef struct RunOptions {
+    const char *input;
+    const char *kernel;
+    const char *device;          /* NULL: the default */
+    Define defines[64];
+    int define_count;
+    int opt_level;
+    bool verbose;
+    const char **words;          /* ARGs and SIZE=VALUE, in order */
+    int num_words;
+} RunOptions;
+
+static Arena run_arena;
+
+static void run_usage(FILE *out) {
+    fprintf(out,
+            "usage: tessc run FILE.tess|FILE.tir [options] ARG... [SIZE=VALUE...]\n"
+            "\n"
+            "Runs one kernel on .npy files.\n"
+            "  ARG             one per array or scalar parameter, in order:\n"
+            "                    array: a .npy file (in: read; out: written; inout: read, then\n"
+            "                    overwritten); scalar: a number\n"
+            "  SIZE=VALUE      a symbolic size; otherwise inferred from the input arrays' shapes\n"
+            "  -k NAME         the kernel (needed when the file has more than one)\n"
+            "  -D NAME=VALUE   set a compile-time parameter\n"
+            "  -O0 .. -O3      optimization level of the IR passes (default -O2)\n"
+            "  --device DEV    interp (the interpreter) or gpu (not built yet); default: gpu when a\n"
+            "                  CUDA device is present and the GPU path is built, else interp\n"
+            "  -v              say which kernel, grid and device ran, and how long it took\n"
+            "bf16 arrays are stored as '<u2' (raw bits).\n"
+            "exit status: 0 ok, 1 bad input or an error the interpreter caught, 2 usage\n");
+}
+
+__attribute__((format(printf, 2, 3)))
+static int run_fail(int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tessc run: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    if (code == RUN_EXIT_USAGE)
+        fputs("try 'tessc run --help'\n", stderr);
+    return code;
+}
+
+/* Takes the value of "-x VALUE", "-xVALUE", "--opt VALUE" or "--opt=VALUE";
+   NULL when it is missing. */
+static const char *run_option_value(int argc, char **argv, int *i, const char *arg, size_t prefix) {
+    if (arg[prefix] == '=')
+        return arg + prefix + 1;
+    if (arg[prefix] != '\0' && arg[1] != '-')
+        return arg + prefix;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int run_parse_args(RunOptions *opt, int argc, char **argv) {
+    opt->opt_level = 2;
+    opt->words = ARENA_ARRAY(&run_arena, const char *, argc + 1);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *value;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            run_usage(stdout);
+            exit(0);
+        } else if (strcmp(arg, "-v") == 0) {
+            opt->verbose = true;
+        } else if (strcmp(arg, "-k") == 0 || strncmp(arg, "--kernel", 8) == 0 ||
+                   (strncmp(arg, "-k", 2) == 0 && arg[2])) {
+            size_t prefix = arg[1] == 'k' ? 2 : 8;
+            if (!(value = run_option_value(argc, argv, &i, arg, prefix)))
+                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
+            opt->kernel = value;
+        } else if (strncmp(arg, "-D", 2) == 0) {
+            if (!(value = run_option_value(argc, argv, &i, arg, 2)))
+                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
+            const char *eq = strchr(value, '=');
+            if (!eq || eq == value || !eq[1])
+                return run_fail(RUN_EXIT_USAGE, "-D expects NAME=VALUE, got '%s'", value);
+            if (opt->define_count == (int)(sizeof opt->defines / sizeof opt->defines[0]))
+                return run_fail(RUN_EXIT_USAGE, "too many -D options");
+            Define *d = &opt->defines[opt->define_count++];
+            d->name = intern(value, (size_t)(eq - value));
+            d->value_text = eq + 1;
+            d->used = false;
+        } else if (strncmp(arg, "--device", 8) == 0 && (arg[8] == '\0' || arg[8] == '=')) {
+            if (!(value = run_option_value(argc, argv, &i, arg, 8)))
+                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
+            if (strcmp(value, "interp") != 0 && strcmp(value, "gpu") != 0)
+                return run_fail(RUN_EXIT_USAGE, "unknown device '%s' (known: interp, gpu)", value);
+            opt->device = value;
+        } else if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
+            opt->opt_level = arg[2] - '0';
+        } else if (arg[0] == '-' && arg[1] != '\0' && !(arg[1] >= '0' && arg[1] <= '9') && arg[1] != '.') {
+            return run_fail(RUN_EXIT_USAGE, "unknown option '%s'", arg);
+        } else if (!opt->input) {
+            opt->input = arg;
+        } else {
+            opt->words[opt->num_words++] = arg;
+        }
+    }
+    if (!opt->input)
+        return run_fail(RUN_EXIT_USAGE, "no input file");
+    return 0;
+}
+
+/* ---- the front end ------------------------------------------------------------------ */
+
+enum { RUN_MAX_SOURCE_BYTES = 64 << 20 };
+
+static bool run_read_source(const char *path, SourceFile *file) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "tessc run: error: cannot open '%s': %s\n", path, strerror(errno));
+        return false;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "tessc run: error: '%s' is a directory\n", path);
+        fclose(f);
+        return false;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    for (;;) {
+        if (!text)
+            INTERNAL_ERROR("out of memory reading '%s'", path);
+        size_t n = fread(text + len, 1, cap - len - 1, f);
+        len += n;
+        if (len > RUN_MAX_SOURCE_BYTES) {
+            fprintf(stderr, "tessc run: error: '%s' is larger than %d MiB\n", path,
+                    RUN_MAX_SOURCE_BYTES >> 20);
+            free(text);
+            fclose(f);
+            return false;
+        }
+        if (n == 0)
+            break;
+        if (len + 1 == cap) {
+            cap *= 2;
+            text = realloc(text, cap);
+        }
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        fprintf(stderr, "tessc run: error: cannot read '%s'\n", path);
+        free(text);
+        return false;
+    }
+    text[len] = '\0';
+    file->name = path;
+    file->text = arena_strndup(&run_arena, text, len);
+    file->length = len;
+    free(text);
+    return true;
+}
+
+static bool run_has_suffix(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The module of FILE after the front end and the passes; NULL after errors
+   (already reported). */
+static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file, bool from_ir) {
+    IrModule *module;
+    if (from_ir) {
+        module = ir_parse_module(&run_arena, file);
+        if (!module || diag_error_count())
+            return NULL;
+        for (int i = 0; i < module->kernels.len; i++) {
+            IrKernel *kernel = module->kernels.items[i];
+            char message[512];
+            if (!ir_verify_kernel(kernel, message, sizeof message))
+                diag_error(kernel->loc, "kernel '%s' is not valid tile IR: %s", kernel->name, message);
+        }
+    } else {
+        Program *program = parse_program(&run_arena, file);
+        if (!program || diag_error_count())
+            return NULL;
+        SemaOptions sema = {
+            .defines = (Define *)opt->defines,
+            .define_count = opt->define_count,
+            .archs = (const ArchInfo *[]){arch_lookup("sm_90")},
+            .arch_count = 1,
+        };
+        if (sema_check(&run_arena, program, &sema) > 0)
+            return NULL;
+        module = lower_program(&run_arena, program);
+    }
+    if (!module || diag_error_count())
+        return NULL;
+    PassOptions passes = {.opt_level = opt->opt_level, .verify = true};
+    if (!passes_run(module, &passes))
+        return NULL;
+    return module;
+}
+
+/* ---- binding the arguments ---------------------------------------------------------- */
+
+typedef struct RunSize {
+    bool known;
+    int64_t value;
+    char source[300];            /* "x.npy (x, dim 0)" or "N=1000" */
+} RunSize;
+
+typedef struct Run {
+    const IrKernel *kernel;
+    int n;
+    const char **texts;          /* per param: its ARG */
+    RunSize *sizes;              /* per param (sizes) */
+    NpyArray *arrays;            /* per param (arrays) */
+    InterpArg *args;
+} Run;
+
+static NpyDtype run_npy_dtype(DType dtype) {
+    static const NpyDtype map[DT_COUNT] = {
+        [DT_BOOL] = NPY_DT_BOOL, [DT_I8] = NPY_DT_I8,   [DT_I16] = NPY_DT_I16, [DT_I32] = NPY_DT_I32,
+        [DT_I64] = NPY_DT_I64,   [DT_U8] = NPY_DT_U8,   [DT_U32] = NPY_DT_U32, [DT_F16] = NPY_DT_F16,
+        [DT_BF16] = NPY_DT_U16,  [DT_F32] = NPY_DT_F32, [DT_F64] = NPY_DT_F64,
+    };
+    return map[dtype];
+}
+
+static int run_size_named(const Run *run, const char *name) {
+    for (int i = 0; i < run->n; i++)
+        if (run->kernel->params[i].kind == PARAM_SIZE && strcmp(run->kernel->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int run_bind_size(Run *run, int param, int64_t value, const char *source) {
+    RunSize *b = &run->sizes[param];
+    if (b->known && b->value != value)
+        return run_fail(RUN_EXIT_INPUT, "size '%s' is %lld from %s but %lld from %s",
+                        run->kernel->params[param].name, (long long)b->value, b->source,
+                        (long long)value, source);
+    if (!b->known) {
+        b->known = true;
+        b->value = value;
+        snprintf(b->source, sizeof b->source, "%s", source);
+    }
+    return 0;
+}
+
+static void run_format_shape(const int64_t *shape, int rank, char *buf, size_t size) {
+    size_t n = (size_t)snprintf(buf, size, "(");
+    for (int d = 0; d < rank && n < size; d++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%lld", d ? ", " : "", (long long)shape[d]);
+    if (n < size)
+        snprintf(buf + n, size - n, rank == 1 ? ",)" : ")");
+}
+
+static void run_format_type(const IrType *t, char *buf, size_t size) {
+    size_t n = (size_t)snprintf(buf, size, "%s[", dtype_name(t->dtype));
+    for (int d = 0; d < t->rank && n < size; d++) {
+        if (t->dims[d].sym)
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", d ? ", " : "", t->dims[d].sym);
+        else
+            n += (size_t)snprintf(buf + n, size - n, "%s%lld", d ? ", " : "", (long long)t->dims[d].size);
+    }
+    if (n < size)
+        snprintf(buf + n, size - n, "]");
+}
+
+static int run_read_input(Run *run, int i) {
+    const IrParam *p = &run->kernel->params[i];
+    const IrType *t = &p->value->type;
+    const char *path = run->texts[i];
+    char err[512], type[256], shape[256];
+    if (!npy_read(path, &run->arrays[i], err, sizeof err))
+        return run_fail(RUN_EXIT_INPUT, "%s", err);
+    const NpyArray *a = &run->arrays[i];
+    run_format_type(t, type, sizeof type);
+    if (a->dtype != run_npy_dtype(t->dtype))
+        return run_fail(RUN_EXIT_INPUT, "%s holds '%s' but parameter '%s' is %s (stored as '%s')", path,
+                        npy_dtype_descr(a->dtype), p->name, type,
+                        npy_dtype_descr(run_npy_dtype(t->dtype)));
+    run_format_shape(a->shape, a->rank, shape, sizeof shape);
+    if (a->rank != t->rank)
+        return run_fail(RUN_EXIT_INPUT, "%s has shape %s but parameter '%s' is %s", path, shape, p->name,
+                        type);
+    for (int d = 0; d < t->rank; d++) {
+        if (!t->dims[d].sym) {
+            if (a->shape[d] != t->dims[d].size)
+                return run_fail(RUN_EXIT_INPUT, "%s has shape %s but parameter '%s' is %s", path, shape,
+                                p->name, type);
+            continue;
+        }
+        int s = run_size_named(run, t->dims[d].sym);
+        char source[300];
+        snprintf(source, sizeof source, "%s (%s, dim %d)", path, p->name, d);
+        if (s >= 0 && run_bind_size(run, s, a->shape[d], source))
+            return RUN_EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* An out array starts as device memory does, undefined: NaN in float
+   arrays and the byte pattern 0xA5 in integer ones (bool: 1), so that an
+   element no program writes shows in the output instead of a plausible 0. */
+static void run_poison(NpyArray *a, DType dtype) {
+    size_t bytes = a->count * npy_dtype_bytes(a->dtype);
+    if (dtype == DT_BOOL) {
+        memset(a->data, 1, bytes);
+    } else if (!dtype_is_float(dtype)) {
+        memset(a->data, 0xA5, bytes);
+    } else {
+        for (size_t i = 0; i < a->count; i++) {
+            if (dtype == DT_F32)
+                ((float *)a->data)[i] = NAN;
+            else if (dtype == DT_F64)
+                ((double *)a->data)[i] = NAN;
+            else
+                ((uint16_t *)a->data)[i] = dtype == DT_F16 ? 0x7e00 : 0x7fc0;
+        }
+    }
+}
+
+static int run_create_output(Run *run, int i) {
+    const IrParam *p = &run->kernel->params[i];
+    const IrType *t = &p->value->type;
+    int64_t shape[IR_MAX_RANK];
+    char err[512];
+    for (int d = 0; d < t->rank; d++) {
+        if (!t->dims[d].sym) {
+            shape[d] = t->dims[d].size;
+            continue;
+        }
+        int s = run_size_named(run, t->dims[d].sym);
+        if (s < 0 || !run->sizes[s].known)
+            return run_fail(RUN_EXIT_INPUT, "cannot infer size '%s' for output '%s': give it as %s=VALUE",
+                            t->dims[d].sym, p->name, t->dims[d].sym);
+        shape[d] = run->sizes[s].value;
+    }
+    if (!npy_alloc(&run->arrays[i], run_npy_dtype(t->dtype), t->rank, shape, err, sizeof err))
+        return run_fail(RUN_EXIT_INPUT, "output '%s': %s", p->name, err);
+    run_poison(&run->arrays[i], t->dtype);
+    return 0;
+}
+
+/* A number for a scalar parameter of `dtype`, rounded or range-checked. */
+static bool run_parse_scalar(const char *text, DType dtype, InterpArg *arg) {
+    char *end;
+    errno = 0;
+    if (dtype_is_float(dtype)) {
+        double v = strtod(text, &end);
+        if (end == text || *end != '\0')
+            return false;
+        arg->float_value = interp_round(dtype, v);
+        return true;
+    }
+    if (dtype == DT_BOOL) {
+        if (strcmp(text, "true") == 0 || strcmp(text, "1") == 0)
+            arg->int_value = 1;
+        else if (strcmp(text, "false") == 0 || strcmp(text, "0") == 0)
+            arg->int_value = 0;
+        else
+            return false;
+        return true;
+    }
+    long long v = strtoll(text, &end, 0);
+    if (end == text || *end != '\0' || errno)
+        return false;
+    if (dtype_wrap_int(dtype, v) != v)
+        return false;
+    arg->int_value = v;
+    return true;
+}
+
+static bool run_is_size_word(const char *s) {
+    const char *eq = strchr(s, '=');
+    if (!eq || eq == s || !(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+        return false;
+    for (const char *p = s + 1; p < eq; p++)
+        if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            return false;
+    return true;
+}
+
+/* Binds the command-line words to the kernel's parameters. */
+static int run_bind(Run *run, const RunOptions *opt) {
+    const IrKernel *k = run->kernel;
+    int positional = 0, given = 0, next = 0;
+    char expected[512] = "";
+    size_t used = 0;
+    for (int i = 0; i < run->n; i++)
+        if (k->params[i].kind != PARAM_SIZE && used < sizeof expected)
+            used += (size_t)snprintf(expected + used, sizeof expected - used, "%s%s",
+                                     positional++ ? ", " : "", k->params[i].name);
+    for (int w = 0; w < opt->num_words; w++) {
+        const char *word = opt->words[w];
+        if (run_is_size_word(word)) {
+            const char *eq = strchr(word, '=');
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(eq - word), word);
+            int s = run_size_named(run, name);
+            if (s < 0)
+                return run_fail(RUN_EXIT_USAGE, "'%s': kernel '%s' has no size named '%s'", word, k->name,
+                                name);
+            char *end;
+            errno = 0;
+            long long v = strtoll(eq + 1, &end, 10);
+            if (end == eq + 1 || *end != '\0' || errno || v < 0 || v > INT32_MAX)
+                return run_fail(RUN_EXIT_USAGE, "'%s': a size is an integer from 0 to 2^31-1", word);
+            if (run_bind_size(run, s, v, word))
+                return RUN_EXIT_INPUT;
+            continue;
+        }
+        given++;
+        while (next < run->n && k->params[next].kind == PARAM_SIZE)
+            next++;
+        if (next < run->n)
+            run->texts[next++] = word;
+    }
+    if (given != positional)
+        return run_fail(RUN_EXIT_USAGE, "kernel '%s' takes %d arguments (%s) besides sizes, got %d", k->name,
+                        positional, expected, given);
+    int code = 0;
+    for (int i = 0; i < run->n && !code; i++) {
+        const IrParam *p = &k->params[i];
+        const IrType *t = &p->value->type;
+        if (p->kind == PARAM_ARRAY && t->access != ACCESS_OUT)
+            code = run_read_input(run, i);
+        else if (p->kind == PARAM_SCALAR && !run_parse_scalar(run->texts[i], t->dtype, &run->args[i]))
+            code = run_fail(RUN_EXIT_INPUT, "'%s' is not a %s value for scalar '%s'", run->texts[i],
+                            dtype_name(t->dtype), p->name);
+    }
+    for (int i = 0; i < run->n && !code; i++)
+        if (k->params[i].kind == PARAM_ARRAY && k->params[i].value->type.access == ACCESS_OUT)
+            code = run_create_output(run, i);
+    for (int i = 0; i < run->n && !code; i++) {
+        const IrParam *p = &k->params[i];
+        if (p->kind == PARAM_SIZE) {
+            if (!run->sizes[i].known)
+                code = run_fail(RUN_EXIT_INPUT, "cannot infer size '%s': give it as %s=VALUE", p->name,
+                                p->name);
+            else if (run->sizes[i].value > INT32_MAX)
+                code = run_fail(RUN_EXIT_INPUT, "size '%s' is %lld, more than an i32 holds", p->name,
+                                (long long)run->sizes[i].value);
+            else
+                run->args[i].int_value = run->sizes[i].value;
+        } else if (p->kind == PARAM_ARRAY) {
+            run->args[i].data = run->arrays[i].data;
+            for (int d = 0; d < run->arrays[i].rank && d < IR_MAX_RANK; d++)
+                run->args[i].shape[d] = run->arrays[i].shape[d];
+        }
+    }
+    return code;
+}
+
+/* ---- the run -------------------------------------------------------------------------- */
+
+static bool run_cuda_device_present(void) {
+    return access("/dev/nvidiactl", F_OK) == 0 || access("/dev/nvidia0", F_OK) == 0;
+}
+
+static int run_kernel(const RunOptions *opt, const IrKernel *kernel, const SourceFile *file, bool from_ir,
+                      const char *source_name) {
+    Run run = {.kernel = kernel, .n = kernel->num_params};
+    run.texts = ARENA_ARRAY(&run_arena, const char *, run.n + 1);
+    run.sizes = ARENA_ARRAY(&run_arena, RunSize, run.n + 1);
+    run.arrays = ARENA_ARRAY(&run_arena, NpyArray, run.n + 1);
+    run.args = ARENA_ARRAY(&run_arena, InterpArg, run.n + 1);
+    int code = run_bind(&run, opt);
+    if (!code) {
+        struct timespec t0, t1;
+        InterpError error;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        bool ok = interp_run_kernel(kernel, run.args, run.n, &error);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (!ok) {
+            if (error.loc.line > 0 && !from_ir) {
+                diag_error(error.loc, "%s", error.message);
+            } else if (error.loc.line > 0) {
+                fprintf(stderr, "%s:%d:%d: error: %s\n", source_name, error.loc.line, error.loc.col,
+                        error.message);
+            } else {
+                fprintf(stderr, "tessc run: error: %s\n", error.message);
+            }
+            code = RUN_EXIT_INPUT;
+        } else if (opt->verbose) {
+            int64_t grid[3] = {0, 0, 0};
+            interp_grid(kernel, run.args, run.n, grid, &error);
+            fprintf(stderr, "tessc run: kernel '%s', grid (%lld, %lld, %lld), interpreter: %.3f s\n",
+                    kernel->name, (long long)grid[0], (long long)grid[1], (long long)grid[2],
+                    (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+        }
+    }
+    for (int i = 0; i < run.n && !code; i++) {
+        const IrParam *p = &kernel->params[i];
+        if (p->kind != PARAM_ARRAY || p->value->type.access == ACCESS_IN)
+            continue;
+        char err[512];
+        if (!npy_write(run.texts[i], &run.arrays[i], err, sizeof err))
+            code = run_fail(RUN_EXIT_INPUT, "%s", err);
+    }
+    for (int i = 0; i < run.n; i++)
+        npy_free(&run.arrays[i]);
+    (void)file;
+    return code;
+}
+
+int run_main(int argc, char **argv) {
+    RunOptions opt = {0};
+    int code = run_parse_args(&opt, argc, argv);
+    if (code)
+        return code;
+    if (opt.device && strcmp(opt.device, "gpu") == 0)
+        return run_fail(RUN_EXIT_USAGE, "--device gpu is not built yet; use --device interp");
+    if (!opt.device) {
+        if (run_cuda_device_present())
+            fputs("tessc run: the GPU path is not built yet; running on the interpreter\n", stderr);
+        else
+            fputs("tessc run: no CUDA device; running on the interpreter\n", stderr);
+    }
+
+    SourceFile file;
+    if (!run_read_source(opt.input, &file))
+        return RUN_EXIT_INPUT;
+    diag_set_source(&file);
+    bool from_ir = run_has_suffix(opt.input, ".tir");
+    IrModule *module = run_front_end(&opt, &file, from_ir);
+    if (!module)
+        return diag_error_count() ? RUN_EXIT_INPUT : 3;
+
+    const IrKernel *kernel = NULL;
+    if (opt.kernel) {
+        for (int i = 0; i < module->kernels.len; i++)
+            if (strcmp(((IrKernel *)module->kernels.items[i])->name, opt.kernel) == 0)
+                kernel = module->kernels.items[i];
+        if (!kernel)
+            code = run_fail(RUN_EXIT_USAGE, "no kernel named '%s' in '%s'", opt.kernel, opt.input);
+    } else if (module->kernels.len == 1) {
+        kernel = module->kernels.items[0];
+    } else {
+        char names[512] = "";
+        size_t used = 0;
+        for (int i = 0; i < module->kernels.len && used < sizeof names; i++)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                                     ((IrKernel *)module->kernels.items[i])->name);
+        code = run_fail(RUN_EXIT_USAGE, "'%s' has %d kernels (%s); choose one with -k NAME", opt.input,
+                        module->kernels.len, names);
+    }
+    if (kernel)
+        code = run_kernel(&opt, kernel, &file, from_ir,
+                          module->source_name ? module->source_name : opt.input);
+    for (int i = 0; i < module->kernels.len; i++)
+        ir_kernel_free(module->kernels.items[i]);
+    arena_free(&run_arena);
+    return code;
+}

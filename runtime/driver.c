@@ -1,0 +1,459 @@
+/*
+ * driver.c: the CUDA driver, opened with dlopen, and what lives on devices.
+ *
+ * libcuda.so.1 is opened at the first call that needs it (pthread_once), so a
+ * program linked with libtessrt starts on a machine with no driver; every
+ * entry point is looked up by its exported, versioned name (cuda.h #defines
+ * cuMemAlloc to cuMemAlloc_v2 and so on; the names below are the ones the
+ * CUDA 13 libcuda exports), with its type taken from cuda.h's prototype.
+ *
+ * Work happens in each device's primary context, retained once and kept for
+ * the life of the process. It is pushed around each call and popped after,
+ * so the caller's current context is untouched (unless it already is the
+ * primary context, when no push is needed). A kernel's module is loaded once
+ * per device, under the manifest's lock; the loaded CUfunction is published
+ * with an atomic store so later launches take no lock.
+ *
+ * This is the runtime's only file that includes cuda.h.
+ */
+#include "internal.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* field, exported symbol: the type comes from cuda.h's prototype of the symbol */
+#define DRIVER_FUNCTIONS(X)                                   \
+    X(init, cuInit)                                           \
+    X(get_error_name, cuGetErrorName)                         \
+    X(get_error_string, cuGetErrorString)                     \
+    X(device_get_count, cuDeviceGetCount)                     \
+    X(device_get, cuDeviceGet)                                \
+    X(device_get_attribute, cuDeviceGetAttribute)             \
+    X(primary_ctx_retain, cuDevicePrimaryCtxRetain)           \
+    X(ctx_push, cuCtxPushCurrent_v2)                          \
+    X(ctx_pop, cuCtxPopCurrent_v2)                            \
+    X(ctx_get_current, cuCtxGetCurrent)                       \
+    X(ctx_get_device, cuCtxGetDevice)                         \
+    X(ctx_synchronize, cuCtxSynchronize)                      \
+    X(module_load_data_ex, cuModuleLoadDataEx)                \
+    X(module_get_function, cuModuleGetFunction)               \
+    X(module_unload, cuModuleUnload)                          \
+    X(func_set_attribute, cuFuncSetAttribute)                 \
+    X(launch_kernel, cuLaunchKernel)                          \
+    X(mem_alloc, cuMemAlloc_v2)                               \
+    X(mem_free, cuMemFree_v2)                                 \
+    X(memcpy_htod, cuMemcpyHtoD_v2)                           \
+    X(memcpy_dtoh, cuMemcpyDtoH_v2)
+
+typedef struct Driver {
+#define DRIVER_FIELD(field, symbol) __typeof__(&symbol) field;
+    DRIVER_FUNCTIONS(DRIVER_FIELD)
+#undef DRIVER_FIELD
+} Driver;
+
+static const struct {
+    const char *symbol;
+    size_t offset;
+} driver_symbols[] = {
+#define DRIVER_SYMBOL(field, symbol) {#symbol, offsetof(Driver, field)},
+    DRIVER_FUNCTIONS(DRIVER_SYMBOL)
+#undef DRIVER_SYMBOL
+};
+
+typedef struct DriverDevice {
+    CUdevice device;
+    int major, minor;
+    int shared_optin;            /* max shared bytes per block with the opt-in */
+    _Atomic(CUcontext) context;  /* primary context, retained on first use */
+} DriverDevice;
+
+static Driver drv;
+static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
+static tessrt_status driver_status;
+static char driver_message[512];
+static int driver_device_count;
+static DriverDevice driver_devices[TESSRT_MAX_DEVICES];
+static pthread_mutex_t driver_retain_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" */
+static const char *driver_describe(CUresult result, char *buf, size_t size) {
+    const char *name = NULL, *text = NULL;
+    if (drv.get_error_name && drv.get_error_name(result, &name) != CUDA_SUCCESS)
+        name = NULL;
+    if (drv.get_error_string && drv.get_error_string(result, &text) != CUDA_SUCCESS)
+        text = NULL;
+    if (result == CUDA_ERROR_STUB_LIBRARY && !name)
+        name = "CUDA_ERROR_STUB_LIBRARY";
+    if (name && text)
+        snprintf(buf, size, "%s (%s)", name, text);
+    else if (name)
+        snprintf(buf, size, "%s", name);
+    else
+        snprintf(buf, size, "CUDA error %d", (int)result);
+    return buf;
+}
+
+static tessrt_status driver_fail(CUresult result, const char *what) {
+    char desc[256];
+    return tessrt_fail(TESSRT_ERROR_CUDA, "%s: %s", what, driver_describe(result, desc, sizeof desc));
+}
+
+static void driver_open_once(void) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        driver_status = TESSRT_ERROR_NO_DRIVER;
+        snprintf(driver_message, sizeof driver_message, "no CUDA driver found (libcuda.so.1)");
+        return;
+    }
+    for (size_t i = 0; i < sizeof driver_symbols / sizeof driver_symbols[0]; i++) {
+        void *fn = dlsym(lib, driver_symbols[i].symbol);
+        if (!fn) {
+            driver_status = TESSRT_ERROR_NO_DRIVER;
+            snprintf(driver_message, sizeof driver_message,
+                     "libcuda.so.1 lacks %s (a driver too old for CUDA 13?)", driver_symbols[i].symbol);
+            memset(&drv, 0, sizeof drv);
+            return;
+        }
+        memcpy((char *)&drv + driver_symbols[i].offset, &fn, sizeof fn);
+    }
+    char desc[256];
+    CUresult r = drv.init(0);
+    if (r == CUDA_ERROR_NO_DEVICE) {
+        driver_status = TESSRT_ERROR_NO_DEVICE;
+        snprintf(driver_message, sizeof driver_message, "no CUDA device: cuInit: %s",
+                 driver_describe(r, desc, sizeof desc));
+        return;
+    }
+    if (r != CUDA_SUCCESS) {
+        driver_status = r == CUDA_ERROR_STUB_LIBRARY ? TESSRT_ERROR_NO_DRIVER : TESSRT_ERROR_CUDA;
+        snprintf(driver_message, sizeof driver_message, "CUDA driver: cuInit: %s",
+                 driver_describe(r, desc, sizeof desc));
+        return;
+    }
+    int count = 0;
+    r = drv.device_get_count(&count);
+    if (r != CUDA_SUCCESS || count <= 0) {
+        driver_status = TESSRT_ERROR_NO_DEVICE;
+        snprintf(driver_message, sizeof driver_message, "no CUDA device (cuDeviceGetCount: %s)",
+                 r == CUDA_SUCCESS ? "0 devices" : driver_describe(r, desc, sizeof desc));
+        return;
+    }
+    if (count > TESSRT_MAX_DEVICES)
+        count = TESSRT_MAX_DEVICES;
+    for (int i = 0; i < count; i++) {
+        DriverDevice *d = &driver_devices[i];
+        if ((r = drv.device_get(&d->device, i)) != CUDA_SUCCESS ||
+            (r = drv.device_get_attribute(&d->major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                          d->device)) != CUDA_SUCCESS ||
+            (r = drv.device_get_attribute(&d->minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                          d->device)) != CUDA_SUCCESS ||
+            (r = drv.device_get_attribute(&d->shared_optin,
+                                          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                                          d->device)) != CUDA_SUCCESS) {
+            driver_status = TESSRT_ERROR_CUDA;
+            snprintf(driver_message, sizeof driver_message, "CUDA device %d: %s", i,
+                     driver_describe(r, desc, sizeof desc));
+            return;
+        }
+    }
+    driver_device_count = count;
+    driver_status = TESSRT_OK;
+}
+
+tessrt_status tessrt_driver_open(void) {
+    pthread_once(&driver_once, driver_open_once);
+    if (driver_status != TESSRT_OK)
+        return tessrt_fail(driver_status, "%s", driver_message);
+    return TESSRT_OK;
+}
+
+tessrt_status tessrt_driver_device(int device, int *ordinal) {
+    tessrt_status s = tessrt_driver_open();
+    if (s != TESSRT_OK)
+        return s;
+    if (device == TESSRT_DEVICE_CURRENT) {
+        CUcontext current = NULL;
+        CUdevice dev;
+        *ordinal = 0;
+        if (drv.ctx_get_current(&current) == CUDA_SUCCESS && current &&
+            drv.ctx_get_device(&dev) == CUDA_SUCCESS) {
+            for (int i = 0; i < driver_device_count; i++)
+                if (driver_devices[i].device == dev)
+                    *ordinal = i;
+        }
+        return TESSRT_OK;
+    }
+    if (device < 0 || device >= driver_device_count)
+        return tessrt_fail(TESSRT_ERROR_NO_DEVICE, "no CUDA device %d (this machine has %d)", device,
+                           driver_device_count);
+    *ordinal = device;
+    return TESSRT_OK;
+}
+
+/* The device's primary context, retained on first use. */
+static tessrt_status driver_context(int ordinal, CUcontext *out) {
+    DriverDevice *d = &driver_devices[ordinal];
+    CUcontext ctx = atomic_load(&d->context);
+    if (!ctx) {
+        pthread_mutex_lock(&driver_retain_lock);
+        ctx = atomic_load(&d->context);
+        CUresult r = CUDA_SUCCESS;
+        if (!ctx && (r = drv.primary_ctx_retain(&ctx, d->device)) == CUDA_SUCCESS)
+            atomic_store(&d->context, ctx);
+        pthread_mutex_unlock(&driver_retain_lock);
+        if (r != CUDA_SUCCESS) {
+            char what[64];
+            snprintf(what, sizeof what, "device %d: cuDevicePrimaryCtxRetain", ordinal);
+            return driver_fail(r, what);
+        }
+    }
+    *out = ctx;
+    return TESSRT_OK;
+}
+
+/* Makes the device's primary context current; *pushed says whether to pop. */
+static tessrt_status driver_enter(int ordinal, bool *pushed) {
+    CUcontext ctx = NULL, current = NULL;
+    *pushed = false;
+    tessrt_status s = driver_context(ordinal, &ctx);
+    if (s != TESSRT_OK)
+        return s;
+    if (drv.ctx_get_current(&current) == CUDA_SUCCESS && current == ctx)
+        return TESSRT_OK;
+    CUresult r = drv.ctx_push(ctx);
+    if (r != CUDA_SUCCESS)
+        return driver_fail(r, "cuCtxPushCurrent");
+    *pushed = true;
+    return TESSRT_OK;
+}
+
+static void driver_leave(bool pushed) {
+    CUcontext popped;
+    if (pushed)
+        drv.ctx_pop(&popped);
+}
+
+/* ---- artifacts and modules ------------------------------------------------ */
+
+static char *driver_read_file(const char *path, size_t *length) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        tessrt_fail(TESSRT_ERROR_IO, "cannot open artifact %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0)
+        buf = malloc((size_t)n + 1);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        fclose(f);
+        tessrt_fail(TESSRT_ERROR_IO, "cannot read artifact %s", path);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *length = (size_t)n;
+    return buf;
+}
+
+tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int ordinal, void **function,
+                                 int *shared_bytes) {
+    TessrtLoaded *slot = (TessrtLoaded *)&kernel->loaded[ordinal];
+    void *fn = atomic_load(&slot->function);
+    if (fn) {
+        *function = fn;
+        *shared_bytes = slot->shared_bytes;
+        return TESSRT_OK;
+    }
+    tessrt_manifest *m = kernel->manifest;
+    pthread_mutex_lock(&m->lock);
+    tessrt_status s = TESSRT_OK;
+    bool pushed = false;
+    char *image = NULL;
+    CUmodule module = NULL;
+    fn = atomic_load(&slot->function);
+    if (fn)
+        goto done;
+    DriverDevice *d = &driver_devices[ordinal];
+    int index;
+    if ((s = tessrt_kernel_artifact_for(kernel, d->major, d->minor, &index, NULL, 0)) != TESSRT_OK)
+        goto done;
+    const TessrtArtifact *a = &kernel->artifacts[index];
+    size_t length;
+    if (!(image = driver_read_file(a->path, &length))) {
+        s = TESSRT_ERROR_IO;
+        goto done;
+    }
+    if ((s = driver_enter(ordinal, &pushed)) != TESSRT_OK)
+        goto done;
+    char log[4096] = "";
+    CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {log, (void *)(uintptr_t)sizeof log};
+    CUresult r = drv.module_load_data_ex(&module, image, 2, options, values);
+    if (r != CUDA_SUCCESS) {
+        char desc[256];
+        s = tessrt_fail(TESSRT_ERROR_CUDA, "kernel '%s': loading %s (%s %s) on device %d: %s%s%s",
+                        kernel->name, a->file, a->arch,
+                        a->kind == TESSRT_ARTIFACT_PTX ? "PTX" : "cubin", ordinal,
+                        driver_describe(r, desc, sizeof desc), log[0] ? "\n" : "", log);
+        module = NULL;
+        goto done;
+    }
+    CUfunction f;
+    if ((r = drv.module_get_function(&f, module, kernel->entry)) != CUDA_SUCCESS) {
+        char what[300];
+        snprintf(what, sizeof what, "kernel '%s': no entry '%s' in %s", kernel->name, kernel->entry,
+                 a->file);
+        s = driver_fail(r, what);
+        goto done;
+    }
+    int shared = a->shared_bytes;
+    if (shared > 48 * 1024) {
+        if (shared > d->shared_optin) {
+            s = tessrt_fail(TESSRT_ERROR_NO_ARTIFACT,
+                            "kernel '%s' needs %d bytes of shared memory; device %d allows %d",
+                            kernel->name, shared, ordinal, d->shared_optin);
+            goto done;
+        }
+        r = drv.func_set_attribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared);
+        if (r != CUDA_SUCCESS) {
+            char what[160];
+            snprintf(what, sizeof what, "kernel '%s': cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, %d)",
+                     kernel->name, shared);
+            s = driver_fail(r, what);
+            goto done;
+        }
+    }
+    slot->module = module;
+    slot->artifact = index;
+    slot->shared_bytes = shared;
+    module = NULL;
+    fn = f;
+    atomic_store(&slot->function, fn);
+done:
+    if (module)
+        drv.module_unload(module);
+    driver_leave(pushed);
+    pthread_mutex_unlock(&m->lock);
+    free(image);
+    if (s == TESSRT_OK) {
+        *function = fn;
+        *shared_bytes = slot->shared_bytes;
+    }
+    return s;
+}
+
+tessrt_status tessrt_driver_launch(const tessrt_kernel *kernel, int ordinal, void *function,
+                                   const uint32_t grid[3], int shared_bytes, void *stream,
+                                   void **params) {
+    bool pushed;
+    tessrt_status s = driver_enter(ordinal, &pushed);
+    if (s != TESSRT_OK)
+        return s;
+    CUresult r = drv.launch_kernel((CUfunction)function, grid[0], grid[1], grid[2],
+                                   (unsigned)kernel->threads, 1, 1, (unsigned)shared_bytes,
+                                   (CUstream)stream, params, NULL);
+    driver_leave(pushed);
+    if (r != CUDA_SUCCESS) {
+        char what[200];
+        snprintf(what, sizeof what, "kernel '%s': cuLaunchKernel on device %d", kernel->name, ordinal);
+        return driver_fail(r, what);
+    }
+    return TESSRT_OK;
+}
+
+void tessrt_driver_unload(tessrt_manifest *m) {
+    if (driver_status != TESSRT_OK || driver_device_count == 0)
+        return;
+    for (int i = 0; i < m->num_kernels; i++) {
+        for (int dev = 0; dev < driver_device_count; dev++) {
+            TessrtLoaded *slot = &m->kernels[i].loaded[dev];
+            if (!atomic_load(&slot->function))
+                continue;
+            bool pushed;
+            if (driver_enter(dev, &pushed) == TESSRT_OK) {
+                drv.module_unload((CUmodule)slot->module);
+                driver_leave(pushed);
+            }
+            atomic_store(&slot->function, NULL);
+        }
+    }
+}
+
+/* ---- devices and memory ---------------------------------------------------- */
+
+tessrt_status tessrt_device_count(int *count) {
+    if (!count)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_device_count: NULL argument");
+    *count = 0;
+    tessrt_status s = tessrt_driver_open();
+    if (s == TESSRT_OK)
+        *count = driver_device_count;
+    return s;
+}
+
+tessrt_status tessrt_device_capability(int device, int *major, int *minor) {
+    int ordinal;
+    tessrt_status s = tessrt_driver_device(device, &ordinal);
+    if (s != TESSRT_OK)
+        return s;
+    *major = driver_devices[ordinal].major;
+    *minor = driver_devices[ordinal].minor;
+    return TESSRT_OK;
+}
+
+/* Runs one driver call in the device's primary context. */
+#define DRIVER_IN_CONTEXT(device, what, call)                       \
+    do {                                                            \
+        int ordinal_;                                               \
+        bool pushed_ = false;                                             \
+        tessrt_status s_ = tessrt_driver_device((device), &ordinal_); \
+        if (s_ == TESSRT_OK)                                        \
+            s_ = driver_enter(ordinal_, &pushed_);                  \
+        if (s_ != TESSRT_OK)                                        \
+            return s_;                                              \
+        CUresult r_ = (call);                                       \
+        driver_leave(pushed_);                                      \
+        return r_ == CUDA_SUCCESS ? TESSRT_OK : driver_fail(r_, (what)); \
+    } while (0)
+
+tessrt_status tessrt_device_alloc(int device, size_t bytes, uint64_t *device_pointer) {
+    CUdeviceptr p = 0;
+    int ordinal;
+    bool pushed = false;
+    tessrt_status s = tessrt_driver_device(device, &ordinal);
+    if (s == TESSRT_OK)
+        s = driver_enter(ordinal, &pushed);
+    if (s != TESSRT_OK)
+        return s;
+    CUresult r = drv.mem_alloc(&p, bytes ? bytes : 1);
+    driver_leave(pushed);
+    if (r != CUDA_SUCCESS) {
+        char what[96];
+        snprintf(what, sizeof what, "cuMemAlloc of %zu bytes on device %d", bytes, ordinal);
+        return driver_fail(r, what);
+    }
+    *device_pointer = (uint64_t)p;
+    return TESSRT_OK;
+}
+
+tessrt_status tessrt_device_free(int device, uint64_t device_pointer) {
+    DRIVER_IN_CONTEXT(device, "cuMemFree", drv.mem_free((CUdeviceptr)device_pointer));
+}
+
+tessrt_status tessrt_copy_to_device(int device, uint64_t dst, const void *src, size_t bytes) {
+    DRIVER_IN_CONTEXT(device, "cuMemcpyHtoD", bytes ? drv.memcpy_htod((CUdeviceptr)dst, src, bytes) : CUDA_SUCCESS);
+}
+
+tessrt_status tessrt_copy_from_device(int device, void *dst, uint64_t src, size_t bytes) {
+    DRIVER_IN_CONTEXT(device, "cuMemcpyDtoH", bytes ? drv.memcpy_dtoh(dst, (CUdeviceptr)src, bytes) : CUDA_SUCCESS);
+}
+
+tessrt_status tessrt_device_synchronize(int device) {
+    DRIVER_IN_CONTEXT(device, "cuCtxSynchronize", drv.ctx_synchronize());
+}

@@ -1,0 +1,164 @@
+/*
+ * internal.h: what the runtime's files share and users never see.
+ *
+ * A loaded manifest is a tree of plain structs allocated from one pool and
+ * freed in one call. Expressions (grid dimensions, contracts) are parsed once
+ * at load into small trees whose leaves name size parameters by index, and
+ * evaluated at each launch. Driver state (the dlopen'ed libcuda, primary
+ * contexts, per-device modules) lives in driver.c; no CUDA type appears here,
+ * so only driver.c includes cuda.h.
+ *
+ * Internal names carry "tessrt_" and their file's name (tessrt_expr_*,
+ * tessrt_driver_*) so that the static library does not collide with a user's
+ * symbols.
+ */
+#ifndef TESSRT_INTERNAL_H
+#define TESSRT_INTERNAL_H
+
+#include "tessrt.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+
+/* ---- errors (tessrt.c) ----------------------------------------------------- */
+
+/* Records the calling thread's message and returns `status`. */
+tessrt_status tessrt_fail(tessrt_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- a pool: every allocation of one manifest, freed together (manifest_load.c) */
+
+typedef struct TessrtPoolChunk TessrtPoolChunk;
+typedef struct TessrtPool {
+    TessrtPoolChunk *chunks;
+} TessrtPool;
+
+void *tessrt_pool_alloc(TessrtPool *pool, size_t size);     /* zeroed; NULL when out of memory */
+char *tessrt_pool_strdup(TessrtPool *pool, const char *s);
+void tessrt_pool_free(TessrtPool *pool);
+
+/* ---- expressions (expr.c) ------------------------------------------------
+ * Grammar (docs/manifest.md):
+ *   contract := expr ('==' | '!=' | '<' | '<=' | '>' | '>=') expr
+ *   expr     := term (('+' | '-') term)*
+ *   term     := unary (('*' | '/' | '%') unary)*
+ *   unary    := '-' unary | primary
+ *   primary  := INT | NAME | ('cdiv' | 'min' | 'max') '(' expr ',' expr ')' | '(' expr ')'
+ * Arithmetic is on int64; overflow and division by zero are errors.        */
+
+typedef enum TessrtExprKind {
+    TX_CONST, TX_SIZE, TX_NEG,
+    TX_ADD, TX_SUB, TX_MUL, TX_DIV, TX_REM, TX_CDIV, TX_MIN, TX_MAX,
+} TessrtExprKind;
+
+typedef struct TessrtExpr {
+    TessrtExprKind kind;
+    int64_t value;               /* TX_CONST */
+    int size;                    /* TX_SIZE: index of the size among the kernel's params */
+    struct TessrtExpr *lhs, *rhs;
+} TessrtExpr;
+
+typedef enum TessrtCompare { TC_EQ, TC_NE, TC_LT, TC_LE, TC_GT, TC_GE } TessrtCompare;
+
+/* Maps a name to a parameter index, or -1 when it names no size parameter. */
+typedef int (*TessrtExprResolve)(void *context, const char *name);
+
+bool tessrt_expr_parse(TessrtPool *pool, const char *text, TessrtExprResolve resolve,
+                       void *context, TessrtExpr **out, char *err, size_t errsize);
+bool tessrt_expr_parse_contract(TessrtPool *pool, const char *text, TessrtExprResolve resolve,
+                                void *context, TessrtExpr **lhs, TessrtCompare *op,
+                                TessrtExpr **rhs, char *err, size_t errsize);
+/* `sizes` is indexed by parameter index. */
+bool tessrt_expr_eval(const TessrtExpr *expr, const int64_t *sizes, int64_t *out, char *err,
+                      size_t errsize);
+bool tessrt_expr_compare(TessrtCompare op, int64_t lhs, int64_t rhs);
+
+/* ---- the loaded manifest ---------------------------------------------- */
+
+typedef struct TessrtParam {
+    const char *name;
+    tessrt_param_kind kind;
+    tessrt_dtype dtype;
+    bool space_shared;
+    tessrt_access access;
+    int rank;
+    int64_t dims[TESSRT_MAX_RANK];
+    const char *dim_names[TESSRT_MAX_RANK];
+    int dim_params[TESSRT_MAX_RANK];     /* the size param of a symbolic dim, else -1 */
+} TessrtParam;
+
+typedef enum TessrtArtifactKind { TESSRT_ARTIFACT_PTX, TESSRT_ARTIFACT_CUBIN } TessrtArtifactKind;
+
+typedef struct TessrtArtifact {
+    const char *arch;            /* "sm_90a" */
+    int major, minor;            /* 9, 0 */
+    bool arch_specific;          /* the 'a' suffix: runs only on exactly major.minor */
+    TessrtArtifactKind kind;
+    const char *file;            /* as in the manifest */
+    const char *path;            /* resolved against the manifest's directory */
+    int shared_bytes;
+} TessrtArtifact;
+
+typedef struct TessrtContract {
+    const char *text;
+    TessrtExpr *lhs, *rhs;
+    TessrtCompare op;
+} TessrtContract;
+
+enum { TESSRT_MAX_DEVICES = 64 };
+
+/* One device's loaded module of a kernel. `function` is set last, so a
+   non-NULL function means the rest is valid. */
+typedef struct TessrtLoaded {
+    _Atomic(void *) function;    /* CUfunction */
+    void *module;                /* CUmodule */
+    int artifact;
+    int shared_bytes;
+} TessrtLoaded;
+
+struct tessrt_kernel {
+    struct tessrt_manifest *manifest;
+    const char *name;
+    const char *entry;
+    TessrtParam *params;
+    int num_params;
+    TessrtExpr *grid[3];         /* missing dims are NULL (1) */
+    int grid_rank;
+    const char *grid_text[3];
+    int warps, stages, threads, shared_bytes;
+    TessrtContract *contracts;
+    int num_contracts;
+    TessrtArtifact *artifacts;
+    int num_artifacts;
+    const char *interp;          /* path of the .tir file, or NULL */
+    TessrtLoaded loaded[TESSRT_MAX_DEVICES];
+};
+
+struct tessrt_manifest {
+    TessrtPool pool;
+    const char *path;
+    const char *source;
+    const char *source_sha256;
+    const char *tessc_version;
+    struct tessrt_kernel *kernels;
+    int num_kernels;
+    pthread_mutex_t lock;        /* module loading */
+};
+
+/* ---- the driver (driver.c) ---------------------------------------------- */
+
+/* Opens libcuda.so.1 and initializes it, once per process. */
+tessrt_status tessrt_driver_open(void);
+/* Resolves TESSRT_DEVICE_CURRENT and checks the ordinal. */
+tessrt_status tessrt_driver_device(int device, int *ordinal);
+/* Loads (once) the kernel's module on the device; returns the CUfunction. */
+tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int device, void **function,
+                                 int *shared_bytes);
+tessrt_status tessrt_driver_launch(const tessrt_kernel *kernel, int device, void *function,
+                                   const uint32_t grid[3], int shared_bytes, void *stream,
+                                   void **params);
+/* Unloads every module of the manifest. */
+void tessrt_driver_unload(tessrt_manifest *manifest);
+
+#endif

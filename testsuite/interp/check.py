@@ -1,0 +1,507 @@
+#!/usr/bin/python3
+"""check.py: a kernel through `tessc run --device interp` against numpy.
+
+    check.py CASE --tessc TESSC --examples DIR --tmp DIR [--seed N] [-O N]
+
+Each case draws random inputs with numpy, runs one kernel on them through
+`tessc run`, and compares every output with a float64 numpy reference, with
+a tolerance per output dtype. `tessc run` fills `out` arrays with NaN (floats)
+or 0xA5 bytes (integers) before the run, and the inputs of `inout` arrays are
+random, so an element that no program writes fails the comparison.
+
+bf16 arrays travel as uint16 raw bits (the upper half of an f32).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import zlib
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INPUTS = os.path.join(HERE, "Inputs")
+
+# Relative tolerance per output dtype, and absolute tolerance as a fraction
+# of the largest reference magnitude (sums of many terms cancel).
+TOLERANCE = {
+    "f64": (1e-12, 1e-12),
+    "f32": (2e-5, 2e-6),
+    "f16": (4e-3, 2e-3),
+    "bf16": (3e-2, 1.6e-2),
+}
+
+
+# ---- bf16 and dtypes ------------------------------------------------------------
+
+def to_bf16_bits(x):
+    """float array -> uint16 bits of bf16, rounded to nearest even."""
+    f = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (f + 0x7FFF + ((f >> 16) & 1)) >> 16
+    nan = np.isnan(np.asarray(x, np.float32))
+    out = rounded.astype(np.uint16)
+    out[nan] = 0x7FC0
+    return out
+
+
+def from_bf16_bits(b):
+    return (np.asarray(b, np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+NUMPY_DTYPE = {
+    "bool": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "u8": np.uint8, "u32": np.uint32, "f16": np.float16, "bf16": np.uint16,
+    "f32": np.float32, "f64": np.float64,
+}
+
+
+class Arg:
+    """One kernel argument: an input, output or inout array, a scalar, or a size."""
+
+    def __init__(self, kind, name, dtype=None, value=None, shape=None):
+        self.kind, self.name, self.dtype, self.value, self.shape = kind, name, dtype, value, shape
+
+    def as_float64(self):
+        if self.dtype == "bf16":
+            return from_bf16_bits(self.value).astype(np.float64)
+        return np.asarray(self.value).astype(np.float64)
+
+
+def array_in(name, dtype, value):
+    if dtype == "bf16":
+        value = to_bf16_bits(value)
+    else:
+        value = np.asarray(value).astype(NUMPY_DTYPE[dtype])
+    return Arg("in", name, dtype, value)
+
+
+def array_inout(name, dtype, value):
+    a = array_in(name, dtype, value)
+    a.kind = "inout"
+    return a
+
+
+def array_out(name, dtype):
+    return Arg("out", name, dtype)
+
+
+def scalar(name, value):
+    return Arg("scalar", name, value=value)
+
+
+def size(name, value):
+    return Arg("size", name, value=value)
+
+
+# ---- the cases --------------------------------------------------------------------
+
+CASES = {}
+
+
+def case(name, file, kernel=None, defines=()):
+    def register(fn):
+        CASES[name] = (file, kernel, list(defines), fn)
+        return fn
+    return register
+
+
+def example(name):
+    return os.path.join("%examples", name)
+
+
+def inputs(name):
+    return os.path.join(INPUTS, name)
+
+
+def f(a):
+    """float64 view of an input for the references."""
+    return a.as_float64()
+
+
+def f16(x):
+    return np.asarray(x, np.float64).astype(np.float16).astype(np.float64)
+
+
+@case("relu2x1", example("relu2x1.tess"))
+def relu2x1(rng):
+    n = 1537
+    x = array_in("x", "f32", rng.standard_normal(n))
+    return [x, array_out("o", "f32")], lambda: {"o": np.maximum(f(x) * 2 + 1, 0)}
+
+
+@case("relu2x1-1M", example("relu2x1.tess"))
+def relu2x1_big(rng):
+    n = 1 << 20
+    x = array_in("x", "f32", rng.standard_normal(n))
+    return [x, array_out("o", "f32")], lambda: {"o": np.maximum(f(x) * 2 + 1, 0)}
+
+
+@case("add2d", example("add2d.tess"))
+def add2d(rng):
+    a = array_in("a", "f32", rng.standard_normal((37, 300)))
+    b = array_in("b", "f32", rng.standard_normal((37, 300)))
+    return [a, b, array_out("c", "f32")], lambda: {"c": f(a) + f(b)}
+
+
+def softmax_ref(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@case("softmax", example("softmax.tess"))
+def softmax(rng):
+    x = array_in("x", "f32", rng.standard_normal((13, 777)) * 3)
+    return [x, array_out("y", "f32")], lambda: {"y": softmax_ref(f(x))}
+
+
+@case("softmax-small-block", example("softmax.tess"), defines=["BN=64"])
+def softmax_small(rng):
+    x = array_in("x", "f32", rng.standard_normal((5, 61)) * 3)
+    return [x, array_out("y", "f32")], lambda: {"y": softmax_ref(f(x))}
+
+
+@case("layernorm", example("layernorm.tess"))
+def layernorm(rng):
+    m, n = 7, 1000
+    x = array_in("x", "f32", rng.standard_normal((m, n)) * 2 + 0.5)
+    w = array_in("w", "f32", rng.standard_normal(n))
+    b = array_in("b", "f32", rng.standard_normal(n))
+    eps = 1e-5
+
+    def ref():
+        v = f(x)
+        mean = v.mean(axis=1, keepdims=True)
+        var = ((v - mean) ** 2).mean(axis=1, keepdims=True)
+        return {"y": (v - mean) / np.sqrt(var + eps) * f(w) + f(b)}
+    return [x, w, b, array_out("y", "f32"), scalar("eps", eps)], ref
+
+
+def matmul_case(rng, m, k, n):
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    b = array_in("b", "f16", rng.standard_normal((k, n)))
+    return [a, b, array_out("c", "f16")], lambda: {"c": f(a) @ f(b)}
+
+
+@case("matmul", example("matmul.tess"))
+def matmul(rng):
+    return matmul_case(rng, 100, 333, 70)
+
+
+@case("matmul-small-blocks", example("matmul.tess"), defines=["BM=32", "BN=16", "BK=32"])
+def matmul_small(rng):
+    return matmul_case(rng, 100, 333, 70)
+
+
+@case("rowsum", example("rowsum.tess"))
+def rowsum(rng):
+    x = array_in("x", "f32", rng.standard_normal((37, 1000)))
+    return [x, array_out("s", "f32")], lambda: {"s": f(x).sum(axis=1)}
+
+
+@case("histogram", example("histogram.tess"))
+def histogram(rng):
+    n = 5001
+    x = array_in("x", "u8", rng.integers(0, 256, n))
+    counts = array_inout("counts", "i32", rng.integers(0, 1000, 256))
+    return [x, counts], lambda: {"counts": f(counts) + np.bincount(f(x).astype(np.int64), minlength=256)}
+
+
+def attention_ref(q, k, v, scale, causal=False):
+    """q [B,S,H,D], k and v [B,T,H,D] in float64; p is rounded to f16 as the kernel does
+    before its second dot, so the reference keeps that rounding too."""
+    s = np.einsum("bshd,bthd->bhst", q, k) * scale
+    if causal:
+        S, T = s.shape[-2], s.shape[-1]
+        s = np.where(np.arange(T)[None, :] <= np.arange(S)[:, None], s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    o = np.einsum("bhst,bthd->bshd", e, v) / e.sum(axis=-1)[..., None].transpose(0, 2, 1, 3)
+    return o
+
+
+@case("attention", example("attention.tess"))
+def attention(rng):
+    B, S, T, H, D = 2, 200, 200, 3, 64
+    q = array_in("q", "f16", rng.standard_normal((B, S, H, D)))
+    k = array_in("k", "f16", rng.standard_normal((B, T, H, D)))
+    v = array_in("v", "f16", rng.standard_normal((B, T, H, D)))
+    scale = 0.125
+    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
+    return args, lambda: {"o": attention_ref(f(q), f(k), f(v), scale)}
+
+
+@case("attention-odd", example("attention.tess"), defines=["D=32", "BQ=32", "BK=16"])
+def attention_odd(rng):
+    B, S, T, H, D = 1, 77, 133, 2, 32
+    q = array_in("q", "f16", rng.standard_normal((B, S, H, D)))
+    k = array_in("k", "f16", rng.standard_normal((B, T, H, D)))
+    v = array_in("v", "f16", rng.standard_normal((B, T, H, D)))
+    scale = 0.2
+    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
+    return args, lambda: {"o": attention_ref(f(q), f(k), f(v), scale)}
+
+
+@case("causal-attention", inputs("loops.tess"), kernel="causal_attn")
+def causal_attention(rng):
+    S, D = 200, 32
+    q = array_in("q", "f16", rng.standard_normal((S, D)))
+    k = array_in("k", "f16", rng.standard_normal((S, D)))
+    v = array_in("v", "f16", rng.standard_normal((S, D)))
+    scale = 1 / np.sqrt(D)
+    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
+
+    def ref():
+        o = attention_ref(f(q)[None, :, None], f(k)[None, :, None], f(v)[None, :, None], scale, causal=True)
+        return {"o": o[0, :, 0]}
+    return args, ref
+
+
+@case("loops", inputs("loops.tess"), kernel="loops")
+def loops(rng):
+    n, n_iter = 101, 9
+    x = array_in("x", "f32", rng.standard_normal(n))
+
+    def ref():
+        acc = np.zeros(n, np.float32)
+        t = x.value.copy()
+        count = 0
+        for k in range(0, n_iter, 2):
+            if k % 4 == 0:
+                acc = acc + t
+            else:
+                acc = acc - t * np.float32(0.5)
+                count += 1
+            t = t * np.float32(0.9)
+        return {"y": acc.astype(np.float64), "z": count + np.arange(n) // 32}
+    return [x, array_out("y", "f32"), array_out("z", "i32"), scalar("n_iter", n_iter)], ref
+
+
+@case("dot-i8", inputs("loops.tess"), kernel="dot_i8")
+def dot_i8(rng):
+    a = array_in("a", "i8", rng.integers(-128, 128, (45, 77)))
+    b = array_in("b", "i8", rng.integers(-128, 128, (77, 29)))
+    return [a, b, array_out("c", "i32")], lambda: {"c": f(a) @ f(b)}
+
+
+@case("math-f32", inputs("elementwise.tess"), kernel="math_f32")
+def math_f32(rng):
+    x = array_in("x", "f32", rng.standard_normal(301) * 2)
+
+    def ref():
+        v = f(x)
+        y = np.exp(v) * 0.5 + np.tanh(v) - 1 / (1 + np.exp(-v)) * np.sin(v) + np.cos(v) / 3 + np.abs(v)
+        z = (np.sqrt(np.abs(v)) + 1 / np.sqrt(np.abs(v) + 1) + np.log(np.abs(v) + 1) + np.exp2(v)
+             - np.log2(np.abs(v) + 2))
+        return {"y": y, "z": z}
+    return [x, array_out("y", "f32"), array_out("z", "f32")], ref
+
+
+@case("half-ops", inputs("elementwise.tess"), kernel="half_ops")
+def half_ops(rng):
+    n = 200
+    a = array_in("a", "f16", rng.standard_normal(n) * 4)
+    b = array_in("b", "f16", rng.standard_normal(n) * 4)
+
+    def ref():
+        # numpy's float16 arithmetic rounds after every op, as the kernel must
+        x, y = a.value, b.value
+        one = np.float16(1)
+        c = x * y + x / (np.abs(y) + one) - np.maximum(x, y)
+        xb, yb = from_bf16_bits(to_bf16_bits(x)), from_bf16_bits(to_bf16_bits(y))
+        d = from_bf16_bits(to_bf16_bits(from_bf16_bits(to_bf16_bits(xb * yb)) + 1))
+        e = (x - y).astype(np.float64) * 0.25
+        return {"c": c.astype(np.float64), "d": d.astype(np.float64), "e": e}
+    return [a, b, array_out("c", "f16"), array_out("d", "bf16"), array_out("e", "f32")], ref
+
+
+@case("int-ops", inputs("elementwise.tess"), kernel="int_ops")
+def int_ops(rng):
+    n = 77
+    a = array_in("a", "i32", rng.integers(-2**31, 2**31, n))
+    bv = rng.integers(-1000, 1000, n)
+    bv[bv == 0] = 7
+    b = array_in("b", "i32", bv)
+    fv = rng.standard_normal(n) * 3e9
+    fv[:4] = [np.nan, np.inf, -np.inf, -0.5]
+    fl = array_in("f", "f32", fv)
+
+    def ref():
+        x, y = a.value.astype(np.int64), b.value.astype(np.int64)
+        q = np.trunc(x / y).astype(np.int64)   # exact for these magnitudes
+        q = np.sign(x) * np.sign(y) * (np.abs(x) // np.abs(y))
+        r = x - q * y
+        w = ((x * 3 + y) & 0xFF).astype(np.uint8).view(np.int8).astype(np.int64)
+        u = ((x - y) & 0xFF).astype(np.int64)
+        fv32 = fl.value.astype(np.float64)
+        s = np.nan_to_num(np.clip(np.trunc(fv32), -2**31, 2**31 - 1), nan=0, posinf=2**31 - 1,
+                          neginf=-2**31)
+        t = np.nan_to_num(np.clip(np.trunc(fv32), 0, 2**32 - 1), nan=0, posinf=2**32 - 1, neginf=0)
+        return {"q": q, "r": r, "w": w, "u": u, "s": s, "t": t}
+    outs = [array_out(nm, dt) for nm, dt in
+            [("q", "i32"), ("r", "i32"), ("w", "i8"), ("u", "u8"), ("s", "i32"), ("t", "u32")]]
+    return [a, b, fl] + outs, ref
+
+
+@case("reduce-rows", inputs("reduce.tess"), kernel="reduce_rows")
+def reduce_rows(rng):
+    m, n = 29, 100
+    x = array_in("x", "f32", rng.standard_normal((m, n)))
+    csum = array_inout("csum", "f32", rng.standard_normal(n))
+
+    def ref():
+        v = f(x)
+        return {"rsum": v.sum(axis=1), "rmax": v.max(axis=1), "rmin": v.min(axis=1),
+                "csum": f(csum) + v.sum(axis=0)}
+    outs = [array_out("rsum", "f32"), array_out("rmax", "f32"), array_out("rmin", "f32")]
+    return [x] + outs + [csum], ref
+
+
+@case("reduce-half", inputs("reduce.tess"), kernel="reduce_half")
+def reduce_half(rng):
+    m, n = 11, 50
+    x = array_in("x", "f16", rng.standard_normal((m, n)))
+    xi = array_in("xi", "i32", rng.integers(-10**6, 10**6, (m, n)))
+    cmax = array_inout("cmax", "i32", rng.integers(-10**6, 10**6, n))
+    cmin = array_inout("cmin", "i32", rng.integers(-10**6, 10**6, n))
+
+    def ref():
+        v = f(xi)
+        return {"s": f(x).sum(axis=1), "cmax": np.maximum(f(cmax), v.max(axis=0)),
+                "cmin": np.minimum(f(cmin), v.min(axis=0))}
+    return [x, xi, array_out("s", "f16"), cmax, cmin], ref
+
+
+@case("masked", inputs("memory.tess"), kernel="masked")
+def masked(rng):
+    n = 150
+    x = array_in("x", "f32", rng.standard_normal(n))
+    y = array_inout("y", "f32", rng.standard_normal(n))
+    lim = 0.25
+
+    def ref():
+        v = np.where(f(x) > lim, f(x), -1.0) * 2
+        keep = (np.arange(n) % 64) % 3 != 0
+        return {"y": np.where(keep, v, f(y))}
+    return [x, y, scalar("lim", lim)], ref
+
+
+@case("stencil", inputs("memory.tess"), kernel="stencil")
+def stencil(rng):
+    n = 100
+    x = array_in("x", "f32", rng.standard_normal(n))
+
+    def ref():
+        p = np.pad(f(x), 1)
+        return {"y": p[:-2] + 2 * p[1:-1] + p[2:]}
+    return [x, array_out("y", "f32")], ref
+
+
+@case("shifted", inputs("memory.tess"), kernel="shifted")
+def shifted(rng):
+    n = 45
+    x = array_in("x", "f32", rng.standard_normal(n))
+
+    def ref():
+        i = np.arange(n)
+        src = i + 5
+        ok = (i % 16 + 5 < 16) & (src < n)
+        return {"y": np.where(ok, f(x)[np.minimum(src, n - 1)], 0.0)}
+    return [x, array_out("y", "f32")], ref
+
+
+@case("shared-transpose", inputs("memory.tess"), kernel="shared_transpose")
+def shared_transpose(rng):
+    x = array_in("x", "f32", rng.standard_normal((37, 50)))
+    return [x, array_out("y", "f32")], lambda: {"y": f(x).T}
+
+
+@case("shared-loop", inputs("memory.tess"), kernel="shared_loop")
+def shared_loop(rng):
+    x = array_in("x", "f32", rng.standard_normal((13, 70)))
+    return [x, array_out("s", "f32")], lambda: {"s": f(x).sum(axis=1)}
+
+
+# ---- the driver --------------------------------------------------------------------
+
+def compare(name, dtype, got, want):
+    """True when `got` (as written) matches the float64 reference."""
+    if dtype == "bf16":
+        got = from_bf16_bits(got)
+    got = np.asarray(got).astype(np.float64)
+    want = np.asarray(want, np.float64)
+    if got.shape != want.shape:
+        print(f"FAIL {name}: shape {got.shape}, expected {want.shape}")
+        return False
+    if dtype in TOLERANCE:
+        rtol, afrac = TOLERANCE[dtype]
+        finite = np.isfinite(want)
+        scale = np.abs(want[finite]).max() if finite.any() else 1.0
+        atol = afrac * max(scale, 1e-30)
+        bad = ~np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
+        bad |= np.isnan(got) & ~np.isnan(want)
+    else:
+        bad = got != want
+    if bad.any():
+        idx = tuple(int(i[0]) for i in np.nonzero(bad))
+        err = np.abs(got - want)
+        print(f"FAIL {name} ({dtype}): {int(bad.sum())} of {bad.size} elements differ; "
+              f"first at {idx}: got {got[idx]!r}, expected {want[idx]!r}; "
+              f"max abs error {np.nanmax(np.where(np.isfinite(err), err, 0)):.3g}")
+        return False
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", choices=sorted(CASES))
+    ap.add_argument("--tessc", required=True)
+    ap.add_argument("--examples", required=True)
+    ap.add_argument("--tmp", required=True)
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("-O", dest="opt", default=None)
+    opts = ap.parse_args()
+
+    file, kernel, defines, make = CASES[opts.case]
+    file = file.replace("%examples", opts.examples)
+    seed = opts.seed if opts.seed is not None else zlib.crc32(opts.case.encode())
+    rng = np.random.default_rng(seed)
+    args, reference = make(rng)
+
+    os.makedirs(opts.tmp, exist_ok=True)
+    cmd = [opts.tessc, "run", file, "--device", "interp"]
+    if kernel:
+        cmd += ["-k", kernel]
+    for d in defines:
+        cmd += ["-D", d]
+    if opts.opt is not None:
+        cmd += ["-O" + opts.opt]
+    for a in args:
+        if a.kind in ("in", "inout", "out"):
+            path = os.path.join(opts.tmp, a.name + ".npy")
+            if a.kind == "out" and os.path.exists(path):
+                os.unlink(path)
+            if a.kind != "out":
+                np.save(path, a.value)
+            cmd.append(path)
+        elif a.kind == "scalar":
+            cmd.append(repr(float(a.value)) if isinstance(a.value, float) else str(a.value))
+        else:
+            cmd.append(f"{a.name}={a.value}")
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        print(f"FAIL: {' '.join(cmd)} exited with {run.returncode}\n{run.stderr}")
+        return 1
+    want = reference()
+    ok = True
+    for a in args:
+        if a.kind in ("out", "inout"):
+            got = np.load(os.path.join(opts.tmp, a.name + ".npy"))
+            ok &= compare(a.name, a.dtype, got, want[a.name])
+    if not ok:
+        print(f"(case {opts.case}, seed {seed}; command: {' '.join(cmd)})")
+        return 1
+    print(f"ok {opts.case}: {sum(a.kind in ('out', 'inout') for a in args)} outputs match")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
