@@ -10,7 +10,9 @@
  * Exit codes: 0 success, 1 errors in the input, 2 bad usage, 3 internal error.
  */
 #include "ast.h"
+#include "codegen.h"
 #include "ir.h"
+#include "manifest.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,17 +23,26 @@
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 /* What --emit can ask for; the order is the order outputs are written. */
-typedef enum EmitKind { EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_IR_OPT, EMIT_COUNT } EmitKind;
+typedef enum EmitKind {
+    EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_IR_OPT,
+    EMIT_LLVM, EMIT_PTX, EMIT_CUBIN, EMIT_MANIFEST,   /* the backend's (emit.c) */
+    EMIT_COUNT
+} EmitKind;
 
 static const struct {
     const char *name;
     const char *suffix;   /* appended to the input's stem */
     const char *help;
+    bool per_kernel;      /* one file per kernel (and arch), named by the backend */
 } emit_kinds[EMIT_COUNT] = {
-    [EMIT_TOKENS] = {"tokens", ".tokens", "the token stream, one token a line"},
-    [EMIT_AST] = {"ast", ".ast", "the syntax tree"},
-    [EMIT_IR] = {"ir", ".tir", "tile IR as lowered, before passes"},
-    [EMIT_IR_OPT] = {"ir-opt", ".opt.tir", "tile IR after the pass pipeline"},
+    [EMIT_TOKENS] = {"tokens", ".tokens", "the token stream, one token a line", false},
+    [EMIT_AST] = {"ast", ".ast", "the syntax tree", false},
+    [EMIT_IR] = {"ir", ".tir", "tile IR as lowered, before passes", false},
+    [EMIT_IR_OPT] = {"ir-opt", ".opt.tir", "tile IR after the pass pipeline", false},
+    [EMIT_LLVM] = {"llvm", ".KERNEL.ll", "LLVM IR after O3 for the first --arch", true},
+    [EMIT_PTX] = {"ptx", ".KERNEL.ARCH.ptx", "PTX per kernel and arch", true},
+    [EMIT_CUBIN] = {"cubin", ".KERNEL.ARCH.cubin", "ptxas's cubin per kernel and arch", true},
+    [EMIT_MANIFEST] = {"manifest", ".manifest.json", "the launch manifest (docs/manifest.md)", true},
 };
 
 typedef struct Options {
@@ -59,7 +70,7 @@ static void usage(FILE *out) {
             "options:\n"
             "  -o DIR            write outputs into DIR (default: the current directory);\n"
             "                    '-o -' writes the one requested text artifact to stdout\n"
-            "  --emit LIST       comma-separated outputs to produce (default: ir):\n");
+            "  --emit LIST       comma-separated outputs to produce (default: ptx,cubin,manifest):\n");
     for (int i = 0; i < EMIT_COUNT; i++)
         fprintf(out, "                      %-8s %s (FILE%s)\n", emit_kinds[i].name,
                 emit_kinds[i].help, emit_kinds[i].suffix);
@@ -101,7 +112,8 @@ static void parse_emit_list(Options *opt, const char *list) {
             if (strlen(emit_kinds[i].name) == n && strncmp(emit_kinds[i].name, p, n) == 0)
                 found = i;
         if (found < 0)
-            usage_error("unknown --emit kind '%.*s' (known: tokens, ast, ir, ir-opt)", (int)n, p);
+            usage_error("unknown --emit kind '%.*s' (known: tokens, ast, ir, ir-opt, llvm, ptx, cubin, manifest)",
+                        (int)n, p);
         if (!opt->emit[found])
             opt->emit_count++;
         opt->emit[found] = true;
@@ -164,7 +176,7 @@ static const char *option_value(int argc, char **argv, int *i, const char *arg, 
 }
 
 static void parse_args(Options *opt, int argc, char **argv) {
-    parse_emit_list(opt, "ir");
+    parse_emit_list(opt, "ptx,cubin,manifest");
     opt->opt_level = 2;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -209,6 +221,9 @@ static void parse_args(Options *opt, int argc, char **argv) {
         parse_arch_list(opt, "sm_90");
     if (opt->output_dir && strcmp(opt->output_dir, "-") == 0 && opt->emit_count != 1)
         usage_error("'-o -' writes one artifact to stdout, but --emit asks for %d", opt->emit_count);
+    if (opt->output_dir && strcmp(opt->output_dir, "-") == 0 && (opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST]))
+        usage_error("'-o -' writes one text artifact; --emit %s needs a directory",
+                    opt->emit[EMIT_CUBIN] ? "cubin" : "manifest");
 }
 
 /* ---- input ---------------------------------------------------------------- */
@@ -338,11 +353,29 @@ static bool make_directories(const char *dir) {
     return true;
 }
 
-static bool write_outputs(const Options *opt, Artifact *artifacts) {
+/* What the backend made: files named per kernel and arch, and the manifest's
+   view of them. */
+typedef struct BackendFile {
+    const char *name;
+    Artifact data;
+} BackendFile;
+
+typedef struct Backend {
+    BackendFile *files;
+    int num_files;
+    CodegenKernel *kernels;
+    ManifestKernel *manifest;
+    int num_kernels;
+    const SourceFile *source;
+} Backend;
+
+static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend *backend) {
     if (opt->output_dir && strcmp(opt->output_dir, "-") == 0) {
         for (int i = 0; i < EMIT_COUNT; i++)
-            if (opt->emit[i])
+            if (opt->emit[i] && !emit_kinds[i].per_kernel)
                 fwrite(artifacts[i].data, 1, artifacts[i].size, stdout);
+        for (int i = 0; backend && i < backend->num_files; i++)
+            fwrite(backend->files[i].data.data, 1, backend->files[i].data.size, stdout);
         return fflush(stdout) == 0;
     }
     const char *dir = opt->output_dir ? opt->output_dir : ".";
@@ -350,13 +383,113 @@ static bool write_outputs(const Options *opt, Artifact *artifacts) {
         return false;
     const char *stem = path_stem(opt->input);
     for (int i = 0; i < EMIT_COUNT; i++) {
-        if (!opt->emit[i])
+        if (!opt->emit[i] || emit_kinds[i].per_kernel)
             continue;
         const char *name = arena_printf(&driver_arena, "%s%s", stem, emit_kinds[i].suffix);
         if (!write_artifact(dir, name, &artifacts[i]))
             return false;
     }
+    for (int i = 0; backend && i < backend->num_files; i++)
+        if (!write_artifact(dir, backend->files[i].name, &backend->files[i].data))
+            return false;
+    if (backend && opt->emit[EMIT_MANIFEST]) {
+        /* Last: a manifest names files that must already be in place. */
+        ManifestInput input = {
+            .source_name = opt->input,
+            .source_bytes = backend->source->text,
+            .source_length = backend->source->length,
+            .kernels = backend->manifest,
+            .num_kernels = backend->num_kernels,
+        };
+        char err[512];
+        const char *path = arena_printf(&driver_arena, "%s/%s%s", dir, stem, emit_kinds[EMIT_MANIFEST].suffix);
+        if (!manifest_write(path, &input, err, sizeof err)) {
+            fprintf(stderr, "tessc: error: cannot write '%s': %s\n", path, err);
+            return false;
+        }
+    }
     return true;
+}
+
+/* ---- the backend ---------------------------------------------------------------- */
+
+static bool backend_wanted(const Options *opt) {
+    return opt->emit[EMIT_LLVM] || opt->emit[EMIT_PTX] || opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST];
+}
+
+static void backend_file(Backend *b, const char *name, const char *data, size_t size) {
+    BackendFile *f = &b->files[b->num_files++];
+    f->name = name;
+    f->data.data = (char *)data;
+    f->data.size = size;
+}
+
+/* Every kernel through codegen_kernel (emit.c) for every --arch; files are
+   STEM.KERNEL.ll, STEM.KERNEL.ARCH.ptx and STEM.KERNEL.ARCH.cubin. Returns an
+   exit status. */
+static int run_backend(const Options *opt, const SourceFile *source, IrModule *module, Backend *b) {
+    int n = module->kernels.len;
+    b->source = source;
+    b->num_kernels = n;
+    b->kernels = ARENA_ARRAY(&driver_arena, CodegenKernel, n + 1);
+    b->manifest = ARENA_ARRAY(&driver_arena, ManifestKernel, n + 1);
+    b->files = ARENA_ARRAY(&driver_arena, BackendFile, n * (1 + 2 * opt->arch_count) + 1);
+    bool want_cubin = opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST];
+    if (opt->emit[EMIT_CUBIN] && !codegen_find_ptxas())
+        fprintf(stderr, "tessc: warning: no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped\n");
+    const char *stem = path_stem(opt->input);
+    const char *base = strrchr(opt->input, '/');
+    CodegenOptions options = {
+        .archs = opt->archs,
+        .num_archs = opt->arch_count,
+        .want_llvm = opt->emit[EMIT_LLVM],
+        .want_ptx = true,
+        .want_cubin = want_cubin,
+        .source_name = base ? base + 1 : opt->input,
+    };
+    for (int k = 0; k < n; k++) {
+        IrKernel *kernel = module->kernels.items[k];
+        CodegenKernel *c = &b->kernels[k];
+        if (!codegen_kernel(kernel, &options, c))
+            return diag_error_count() ? EXIT_INPUT : 3;
+        if (opt->emit[EMIT_LLVM])
+            backend_file(b, arena_printf(&driver_arena, "%s.%s.ll", stem, kernel->name), c->llvm_ir, c->llvm_ir_size);
+        ManifestArtifact *arts = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
+        int num_arts = 0;
+        for (int a = 0; a < c->num_archs; a++) {
+            CodegenArch *arch = &c->archs[a];
+            const char *version = arena_printf(&driver_arena, "%d.%d", arch->ptx_version / 10, arch->ptx_version % 10);
+            if (opt->emit[EMIT_PTX]) {
+                const char *name = arena_printf(&driver_arena, "%s.%s.%s.ptx", stem, kernel->name, arch->arch->name);
+                backend_file(b, name, arch->ptx, arch->ptx_size);
+                arts[num_arts++] = (ManifestArtifact){.arch = arch->arch->name, .kind = MANIFEST_PTX, .file = name,
+                                                      .ptx_version = version, .registers = -1, .spills = -1,
+                                                      .shared_bytes = (long)c->shared_bytes};
+            }
+            if (opt->emit[EMIT_CUBIN] && arch->cubin) {
+                const char *name = arena_printf(&driver_arena, "%s.%s.%s.cubin", stem, kernel->name, arch->arch->name);
+                backend_file(b, name, arch->cubin, arch->cubin_size);
+                arts[num_arts++] = (ManifestArtifact){
+                    .arch = arch->arch->name, .kind = MANIFEST_CUBIN, .file = name, .ptx_version = version,
+                    .registers = arch->registers, .spills = arch->spill_stores + arch->spill_loads,
+                    .shared_bytes = (long)c->shared_bytes};
+            }
+        }
+        b->manifest[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = arts,
+                                          .num_artifacts = num_arts};
+    }
+    if (opt->output_dir && strcmp(opt->output_dir, "-") == 0 && b->num_files != 1) {
+        fprintf(stderr, "tessc: error: '-o -' writes one artifact to stdout, but this run makes %d "
+                        "(one per kernel%s); use -k and --arch to pick one\n",
+                b->num_files, opt->emit[EMIT_PTX] ? " and arch" : "");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static void backend_free(Backend *b) {
+    for (int k = 0; k < b->num_kernels; k++)
+        codegen_kernel_free(&b->kernels[k]);
 }
 
 /* ---- the pipeline ------------------------------------------------------------ */
@@ -366,34 +499,37 @@ static bool has_suffix(const char *s, const char *suffix) {
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* -k NAME keeps only the named kernels; each name must exist. */
-static bool select_kernels(const Options *opt, PtrVec *kernels, const char *(*name_of)(void *)) {
+/* -k NAME keeps only the named kernels (each name must exist) and frees
+   the others. */
+static bool select_kernels(const Options *opt, IrModule *module) {
+    PtrVec *kernels = &module->kernels;
     bool ok = true;
     for (int i = 0; i < opt->kernels.len; i++) {
         const char *want = opt->kernels.items[i];
         bool found = false;
         for (int j = 0; j < kernels->len; j++)
-            found |= name_of(kernels->items[j]) == want;
+            found |= ((IrKernel *)kernels->items[j])->name == want;
         if (!found) {
             diag_error_plain("no kernel named '%s' in '%s'", want, opt->input);
             ok = false;
         }
     }
-    if (!ok || opt->kernels.len == 0)
+    if (opt->kernels.len == 0)
         return ok;
     int kept = 0;
     for (int j = 0; j < kernels->len; j++) {
+        IrKernel *kernel = kernels->items[j];
         bool wanted = false;
         for (int i = 0; i < opt->kernels.len; i++)
-            wanted |= name_of(kernels->items[j]) == opt->kernels.items[i];
-        if (wanted)
-            kernels->items[kept++] = kernels->items[j];
+            wanted |= kernel->name == opt->kernels.items[i];
+        if (wanted && ok)
+            kernels->items[kept++] = kernel;
+        else
+            ir_kernel_free(kernel);
     }
     kernels->len = kept;
-    return true;
+    return ok;
 }
-
-static const char *ir_kernel_name(void *k) { return ((IrKernel *)k)->name; }
 
 /* Reads a .tess file up to the syntax tree (the tokens and ast artifacts);
    NULL after errors. */
@@ -435,10 +571,14 @@ static IrModule *read_tile_ir(const SourceFile *file) {
         if (!ir_verify_kernel(kernel, message, sizeof message))
             diag_error(kernel->loc, "kernel '%s' is not valid tile IR: %s", kernel->name, message);
     }
-    return diag_error_count() ? NULL : module;
+    if (!diag_error_count())
+        return module;
+    for (int i = 0; i < module->kernels.len; i++)
+        ir_kernel_free(module->kernels.items[i]);
+    return NULL;
 }
 
-static int finish(const Options *opt, Artifact *artifacts, IrModule *module);
+static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Backend *backend);
 
 static int compile(const Options *opt) {
     SourceFile file;
@@ -463,13 +603,13 @@ static int compile(const Options *opt) {
     } else {
         Program *program = parse_source(opt, &file, artifacts);
         if (program && syntax_only)
-            return finish(opt, artifacts, NULL);
+            return finish(opt, artifacts, NULL, NULL);
         if (program)
             module = check_and_lower(opt, program);
     }
     if (!module)
         return EXIT_INPUT;
-    if (!select_kernels(opt, &module->kernels, ir_kernel_name))
+    if (!select_kernels(opt, module))
         return EXIT_INPUT;
     if (opt->emit[EMIT_IR])
         ir_print_module(module, artifact_open(&artifacts[EMIT_IR]));
@@ -489,15 +629,25 @@ static int compile(const Options *opt) {
     if (opt->emit[EMIT_IR_OPT])
         ir_print_module(module, artifact_open(&artifacts[EMIT_IR_OPT]));
 
-    return finish(opt, artifacts, module);
+    if (!backend_wanted(opt))
+        return finish(opt, artifacts, module, NULL);
+    Backend backend = {0};
+    int status = run_backend(opt, &file, module, &backend);
+    if (status != 0) {
+        backend_free(&backend);
+        return status;
+    }
+    return finish(opt, artifacts, module, &backend);
 }
 
 /* Writes the buffered artifacts and releases what the run holds. */
-static int finish(const Options *opt, Artifact *artifacts, IrModule *module) {
+static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Backend *backend) {
     for (int i = 0; i < EMIT_COUNT; i++)
         if (artifacts[i].stream && fflush(artifacts[i].stream) != 0)
             INTERNAL_ERROR("cannot buffer output");
-    bool written = write_outputs(opt, artifacts);
+    bool written = write_outputs(opt, artifacts, backend);
+    if (backend)
+        backend_free(backend);
     for (int i = 0; i < EMIT_COUNT; i++) {
         if (artifacts[i].stream) {
             fclose(artifacts[i].stream);

@@ -699,7 +699,9 @@ static Type *check_index(Sema *s, Scope *scope, Node *node) {
     Type *base = check_expr(s, scope, node->lhs);
     if (is_error(base))
         return set_type(node, type_error());
-    if (base->kind == TY_REF)
+    /* A ref indexes to a place; a place indexed again was read first, as
+       in Pallas: x[...][:, None] is the loaded tile with a unit dim added. */
+    if (base->kind == TY_REF && node->lhs->kind != N_INDEX)
         return check_place_index(s, scope, node, base);
     base = as_value(node->lhs);
     if (is_error(base))
@@ -1415,6 +1417,11 @@ static void check_assign(Sema *s, Scope *scope, Node *node) {
         if (base->kind != TY_REF) {
             diag_error(target->span, "cannot store into a tile: tiles are immutable values "
                        "(store into a ref, or build a new tile with where())");
+            return;
+        }
+        if (target->lhs->kind == N_INDEX) {
+            diag_error(target->span, "store through one index of the ref, e.g. 'x[a:b, i] = ...'; "
+                       "'x[...][i]' reads x first");
             return;
         }
         Type *place = check_place_index(s, scope, target, base);

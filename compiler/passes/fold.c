@@ -22,7 +22,8 @@
  *     GPU are not correctly rounded and so differ from libm's;
  *   - cast, broadcast, reshape, transpose and extract of a constant give a
  *     constant; cast to the same dtype, broadcast/reshape to the same type,
- *     transpose of a transpose give their operand;
+ *     transpose of a transpose give their operand (a transpose to its own
+ *     type does not: a square tile keeps its type but not its value);
  *   - identities, only where IEEE makes them exact: x+0, x-0 (ints), x+(-0.0)
  *     and x-(+0.0) (floats: x+(+0.0) is not x when x is -0.0), x*1, x/1,
  *     int x*0 -> 0, int x-x -> 0, min/max/and/or of x with itself, x&&true,
