@@ -21,9 +21,10 @@
  *     transcendental ops (exp, log, sqrt, tanh, ...), whose results on the
  *     GPU are not correctly rounded and so differ from libm's;
  *   - cast, broadcast, reshape, transpose and extract of a constant give a
- *     constant; cast to the same dtype, broadcast/reshape to the same type,
- *     transpose of a transpose give their operand (a transpose to its own
- *     type does not: a square tile keeps its type but not its value);
+ *     constant; cast to the same dtype, broadcast/reshape to the same type
+ *     and transpose of a transpose give their operand (a transpose to its
+ *     own type does not: a square tile keeps its type but not its value);
+ *     a reshape of a reshape is one reshape;
  *   - identities, only where IEEE makes them exact: x+0, x-0 (ints), x+(-0.0)
  *     and x-(+0.0) (floats: x+(+0.0) is not x when x is -0.0), x*1, x/1,
  *     int x*0 -> 0, int x-x -> 0, min/max/and/or of x with itself, x&&true,
@@ -407,6 +408,12 @@ static void fold_shape(Folder *F, IrOp *op) {
     if (op->opcode != IR_EXTRACT && op->opcode != IR_TRANSPOSE &&
         ir_type_equal(&x->type, &op->results[0]->type)) {
         replace_with(F, op, x);
+        return;
+    }
+    /* Reshapes keep the element order, so a chain of them is one. */
+    if (op->opcode == IR_RESHAPE && x->def && x->def->opcode == IR_RESHAPE) {
+        op->operands[0] = x->def->operands[0];
+        F->changed = true;
         return;
     }
     if (op->opcode == IR_TRANSPOSE && x->def && x->def->opcode == IR_TRANSPOSE)
