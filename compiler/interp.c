@@ -719,7 +719,10 @@ static void exec_cast(Interp *I, const Instr *in) {
         EACH(z[i].i = x[i].f != 0)
     } else if (a->is_float) {
         EACH(z[i].i = float_to_int(to, x[i].f))
+    } else if (to == DT_F64) {
+        EACH(z[i].f = (double)x[i].i)   /* one correctly rounded step */
     } else if (r->is_float) {
+        /* round to odd first, so that the narrower rounding after it is exact */
         EACH(z[i].f = int_to_double(x[i].i))
         round_buffer(to, z, n);
     } else {
