@@ -535,7 +535,8 @@ static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *re
     result.rank = 0;
     int used = index_items_using_dims(node);
     if (used > ref->rank) {
-        diag_error(node->span, "%d indices for a ref of rank %d (%s)", used, ref->rank, type_str(ref));
+        diag_error(node->span, "%d ind%s for a ref of rank %d (%s)", used, used == 1 ? "ex" : "ices", ref->rank,
+                   type_str(ref));
         return set_type(node, type_error());
     }
     int dim = 0;
@@ -571,7 +572,14 @@ static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *re
         } else if (item->kind == N_CALL && item->name == intern_cstr("ds")) {
             item->builtin = BI_DS;
             item->type = type_void();
-            if (item->items.len != 2) {
+            Node *kwarg = NULL;
+            for (int a = 0; a < item->items.len && !kwarg; a++)
+                if (((Node *)item->items.items[a])->kind == N_KWARG)
+                    kwarg = item->items.items[a];
+            if (kwarg) {
+                diag_error(kwarg->span, "ds() has no keyword argument '%s'", kwarg->name);
+                ok = false;
+            } else if (item->items.len != 2) {
                 diag_error(item->span, "ds() takes 2 arguments (start, size), got %d", item->items.len);
                 ok = false;
             } else {
@@ -633,17 +641,24 @@ static Type *check_tile_index(Sema *s, Scope *scope, Node *node, const Type *til
     result.rank = 0;
     int used = index_items_using_dims(node);
     if (used > tile->rank) {
-        diag_error(node->span, "%d indices for a tile of rank %d", used, tile->rank);
+        diag_error(node->span, "%d ind%s for a tile of rank %d", used, used == 1 ? "ex" : "ices", tile->rank);
+        return set_type(node, type_error());
+    }
+    /* The result's rank: the tile's, less a dim per integer index, plus one
+       per None. Checked first: trailing dims and '...' add dims too. */
+    int result_rank = tile->rank;
+    for (int i = 0; i < node->items.len; i++) {
+        NodeKind kind = ((Node *)node->items.items[i])->kind;
+        result_rank += kind == N_NONE ? 1 : kind == N_ELLIPSIS || kind == N_SLICE ? 0 : -1;
+    }
+    if (result_rank > MAX_RANK) {
+        diag_error(node->span, "a tile has at most %d dims; this index gives %d", MAX_RANK, result_rank);
         return set_type(node, type_error());
     }
     int dim = 0;
     bool ok = true, seen_ellipsis = false;
     for (int i = 0; i < node->items.len; i++) {
         Node *item = node->items.items[i];
-        if (result.rank >= MAX_RANK) {
-            diag_error(item->span, "a tile has at most %d dims", MAX_RANK);
-            return set_type(node, type_error());
-        }
         if (item->kind == N_ELLIPSIS) {
             if (seen_ellipsis) {
                 diag_error(item->span, "only one '...' is allowed in an index");
@@ -1074,6 +1089,11 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
         if (!split_args(node, no_kw, &args) || !expect_arg_count(node, &args, 1, 1) ||
             !expect_const_int(s, scope, args.positional[0], "the axis", &axis))
             break;
+        if (s->grid_rank == 0) {
+            diag_error(node->span, "%s() is known only when the kernel runs; it cannot be used in a const, "
+                       "a compile-time parameter's default or an array dim", node->name);
+            break;
+        }
         if (axis < 0 || axis >= s->grid_rank) {
             diag_error(args.positional[0]->span, "axis %lld does not exist: the grid has %d dimension%s",
                        (long long)axis, s->grid_rank, s->grid_rank == 1 ? "" : "s");
@@ -1386,7 +1406,7 @@ static void check_assign(Sema *s, Scope *scope, Node *node) {
             return;
         Type result = *value;
         if (node->op != OP_ASSIGN && sym->type.dtype == DT_BOOL) {
-            diag_error(node->span, "%s= is not defined on bool values", op_word(node->op));
+            diag_error(node->span, "'%s=' is not defined on bool values", ast_op_spelling(node->op));
             return;
         }
         if (node->op != OP_ASSIGN) {
@@ -1432,7 +1452,7 @@ static void check_assign(Sema *s, Scope *scope, Node *node) {
         if (!check_tile_shape(&tile, target->span, "this store") || !check_writable(target, place, target->span))
             return;
         if (node->op != OP_ASSIGN && tile.dtype == DT_BOOL) {
-            diag_error(node->span, "%s= is not defined on bool values", op_word(node->op));
+            diag_error(node->span, "'%s=' is not defined on bool values", ast_op_spelling(node->op));
             return;
         }
         if (node->op != OP_ASSIGN) {
@@ -1596,6 +1616,7 @@ static void check_params(Sema *s, Kernel *k, Scope *scope) {
             continue;
         }
         t.rank = p->dims.len;
+        bool dims_ok = true;   /* a bad dim makes the parameter an error: no cascade from it */
         for (int d = 0; d < p->dims.len; d++) {
             Node *dim = p->dims.items[d];
             if (dim->kind == N_NAME) {
@@ -1615,14 +1636,18 @@ static void check_params(Sema *s, Kernel *k, Scope *scope) {
                 }
             }
             int64_t size;
-            if (!expect_const_int(s, scope, dim, "an array dim (a size name or a constant)", &size))
+            if (!expect_const_int(s, scope, dim, "an array dim (a size name or a constant)", &size)) {
+                dims_ok = false;
                 continue;
-            if (size <= 0)
+            }
+            if (size <= 0) {
                 diag_error(dim->span, "an array dim must be positive, got %lld", (long long)size);
+                dims_ok = false;
+            }
             t.dims[d] = (Dim){.size = size};
         }
-        sym->array_type = t;
-        sym->type = t;
+        sym->array_type = dims_ok ? t : type_error();
+        sym->type = sym->array_type;
     }
 }
 
@@ -1757,6 +1782,7 @@ static void check_block_spec(Sema *s, Kernel *k, Scope *kernel_scope, BlockSpec 
 
 static void check_kernel(Sema *s, Kernel *k) {
     s->kernel = k;
+    s->grid_rank = 0;   /* no program_id() until the grid is known */
     Scope *scope = scope_new(s, s->globals);
     const SemaOptions *opt = s->options;
 
