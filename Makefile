@@ -31,6 +31,18 @@ OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 LDSAN := -fsanitize=address,undefined
 endif
 
+# The backend files that see LLVM-C headers (nothing else may).
+BACKEND_LLVM_SRCS := \
+	compiler/llvm_kernel.c \
+	compiler/llvm_memory.c \
+	compiler/llvm_math.c \
+	compiler/llvm_convert.c \
+	compiler/llvm_reduce.c \
+	compiler/llvm_dot.c \
+	compiler/emit.c
+LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags)
+LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs)
+
 # The compiler's own sources, one phase a file (see compiler/main.c).
 COMPILER_SRCS := \
 	compiler/main.c \
@@ -49,7 +61,10 @@ COMPILER_SRCS := \
 	compiler/passes/cse.c \
 	compiler/passes/dce.c \
 	compiler/interp.c \
-	compiler/run.c
+	compiler/run.c \
+	compiler/layout.c \
+	compiler/shared_alloc.c \
+	$(BACKEND_LLVM_SRCS)
 
 GEN_SRCS := $(BUILD)/gen/parser.c $(BUILD)/gen/lexer.c
 
@@ -60,9 +75,13 @@ GEN_OBJS := $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
 all: $(BUILD)/tessc runtime
 
 # `tessc run` reads and writes .npy files through the runtime's npy.c.
-$(BUILD)/tessc: $(COMPILER_OBJS) $(GEN_OBJS) $(BUILD)/obj/runtime/npy.o
+$(BUILD)/tessc: $(COMPILER_OBJS) $(GEN_OBJS) $(BUILD)/obj/runtime/npy.o $(BUILD)/obj/compiler/manifest.o $(BUILD)/obj/compiler/sha256.o
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(OPT) $(LDSAN) -o $@ $^ -lm
+	$(Q)$(CC) $(OPT) $(LDSAN) -o $@ $^ $(LLVM_LIBS) -lcjson -lm
+$(BACKEND_LLVM_SRCS:%.c=$(BUILD)/obj/%.o): CPPFLAGS += $(LLVM_CFLAGS)
+$(BACKEND_LLVM_SRCS:%.c=$(BUILD)/obj/%.o): compiler/codegen.h compiler/llvm_lower.h
+$(BUILD)/obj/compiler/layout.o $(BUILD)/obj/compiler/shared_alloc.o: compiler/codegen.h
+$(BUILD)/obj/compiler/main.o: compiler/codegen.h compiler/manifest.h
 $(BUILD)/obj/compiler/run.o: CPPFLAGS += -Iruntime
 $(BUILD)/obj/compiler/run.o: runtime/npy.h compiler/interp.h
 $(BUILD)/obj/compiler/interp.o: compiler/interp.h
@@ -97,10 +116,11 @@ RUNTIME_SRCS := \
 	runtime/tessrt.c \
 	runtime/manifest_load.c \
 	runtime/expr.c \
-	runtime/driver.c
+	runtime/driver.c \
+	runtime/device.c
 # Beside the library: .npy files (tessrun, tests, later the interpreter) and tessrun.
 RUNTIME_TOOL_SRCS := runtime/npy.c runtime/tessrun.c
-RUNTIME_HEADERS := runtime/include/tessrt.h runtime/internal.h runtime/npy.h
+RUNTIME_HEADERS := runtime/include/tessrt.h runtime/internal.h runtime/npy.h runtime/interp_device.h
 RUNTIME_CFLAGS := -D_POSIX_C_SOURCE=200809L -I$(CUDA_HOME)/include -Iruntime/include -Iruntime -fPIC
 RUNTIME_LIBS := -lcjson -ldl -lpthread
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -115,7 +135,8 @@ MANIFEST_OBJS := $(MANIFEST_SRCS:%.c=$(BUILD)/obj/%.o)
 RUNTIME_TESTS := $(BUILD)/tests/runtime_test $(BUILD)/tests/manifest_write_test \
 	$(BUILD)/tests/npy_tool $(BUILD)/tests/runtime_launch $(BUILD)/bench/launch_overhead
 
-runtime: $(BUILD)/libtessrt.a $(BUILD)/libtessrt.so $(BUILD)/tessrun $(MANIFEST_OBJS) $(RUNTIME_TESTS)
+runtime: $(BUILD)/libtessrt.a $(BUILD)/libtessrt.so $(BUILD)/tessrun $(MANIFEST_OBJS) $(RUNTIME_TESTS) \
+	$(BUILD)/libtessinterp.a $(BUILD)/libtessinterp.so $(BUILD)/tests/runtime_interp
 
 $(RUNTIME_OBJS) $(RUNTIME_TOOL_OBJS): $(BUILD)/obj/%.o: %.c $(RUNTIME_HEADERS)
 	@mkdir -p $(dir $@)
@@ -135,9 +156,39 @@ $(BUILD)/libtessrt.so: $(RUNTIME_OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(OPT) $(LDSAN) -shared -Wl,-soname,libtessrt.so -o $@ $^ $(RUNTIME_LIBS)
 
-$(BUILD)/tessrun: $(RUNTIME_TOOL_OBJS) $(BUILD)/libtessrt.a
+$(BUILD)/tessrun: $(RUNTIME_TOOL_OBJS) $(BUILD)/libtessrt.a $(BUILD)/libtessinterp.a
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(OPT) $(LDSAN) -o $@ $^ $(RUNTIME_LIBS)
+	$(Q)$(CC) $(OPT) $(LDSAN) -o $@ $^ $(RUNTIME_LIBS) -lm
+
+# ---- libtessinterp: the tile-IR reader and the interpreter, as libtessrt's
+# interpreter device (runtime/interp_device.c; docs/interpreter.md). No LLVM,
+# no CUDA, no cJSON. tessrun links the .a; other programs get the .so through
+# libtessrt's dlopen. The .so is built from -fPIC objects under obj-pic/.
+INTERP_LIB_SRCS := compiler/interp.c compiler/ir.c compiler/ir_parse.c compiler/ir_verify.c \
+	compiler/arena.c compiler/diag.c compiler/dtype.c runtime/interp_device.c
+INTERP_LIB_HEADERS := compiler/base.h compiler/ir.h compiler/interp.h runtime/interp_device.h \
+	runtime/include/tessrt.h runtime/include/tessrt_interp.h
+INTERP_LIB_CFLAGS := -D_POSIX_C_SOURCE=200809L -Icompiler -Iruntime -Iruntime/include
+INTERP_LIB_OBJS := $(INTERP_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+INTERP_PIC_OBJS := $(INTERP_LIB_SRCS:%.c=$(BUILD)/obj-pic/%.o)
+
+$(BUILD)/obj/runtime/interp_device.o: runtime/interp_device.c $(INTERP_LIB_HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(INTERP_LIB_CFLAGS) $(OWN_WARN) $(OPT) -c -o $@ $<
+
+$(INTERP_PIC_OBJS): $(BUILD)/obj-pic/%.o: %.c $(INTERP_LIB_HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (PIC)"
+	$(Q)$(CC) $(INTERP_LIB_CFLAGS) -fPIC $(OWN_WARN) $(OPT) -c -o $@ $<
+
+$(BUILD)/libtessinterp.a: $(INTERP_LIB_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libtessinterp.so: $(INTERP_PIC_OBJS)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(OPT) $(LDSAN) -shared -Wl,-soname,libtessinterp.so -Wl,--no-undefined -o $@ $^ -lm -lpthread
 
 RUNTIME_TEST_CC = $(CC) $(RUNTIME_CFLAGS) $(OWN_WARN) $(OPT) $(LDSAN)
 $(BUILD)/tests/runtime_test: testsuite/runtime/Inputs/runtime_test.c $(BUILD)/libtessrt.a $(RUNTIME_HEADERS)
@@ -155,6 +206,12 @@ $(BUILD)/tests/manifest_write_test: testsuite/runtime/Inputs/manifest_write_test
 	@echo "  CC      $<"
 	$(Q)$(RUNTIME_TEST_CC) -Icompiler -o $@ $< compiler/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a $(RUNTIME_LIBS) -lm
 
+# A user's program: libtessrt only; TESSRT_DEVICE=interp finds libtessinterp.so.
+$(BUILD)/tests/runtime_interp: testsuite/runtime/Inputs/runtime_interp.c $(BUILD)/libtessrt.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(RUNTIME_TEST_CC) -o $@ $< $(BUILD)/libtessrt.a $(RUNTIME_LIBS)
+
 $(BUILD)/tests/runtime_launch: testsuite/gpu/runtime_launch.c $(BUILD)/libtessrt.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -171,7 +228,7 @@ EXAMPLES := $(wildcard examples/*.tess)
 run: $(BUILD)/tessc
 	@mkdir -p $(BUILD)/examples
 	@set -e; for f in $(EXAMPLES); do \
-		./$(BUILD)/tessc $$f --emit ir,ir-opt -o $(BUILD)/examples; \
+		./$(BUILD)/tessc $$f --emit ir,ir-opt,ptx,cubin,manifest --arch sm_80,sm_90 -o $(BUILD)/examples; \
 		echo "  tessc   $$f"; \
 	done
 	@echo "outputs are in $(BUILD)/examples/:"; ls $(BUILD)/examples | sed 's/^/  /'

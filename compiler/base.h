@@ -76,6 +76,10 @@ typedef struct Span {
 enum { DIAG_MAX_ERRORS = 20 };
 
 void diag_set_source(const SourceFile *file);
+/* Where diagnostics go: stderr when NULL (the default). The interpreter's
+   runtime device (runtime/interp_device.c) points it at a memory stream to
+   hand a .tir file's errors back as a message. */
+void diag_set_output(FILE *out);
 void diag_error(Span span, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_note(Span span, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_warning(Span span, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

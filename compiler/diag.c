@@ -16,6 +16,10 @@
 static const SourceFile *current_file;
 static int error_count;
 static bool suppress_notes;   /* notes of an error past the limit are dropped too */
+static FILE *diag_output;     /* NULL: stderr */
+
+void diag_set_output(FILE *out) { diag_output = out; }
+static FILE *diag_stream(void) { return diag_output ? diag_output : stderr; }
 
 void diag_set_source(const SourceFile *file) { current_file = file; }
 int diag_error_count(void) { return error_count; }
@@ -45,33 +49,33 @@ static void show_source(Span span) {
     const char *text = line_start(span.line, &length);
     if (!text)
         return;
-    fputs("    ", stderr);
+    fputs("    ", diag_stream());
     for (size_t i = 0; i < length; i++) {
         unsigned char c = (unsigned char)text[i];
         /* Bytes that would garble a terminal are shown as '?'. */
-        fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', stderr);
+        fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', diag_stream());
     }
-    fputs("\n    ", stderr);
+    fputs("\n    ", diag_stream());
     int col = span.col < 1 ? 1 : span.col;
     for (int i = 1; i < col && (size_t)(i - 1) < length; i++)
-        fputc(text[i - 1] == '\t' ? '\t' : ' ', stderr);
-    fputc('^', stderr);
+        fputc(text[i - 1] == '\t' ? '\t' : ' ', diag_stream());
+    fputc('^', diag_stream());
     int end = span.end_col > col ? span.end_col : col + 1;
     if ((size_t)end > length + 1)
         end = (int)length + 1;
     for (int i = col + 1; i < end; i++)
-        fputc('~', stderr);
-    fputc('\n', stderr);
+        fputc('~', diag_stream());
+    fputc('\n', diag_stream());
 }
 
 static void report(const char *kind, Span span, const char *fmt, va_list ap) {
     const char *name = current_file ? current_file->name : "tessc";
     if (span.line > 0)
-        fprintf(stderr, "%s:%d:%d: %s: ", name, span.line, span.col, kind);
+        fprintf(diag_stream(), "%s:%d:%d: %s: ", name, span.line, span.col, kind);
     else
-        fprintf(stderr, "%s: %s: ", name, kind);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+        fprintf(diag_stream(), "%s: %s: ", name, kind);
+    vfprintf(diag_stream(), fmt, ap);
+    fputc('\n', diag_stream());
     if (span.line > 0)
         show_source(span);
 }
@@ -81,7 +85,7 @@ void diag_error(Span span, const char *fmt, ...) {
     if (error_count > DIAG_MAX_ERRORS) {
         suppress_notes = true;
         if (error_count == DIAG_MAX_ERRORS + 1)
-            fprintf(stderr, "tessc: too many errors (%d); stopping here\n", DIAG_MAX_ERRORS);
+            fprintf(diag_stream(), "tessc: too many errors (%d); stopping here\n", DIAG_MAX_ERRORS);
         return;
     }
     suppress_notes = false;
@@ -111,8 +115,8 @@ void diag_error_plain(const char *fmt, ...) {
     error_count++;
     va_list ap;
     va_start(ap, fmt);
-    fputs("tessc: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    fputs("tessc: error: ", diag_stream());
+    vfprintf(diag_stream(), fmt, ap);
+    fputc('\n', diag_stream());
     va_end(ap);
 }

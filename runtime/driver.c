@@ -387,10 +387,34 @@ void tessrt_driver_unload(tessrt_manifest *m) {
 
 /* ---- devices and memory ---------------------------------------------------- */
 
+/* Each public call below asks device.c first whether `device` means the
+   interpreter, which keeps its arrays in host memory; only then the driver. */
+#define DEVICE_ROUTE(device, interp_call)                            \
+    do {                                                            \
+        bool interp_;                                               \
+        tessrt_status route_ = tessrt_device_route((device), &interp_); \
+        if (route_ != TESSRT_OK)                                    \
+            return route_;                                          \
+        if (interp_)                                                \
+            return (interp_call);                                   \
+    } while (0)
+
+static tessrt_status device_interp_count(int *count) {
+    *count = 1;
+    return TESSRT_OK;
+}
+
+static tessrt_status device_interp_capability(int *major, int *minor) {
+    *major = 0;
+    *minor = 0;
+    return TESSRT_OK;
+}
+
 tessrt_status tessrt_device_count(int *count) {
     if (!count)
         return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_device_count: NULL argument");
     *count = 0;
+    DEVICE_ROUTE(TESSRT_DEVICE_CURRENT, device_interp_count(count));
     tessrt_status s = tessrt_driver_open();
     if (s == TESSRT_OK)
         *count = driver_device_count;
@@ -398,6 +422,9 @@ tessrt_status tessrt_device_count(int *count) {
 }
 
 tessrt_status tessrt_device_capability(int device, int *major, int *minor) {
+    if (!major || !minor)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_device_capability: NULL argument");
+    DEVICE_ROUTE(device, device_interp_capability(major, minor));
     int ordinal;
     tessrt_status s = tessrt_driver_device(device, &ordinal);
     if (s != TESSRT_OK)
@@ -423,6 +450,9 @@ tessrt_status tessrt_device_capability(int device, int *major, int *minor) {
     } while (0)
 
 tessrt_status tessrt_device_alloc(int device, size_t bytes, uint64_t *device_pointer) {
+    DEVICE_ROUTE(device, tessrt_device_interp_alloc(bytes, device_pointer));
+    if (!device_pointer)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_device_alloc: NULL argument");
     CUdeviceptr p = 0;
     int ordinal;
     bool pushed = false;
@@ -443,17 +473,21 @@ tessrt_status tessrt_device_alloc(int device, size_t bytes, uint64_t *device_poi
 }
 
 tessrt_status tessrt_device_free(int device, uint64_t device_pointer) {
+    DEVICE_ROUTE(device, tessrt_device_interp_free(device_pointer));
     DRIVER_IN_CONTEXT(device, "cuMemFree", drv.mem_free((CUdeviceptr)device_pointer));
 }
 
 tessrt_status tessrt_copy_to_device(int device, uint64_t dst, const void *src, size_t bytes) {
+    DEVICE_ROUTE(device, tessrt_device_interp_copy((void *)(uintptr_t)dst, src, bytes));
     DRIVER_IN_CONTEXT(device, "cuMemcpyHtoD", bytes ? drv.memcpy_htod((CUdeviceptr)dst, src, bytes) : CUDA_SUCCESS);
 }
 
 tessrt_status tessrt_copy_from_device(int device, void *dst, uint64_t src, size_t bytes) {
+    DEVICE_ROUTE(device, tessrt_device_interp_copy(dst, (const void *)(uintptr_t)src, bytes));
     DRIVER_IN_CONTEXT(device, "cuMemcpyDtoH", bytes ? drv.memcpy_dtoh(dst, (CUdeviceptr)src, bytes) : CUDA_SUCCESS);
 }
 
 tessrt_status tessrt_device_synchronize(int device) {
+    DEVICE_ROUTE(device, TESSRT_OK);   /* interpreter launches finish before they return */
     DRIVER_IN_CONTEXT(device, "cuCtxSynchronize", drv.ctx_synchronize());
 }

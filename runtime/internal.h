@@ -132,7 +132,9 @@ struct tessrt_kernel {
     TessrtArtifact *artifacts;
     int num_artifacts;
     const char *interp;          /* path of the .tir file, or NULL */
+    const char *interp_file;     /* as in the manifest */
     TessrtLoaded loaded[TESSRT_MAX_DEVICES];
+    _Atomic(void *) interp_kernel; /* the interpreter's loaded kernel (device.c), or NULL */
 };
 
 struct tessrt_manifest {
@@ -160,5 +162,25 @@ tessrt_status tessrt_driver_launch(const tessrt_kernel *kernel, int device, void
                                    void **params);
 /* Unloads every module of the manifest. */
 void tessrt_driver_unload(tessrt_manifest *manifest);
+
+/* ---- which device a call goes to; the interpreter device (device.c) ----- */
+
+/* Sets *interp when `device` means the interpreter (TESSRT_DEVICE_INTERP, or
+   ordinal 0 / current under the interpreter kind); fails on a bad
+   TESSRT_DEVICE or an interpreter ordinal other than 0. Never opens libcuda
+   unless TESSRT_DEVICE=auto asks it to. */
+tessrt_status tessrt_device_route(int device, bool *interp);
+tessrt_status tessrt_device_interp_alloc(size_t bytes, uint64_t *pointer);
+tessrt_status tessrt_device_interp_free(uint64_t pointer);
+tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes);
+/* Loads the kernel's tile IR into the interpreter (once); `chosen` gets
+   "interp relu.tir". */
+tessrt_status tessrt_device_interp_prepare(const tessrt_kernel *kernel, char *chosen,
+                                           size_t chosen_size);
+/* Runs the whole grid on the interpreter; the arguments are already checked. */
+tessrt_status tessrt_device_interp_launch(const tessrt_kernel *kernel, const tessrt_arg *args,
+                                          int num_args);
+/* Drops the interpreter's copies of the manifest's kernels. */
+void tessrt_device_interp_unload(tessrt_manifest *manifest);
 
 #endif

@@ -467,12 +467,16 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
         field_path(field, sizeof field, "%s.interp", where);
         if (!check_item(ld, interp, WANT_STRING, field))
             return false;
-        size_t n = strlen(ld->dir) + strlen(interp->valuestring) + 1;
+        const char *file = interp->valuestring;
+        if (file[0] == '\0' || file[0] == '/' || strstr(file, ".."))
+            return load_fail(ld, field, "'%s' is not a name relative to the manifest", file);
+        size_t n = strlen(ld->dir) + strlen(file) + 1;
         char *path = tessrt_pool_alloc(ld->pool, n);
         if (!path)
             return load_fail(ld, where, "out of memory");
-        snprintf(path, n, "%s%s", ld->dir, interp->valuestring);
-        k->interp = path;
+        snprintf(path, n, "%s%s", ld->dir, file);
+        k->interp = path;   /* read at the interpreter's first use of the kernel */
+        k->interp_file = tessrt_pool_strdup(ld->pool, file);
     }
     if (k->num_artifacts == 0 && !k->interp)
         return load_fail(ld, where, "'artifacts' is empty (and there is no 'interp')");

@@ -42,6 +42,8 @@ const char *tessrt_error_string(tessrt_status status) {
     case TESSRT_ERROR_NO_ARTIFACT: return "no artifact runs on the device";
     case TESSRT_ERROR_CUDA: return "CUDA driver call failed";
     case TESSRT_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case TESSRT_ERROR_NO_INTERPRETER: return "no interpreter";
+    case TESSRT_ERROR_INTERPRETER: return "the interpreter caught an error in the kernel";
     }
     return "unknown status";
 }
@@ -72,6 +74,7 @@ void tessrt_manifest_free(tessrt_manifest *m) {
     if (!m)
         return;
     tessrt_driver_unload(m);
+    tessrt_device_interp_unload(m);
     pthread_mutex_destroy(&m->lock);
     tessrt_pool_free(&m->pool);
     free(m);
@@ -327,9 +330,14 @@ tessrt_status tessrt_kernel_prepare(const tessrt_kernel *k, int device, char *ch
                                     size_t chosen_size) {
     if (!k)
         return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_kernel_prepare: NULL kernel");
+    bool interp;
+    tessrt_status s = tessrt_device_route(device, &interp);
+    if (s == TESSRT_OK && interp)
+        return tessrt_device_interp_prepare(k, chosen, chosen_size);
     int ordinal, shared;
     void *function;
-    tessrt_status s = tessrt_driver_device(device, &ordinal);
+    if (s == TESSRT_OK)
+        s = tessrt_driver_device(device, &ordinal);
     if (s == TESSRT_OK)
         s = tessrt_driver_load(k, ordinal, &function, &shared);
     if (s == TESSRT_OK && chosen && chosen_size) {
@@ -372,7 +380,12 @@ tessrt_status tessrt_launch(const tessrt_kernel *k, int device, const tessrt_arg
     tessrt_status s = check_arguments(k, args, num_args, sizes);
     if (s == TESSRT_OK)
         s = check_contracts_and_grid(k, sizes, grid);
-    if (s == TESSRT_OK && grid[0] && grid[1] && grid[2]) {
+    bool interp = false;
+    if (s == TESSRT_OK && grid[0] && grid[1] && grid[2])
+        s = tessrt_device_route(device, &interp);
+    if (s == TESSRT_OK && interp) {
+        s = tessrt_device_interp_launch(k, args, num_args);
+    } else if (s == TESSRT_OK && grid[0] && grid[1] && grid[2]) {
         int ordinal, shared;
         void *function;
         s = tessrt_driver_device(device, &ordinal);

@@ -1,7 +1,7 @@
 /*
  * tessrun.c: run one kernel of a manifest on .npy files.
  *
- *     tessrun MANIFEST [-k NAME] [--device N] [-v] ARG... [SIZE=VALUE...]
+ *     tessrun [--device gpu|interp|N] MANIFEST [-k NAME] [-v] ARG... [SIZE=VALUE...]
  *
  * The ARGs bind, in launch order, the kernel's array and scalar parameters:
  * an array takes a .npy path (in: read; out: created with the shape its
@@ -11,10 +11,19 @@
  * inputs go to the device, the kernel runs through libtessrt, and the
  * outputs come back to their files.
  *
+ * The device is a CUDA device (gpu: device 0; N: device N) or the
+ * interpreter (interp), which runs the kernel's tile IR (the manifest's
+ * "interp" file) on the CPU. tessrun links libtessinterp and registers it
+ * with libtessrt, so the interpreter needs no libtessinterp.so, and
+ * `--device interp` never opens libcuda. Without --device: $TESSRT_DEVICE
+ * when set, else the GPU when the driver finds a device, else the
+ * interpreter, said on stderr.
+ *
  * Exit status: 0 ok, 1 bad input or a runtime failure, 2 usage.
  */
 #include "npy.h"
 #include "tessrt.h"
+#include "tessrt_interp.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -25,15 +34,17 @@
 enum { EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
-    "usage: tessrun MANIFEST [-k NAME] [--device N] [-v] ARG... [SIZE=VALUE...]\n"
+    "usage: tessrun MANIFEST [-k NAME] [--device gpu|interp|N] [-v] ARG... [SIZE=VALUE...]\n"
     "\n"
-    "Runs a kernel of a Tessera manifest on the GPU.\n"
+    "Runs a kernel of a Tessera manifest on the GPU or on the interpreter.\n"
     "  ARG          one per array or scalar parameter, in launch order:\n"
     "                 array: a .npy file (in: read; out: written; inout: read, then overwritten)\n"
     "                 scalar: a number\n"
     "  SIZE=VALUE   a symbolic size; otherwise inferred from the input arrays' shapes\n"
     "  -k NAME      the kernel (needed when the manifest has more than one)\n"
-    "  --device N   the CUDA device ordinal (default 0)\n"
+    "  --device DEV gpu (CUDA device 0), N (CUDA device N) or interp (the CPU interpreter,\n"
+    "               which runs the manifest's tile IR); default: $TESSRT_DEVICE if set, else\n"
+    "               gpu when a CUDA device is present, else interp\n"
     "  -v           say which artifact and grid were used\n"
     "  --help       this text\n"
     "bf16 arrays are stored as '<u2' (raw bits). Exit status: 0 ok, 1 bad input or\n"
@@ -283,9 +294,7 @@ static int create_output(Run *run, int i) {
 
 static int run_on_device(Run *run, int device, bool verbose) {
     tessrt_status s = TESSRT_OK;
-    int count = 0, code = 0;
-    if ((s = tessrt_device_count(&count)) != TESSRT_OK)
-        return fail(EXIT_BAD_INPUT, "%s", tessrt_last_error());
+    int code = 0;
     char chosen[512];
     if ((s = tessrt_kernel_prepare(run->kernel, device, chosen, sizeof chosen)) != TESSRT_OK)
         return fail(EXIT_BAD_INPUT, "%s", tessrt_last_error());
@@ -295,7 +304,12 @@ static int run_on_device(Run *run, int device, bool verbose) {
         const NpyArray *a = &run->arrays[i];
         size_t bytes = a->count * npy_dtype_bytes(a->dtype);
         s = tessrt_device_alloc(device, bytes, &run->device[i]);
-        if (s == TESSRT_OK && run->info[i].access != TESSRT_ACCESS_OUT)
+        /* An out array starts as 0xFF bytes (NaN for every float dtype), so
+           an element the kernel never writes shows in the result instead of
+           passing as whatever the allocator left there. */
+        if (run->info[i].access == TESSRT_ACCESS_OUT)
+            memset(a->data, 0xFF, bytes);
+        if (s == TESSRT_OK)
             s = tessrt_copy_to_device(device, run->device[i], a->data, bytes);
         run->args[i] = tessrt_arg_array(run->device[i]);
     }
@@ -323,14 +337,19 @@ static int run_on_device(Run *run, int device, bool verbose) {
         if (!npy_write(run->texts[i], &run->arrays[i], err, sizeof err))
             return fail(EXIT_BAD_INPUT, "%s", err);
     }
-    if (verbose)
+    if (verbose && device == TESSRT_DEVICE_INTERP)
+        fprintf(stderr, "tessrun: ran '%s' on the interpreter with %s\n",
+                tessrt_kernel_name(run->kernel), chosen);
+    else if (verbose)
         fprintf(stderr, "tessrun: ran '%s' on device %d with %s\n", tessrt_kernel_name(run->kernel),
                 device, chosen);
     return 0;
 }
 
-static int tessrun(const char *manifest_path, const char *kernel_name, int device, bool verbose,
-                   int num_raw, char **raw) {
+/* `fallback`: the interpreter was chosen for want of a CUDA device, which
+   is said once the arguments are known to be good. */
+static int tessrun(const char *manifest_path, const char *kernel_name, int device, bool fallback,
+                   bool verbose, int num_raw, char **raw) {
     tessrt_manifest *m = NULL;
     if (tessrt_manifest_load(manifest_path, &m) != TESSRT_OK)
         return fail(EXIT_BAD_INPUT, "%s", tessrt_last_error());
@@ -446,6 +465,8 @@ static int tessrun(const char *manifest_path, const char *kernel_name, int devic
         code = fail(EXIT_BAD_INPUT, "%s", tessrt_last_error());
         goto out;
     }
+    if (fallback)
+        fputs("tessrun: no CUDA device; running on the interpreter\n", stderr);
     if (verbose)
         fprintf(stderr, "tessrun: kernel '%s', grid (%u, %u, %u), %d threads per block\n",
                 tessrt_kernel_name(run.kernel), grid[0], grid[1], grid[2],
@@ -465,8 +486,35 @@ out:
     return code;
 }
 
+/* Registers the linked interpreter and settles the device: a CUDA ordinal
+   (the GPU kind, whatever $TESSRT_DEVICE says) or TESSRT_DEVICE_INTERP. */
+static int choose_device(const char *text, int *device, bool *fallback) {
+    if (tessrt_register_interpreter(tessinterp_device()) != TESSRT_OK)
+        return fail(EXIT_BAD_INPUT, "%s", tessrt_last_error());
+    if (text) {
+        if (*device != TESSRT_DEVICE_INTERP)
+            tessrt_set_device_kind(TESSRT_DEVICE_KIND_GPU);
+        return 0;
+    }
+    const char *env = getenv("TESSRT_DEVICE");
+    if (env && env[0] && strcmp(env, "auto") != 0) {
+        tessrt_device_kind kind;
+        if (tessrt_get_device_kind(&kind) != TESSRT_OK)
+            return fail(EXIT_BAD_INPUT, "%s", tessrt_last_error());
+        *device = kind == TESSRT_DEVICE_KIND_INTERP ? TESSRT_DEVICE_INTERP : 0;
+        return 0;
+    }
+    int count = 0;
+    tessrt_set_device_kind(TESSRT_DEVICE_KIND_GPU);
+    if (tessrt_device_count(&count) != TESSRT_OK || count == 0) {
+        *device = TESSRT_DEVICE_INTERP;
+        *fallback = true;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    const char *manifest = NULL, *kernel = NULL;
+    const char *manifest = NULL, *kernel = NULL, *device_text = NULL;
     int device = 0;
     bool verbose = false;
     char **raw = calloc((size_t)argc + 1, sizeof *raw);
@@ -489,12 +537,20 @@ int main(int argc, char **argv) {
                 kernel = v;
                 continue;
             }
+            device_text = v;
+            if (strcmp(v, "interp") == 0) {
+                device = TESSRT_DEVICE_INTERP;
+                continue;
+            }
+            if (strcmp(v, "gpu") == 0) {
+                device = 0;
+                continue;
+            }
             char *end;
             long d = strtol(v, &end, 10);
             if (end == v || *end != '\0' || d < 0 || d > 1024) {
                 free(raw);
-                return fail(EXIT_USAGE, "--device %s: expected a device ordinal (0, 1, ...)%s", v,
-                            strcmp(v, "interp") == 0 ? "; the interpreter is not built yet" : "");
+                return fail(EXIT_USAGE, "--device %s: expected gpu, interp or a CUDA device ordinal (0, 1, ...)", v);
             }
             device = (int)d;
         } else if (strcmp(a, "-v") == 0) {
@@ -512,7 +568,12 @@ int main(int argc, char **argv) {
         free(raw);
         return fail(EXIT_USAGE, "no manifest given");
     }
-    int code = tessrun(manifest, kernel, device, verbose, num_raw, raw);
+    bool fallback = false;
+    if (choose_device(device_text, &device, &fallback) != 0) {
+        free(raw);
+        return EXIT_BAD_INPUT;
+    }
+    int code = tessrun(manifest, kernel, device, fallback, verbose, num_raw, raw);
     free(raw);
     return code;
 }

@@ -34,6 +34,13 @@ try:
     ctypes.CDLL("libcuda.so.1")
 except OSError:
     config.available_features.add("no-cuda-driver")
+# The backend's tests (testsuite/codegen): %ptxas is the ptxas tessc finds
+# ($PTXAS, then PATH, then the CUDA toolkit); tests that assemble need "ptxas".
+import shutil
+ptxas = os.environ.get("PTXAS") or shutil.which("ptxas") or os.path.join(cuda_home, "bin", "ptxas")
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+config.substitutions.append(("%ptxas", ptxas))
 config.substitutions.append(("FileCheck", os.environ.get("FILECHECK", "FileCheck-22")))
 config.substitutions.append(("not ", "not-22 "))
 config.environment["LC_ALL"] = "C"

@@ -13,6 +13,11 @@
  * needs it, so a program linked with libtessrt starts on a machine without
  * one; manifest loading, argument checking and grid computation work there.
  *
+ * Kernels can also run on the CPU, on Tessera's tile-IR interpreter
+ * (docs/interpreter.md): set TESSRT_DEVICE=interp in the environment, or call
+ * tessrt_set_device_kind, and an unchanged program's allocations, copies and
+ * launches go to host memory and the interpreter. See "devices" below.
+ *
  * Every function returns a tessrt_status; on failure tessrt_last_error()
  * gives a readable message for the calling thread. Nothing here exits or
  * aborts. Handles are opaque; this header includes no CUDA header (a stream
@@ -49,6 +54,10 @@ typedef enum tessrt_status {
     TESSRT_ERROR_NO_ARTIFACT,      /* no artifact runs on the device */
     TESSRT_ERROR_CUDA,             /* a driver call failed */
     TESSRT_ERROR_OUT_OF_MEMORY,    /* host allocation failed */
+    TESSRT_ERROR_NO_INTERPRETER,   /* the interpreter is not linked in and libtessinterp.so
+                                      could not be opened */
+    TESSRT_ERROR_INTERPRETER,      /* the interpreter caught an error in the kernel (an
+                                      unwritten shared read, an index out of bounds, ...) */
 } tessrt_status;
 
 /* A fixed description of the status ("contract violated"). */
@@ -201,9 +210,59 @@ tessrt_status tessrt_kernel_prepare(const tessrt_kernel *kernel, int device, cha
 tessrt_status tessrt_kernel_artifact_for(const tessrt_kernel *kernel, int major, int minor,
                                          int *index, char *desc, size_t desc_size);
 
-/* ---- devices and memory (primary context; helpers for tools and tests) -- */
+/* ---- devices: the GPU or the interpreter --------------------------------
+ * Every function below that takes a `device` sends it either to a CUDA
+ * device (through the driver) or to the interpreter, which runs a kernel's
+ * tile IR (the manifest's "interp" file) on the CPU with GPU semantics. On
+ * the interpreter, "device memory" is host memory (a device pointer is a host
+ * address), copies are memcpy, launches run the whole grid before they
+ * return, and streams are ignored. It is one device, ordinal 0, of compute
+ * capability 0.0.
+ *
+ * Which one a device ordinal (0, 1, ... or TESSRT_DEVICE_CURRENT) means is
+ * the process's device kind. Its first value comes from the environment:
+ *   TESSRT_DEVICE=gpu     CUDA devices (also when the variable is unset)
+ *   TESSRT_DEVICE=interp  the interpreter
+ *   TESSRT_DEVICE=auto    CUDA devices when there is one, else the interpreter
+ * Any other value makes the first call that needs a device fail with a
+ * message. TESSRT_DEVICE_INTERP names the interpreter whatever the kind is.
+ * Memory belongs to the kind it was allocated on: set the kind before the
+ * first allocation.
+ *
+ * libtessrt itself does not contain the interpreter. It comes from
+ * libtessinterp: a program linked with libtessinterp.a registers it with
+ * tessrt_register_interpreter(tessinterp_device()) (tessrt_interp.h);
+ * otherwise the first use of the interpreter opens libtessinterp.so with
+ * dlopen (the usual library search path, or the file $TESSRT_INTERP_LIBRARY).
+ * A program that never uses the interpreter never loads it, and the
+ * interpreter never loads libcuda.
+ */
 
-/* TESSRT_ERROR_NO_DRIVER when libcuda.so.1 is missing. */
+/* The interpreter, as a device ordinal. */
+#define TESSRT_DEVICE_INTERP (-2)
+
+typedef enum tessrt_device_kind {
+    TESSRT_DEVICE_KIND_GPU,      /* ordinals are CUDA devices */
+    TESSRT_DEVICE_KIND_INTERP,   /* every ordinal is the interpreter */
+} tessrt_device_kind;
+
+/* Sets the process's device kind (overrides TESSRT_DEVICE). */
+tessrt_status tessrt_set_device_kind(tessrt_device_kind kind);
+/* The process's device kind; resolves TESSRT_DEVICE (for "auto", by opening
+   the driver) the first time. Fails on a TESSRT_DEVICE it does not know. */
+tessrt_status tessrt_get_device_kind(tessrt_device_kind *kind);
+
+/* The interpreter's entry points, as libtessinterp provides them
+   (tessrt_interp.h); opaque here. */
+typedef struct tessrt_interp_device tessrt_interp_device;
+/* Uses `device` as the interpreter from now on, instead of opening
+   libtessinterp.so. Call it before the interpreter's first use; NULL or an
+   interpreter built against another version of this header is an error. */
+tessrt_status tessrt_register_interpreter(const tessrt_interp_device *device);
+
+/* ---- memory (primary context on a GPU; helpers for tools and tests) ---- */
+
+/* TESSRT_ERROR_NO_DRIVER when libcuda.so.1 is missing; 1 on the interpreter. */
 tessrt_status tessrt_device_count(int *count);
 tessrt_status tessrt_device_capability(int device, int *major, int *minor);
 tessrt_status tessrt_device_alloc(int device, size_t bytes, uint64_t *device_pointer);

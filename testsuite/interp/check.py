@@ -1,7 +1,23 @@
 #!/usr/bin/python3
-"""check.py: a kernel through `tessc run --device interp` against numpy.
+"""check.py: a kernel through `tessc run --device interp` (or tessrun) against numpy.
 
     check.py CASE --tessc TESSC --examples DIR --tmp DIR [--seed N] [-O N]
+    check.py CASE --runner tessrun --tessrun TESSRUN --artifacts DIR --tmp DIR
+                  [--device gpu|interp] [--compare-interp] [--seed N]
+    check.py --list
+
+The first form compiles the case in memory and runs it on the interpreter.
+The second runs what `testsuite/gpu/build-artifacts.sh` compiled ahead of
+time: `tessrun --device gpu DIR/CASE/*.manifest.json` (--device interp runs
+the manifest's tile IR instead); --compare-interp runs `tessrun --device
+interp` on the same inputs as well and requires the two results to agree
+within the output dtype's tolerance. `--list` prints one line per case,
+sorted by name, for build scripts:
+
+    NAME FILE KERNEL DEFINES
+
+FILE relative to the repository root; KERNEL the kernel's name or "-" when
+the file has one; DEFINES the -D values joined by "," or "-".
 
 Each case draws random inputs with numpy, runs one kernel on them through
 `tessc run`, and compares every output with a float64 numpy reference, with
@@ -21,6 +37,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "Inputs")
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 # Relative tolerance per output dtype, and absolute tolerance as a fraction
 # of the largest reference magnitude (sums of many terms cancel).
@@ -450,56 +467,136 @@ def compare(name, dtype, got, want):
     return True
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=sorted(CASES))
-    ap.add_argument("--tessc", required=True)
-    ap.add_argument("--examples", required=True)
-    ap.add_argument("--tmp", required=True)
-    ap.add_argument("--seed", type=int)
-    ap.add_argument("-O", dest="opt", default=None)
-    opts = ap.parse_args()
+def case_file(name, examples):
+    return CASES[name][0].replace("%examples", examples)
 
-    file, kernel, defines, make = CASES[opts.case]
-    file = file.replace("%examples", opts.examples)
-    seed = opts.seed if opts.seed is not None else zlib.crc32(opts.case.encode())
-    rng = np.random.default_rng(seed)
-    args, reference = make(rng)
 
-    os.makedirs(opts.tmp, exist_ok=True)
-    cmd = [opts.tessc, "run", file, "--device", "interp"]
-    if kernel:
-        cmd += ["-k", kernel]
-    for d in defines:
-        cmd += ["-D", d]
-    if opts.opt is not None:
-        cmd += ["-O" + opts.opt]
+def list_cases():
+    for name in sorted(CASES):
+        file, kernel, defines, _ = CASES[name]
+        path = os.path.relpath(case_file(name, os.path.join(ROOT, "examples")), ROOT)
+        print(f"{name} {path} {kernel or '-'} {','.join(defines) or '-'}")
+    return 0
+
+
+def write_inputs(args, directory):
+    """Saves the inputs into `directory`; returns the run's ARG words."""
+    os.makedirs(directory, exist_ok=True)
+    words = []
     for a in args:
         if a.kind in ("in", "inout", "out"):
-            path = os.path.join(opts.tmp, a.name + ".npy")
+            path = os.path.join(directory, a.name + ".npy")
             if a.kind == "out" and os.path.exists(path):
                 os.unlink(path)
             if a.kind != "out":
                 np.save(path, a.value)
-            cmd.append(path)
+            words.append(path)
         elif a.kind == "scalar":
-            cmd.append(repr(float(a.value)) if isinstance(a.value, float) else str(a.value))
+            words.append(repr(float(a.value)) if isinstance(a.value, float) else str(a.value))
         else:
-            cmd.append(f"{a.name}={a.value}")
-    run = subprocess.run(cmd, capture_output=True, text=True)
-    if run.returncode != 0:
-        print(f"FAIL: {' '.join(cmd)} exited with {run.returncode}\n{run.stderr}")
+            words.append(f"{a.name}={a.value}")
+    return words
+
+
+def read_outputs(args, directory):
+    return {a.name: np.load(os.path.join(directory, a.name + ".npy"))
+            for a in args if a.kind in ("out", "inout")}
+
+
+def run(cmd):
+    """True when the command succeeds; prints why not."""
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"FAIL: {' '.join(cmd)} exited with {done.returncode}\n{done.stderr}")
+        return False
+    return True
+
+
+def find_manifest(artifacts, name):
+    directory = os.path.join(artifacts, name)
+    found = sorted(f for f in os.listdir(directory) if f.endswith(".manifest.json")) \
+        if os.path.isdir(directory) else []
+    if len(found) != 1:
+        print(f"FAIL: expected one *.manifest.json in {directory}, found {len(found) or 'none'}"
+              " (run testsuite/gpu/build-artifacts.sh)")
+        return None
+    return os.path.join(directory, found[0])
+
+
+def main():
+    if "--list" in sys.argv[1:]:
+        return list_cases()
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", choices=sorted(CASES))
+    ap.add_argument("--runner", choices=["tessc", "tessrun"], default="tessc")
+    ap.add_argument("--tessc")
+    ap.add_argument("--examples", default=os.path.join(ROOT, "examples"))
+    ap.add_argument("--tessrun")
+    ap.add_argument("--artifacts")
+    ap.add_argument("--device", choices=["gpu", "interp"], default="gpu",
+                    help="tessrun's device for the checked run (default gpu)")
+    ap.add_argument("--compare-interp", action="store_true",
+                    help="also run tessrun --device interp and require it to agree")
+    ap.add_argument("--tmp", required=True)
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("-O", dest="opt", default=None)
+    opts = ap.parse_args()
+    if opts.runner == "tessc" and not opts.tessc:
+        ap.error("--runner tessc needs --tessc")
+    if opts.runner == "tessrun" and not (opts.tessrun and opts.artifacts):
+        ap.error("--runner tessrun needs --tessrun and --artifacts")
+    if opts.compare_interp and opts.runner != "tessrun":
+        ap.error("--compare-interp needs --runner tessrun")
+
+    file, kernel, defines, make = CASES[opts.case]
+    file = case_file(opts.case, opts.examples)
+    seed = opts.seed if opts.seed is not None else zlib.crc32(opts.case.encode())
+    rng = np.random.default_rng(seed)
+    args, reference = make(rng)
+
+    if opts.runner == "tessc":
+        cmd = [opts.tessc, "run", file, "--device", "interp"]
+        if kernel:
+            cmd += ["-k", kernel]
+        for d in defines:
+            cmd += ["-D", d]
+        if opts.opt is not None:
+            cmd += ["-O" + opts.opt]
+    else:
+        manifest = find_manifest(opts.artifacts, opts.case)
+        if not manifest:
+            return 1
+        cmd = [opts.tessrun, "--device", opts.device, manifest]
+        if kernel:
+            cmd += ["-k", kernel]
+    if not run(cmd + write_inputs(args, opts.tmp)):
         return 1
+    got = read_outputs(args, opts.tmp)
     want = reference()
     ok = True
     for a in args:
         if a.kind in ("out", "inout"):
-            got = np.load(os.path.join(opts.tmp, a.name + ".npy"))
-            ok &= compare(a.name, a.dtype, got, want[a.name])
+            ok &= compare(a.name, a.dtype, got[a.name], want[a.name])
+    what = f"{sum(a.kind in ('out', 'inout') for a in args)} outputs match"
+    if ok and opts.compare_interp:
+        interp_dir = os.path.join(opts.tmp, "interp")
+        interp_cmd = [opts.tessrun, "--device", "interp"] + cmd[3:]
+        if not run(interp_cmd + write_inputs(args, interp_dir)):
+            return 1
+        interp = read_outputs(args, interp_dir)
+        for a in args:
+            if a.kind in ("out", "inout"):
+                if a.dtype == "bf16":
+                    device = from_bf16_bits(got[a.name]).astype(np.float64)
+                else:
+                    device = got[a.name].astype(np.float64)
+                ok &= compare(a.name + " (interpreter vs " + opts.device + ")", a.dtype,
+                              interp[a.name], device)
+        what += ", interpreter == " + opts.device
     if not ok:
         print(f"(case {opts.case}, seed {seed}; command: {' '.join(cmd)})")
         return 1
-    print(f"ok {opts.case}: {sum(a.kind in ('out', 'inout') for a in args)} outputs match")
+    print(f"ok {opts.case}: {what}")
     return 0
 
 

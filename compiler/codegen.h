@@ -1,0 +1,191 @@
+/*
+ * codegen.h: the backend's one internal header (no LLVM in it).
+ *
+ * The backend takes a kernel's tile IR after the tile passes and makes PTX
+ * and cubins:
+ *
+ *     layout_assign      which thread holds which tile element (layout.c)
+ *     shared_alloc       offsets in the dynamic shared buffer (shared_alloc.c)
+ *     codegen_kernel     LLVM IR, PTX per arch, cubin per arch (emit.c, llvm_*.c)
+ *
+ * Layouts (the model is Triton's "distributed" layouts). A layout is a map
+ * from (thread, register) to a tile element; it is independent of the tile's
+ * shape, which is applied to it (layout_map):
+ *
+ *   BLOCKED  per dim: size_per_thread (a contiguous run in one thread; along
+ *            the last dim it is the vector of a 16-byte load or store),
+ *            threads_per_warp, warps_per_cta, and an order (fastest dim
+ *            first) in which lanes and warps are numbered. The product of
+ *            threads_per_warp is 32 and of warps_per_cta the warp count. A
+ *            dim shorter than the layout's reach is replicated: several
+ *            threads hold the same element. A dim whose size is not a power
+ *            of two lives wholly in every thread's registers.
+ *   SLICE    a parent layout with one dim removed: what a reduction over that
+ *            dim leaves (the threads that were spread along it now hold
+ *            copies of the same result).
+ *
+ * Tensor-core layouts slot in as new kinds (LAYOUT_MMA for mma.sync and
+ * wgmma accumulators, LAYOUT_DOT_OPERAND for their A and B operands):
+ * layout_map gives each kind's register -> element function, and the
+ * lowering already asks only layout_map and layout_equal, so a conversion
+ * to or from a new kind goes through shared memory until a direct one is
+ * written.
+ *
+ * Where a value must change layout (an operand whose wanted layout differs,
+ * transpose, extract, a general reshape or broadcast, dot operands, the
+ * cross-warp step of a reduction) the lowering goes through shared memory:
+ * the op gets a scratch buffer, and shared_alloc gives every scratch buffer
+ * and every `alloc` an offset by liveness over the op order.
+ */
+#ifndef TESSERA_CODEGEN_H
+#define TESSERA_CODEGEN_H
+
+#include "ir.h"
+
+/* ---- layouts (layout.c) ---------------------------------------------------- */
+
+typedef enum LayoutKind { LAYOUT_BLOCKED, LAYOUT_SLICE } LayoutKind;
+
+typedef struct Layout {
+    LayoutKind kind;
+    int rank;                          /* rank of the tiles it distributes */
+    /* LAYOUT_BLOCKED */
+    int size_per_thread[IR_MAX_RANK];
+    int threads_per_warp[IR_MAX_RANK];
+    int warps_per_cta[IR_MAX_RANK];
+    int order[IR_MAX_RANK];            /* order[0] is the fastest-varying dim */
+    /* LAYOUT_SLICE */
+    const struct Layout *parent;
+    int slice_dim;                     /* the parent's dim that is removed */
+} Layout;
+
+/* One dim of a tile under a layout: where its elements are. */
+typedef struct LayoutDim {
+    int64_t size;                      /* the tile's size along this dim */
+    int root_dim;                      /* the dim of the blocked root layout */
+    bool in_registers;                 /* not a power of two: whole dim in each thread */
+    int spt, tpw, wpc;                 /* size_per_thread (clipped), threads, warps */
+    int64_t reach;                     /* spt * tpw * wpc before clipping */
+    int64_t regs;                      /* registers along this dim */
+    int unique_threads;                /* threads along it that hold distinct elements */
+} LayoutDim;
+
+/* A layout applied to a shape. Register r of a thread holds the element
+   whose coordinate along dim d is base_d(thread) + layout_reg_offset(d, r);
+   registers are numbered row-major over the dims' register counts. */
+typedef struct LayoutMap {
+    const Layout *root;                /* the blocked layout at the bottom */
+    int rank;
+    LayoutDim dims[IR_MAX_RANK];
+    int64_t num_regs;
+    /* root dims the tile does not have (sliced away): their threads replicate */
+    int num_sliced;
+    int sliced_dims[IR_MAX_RANK];
+    /* lane and warp numbering of each root dim: lane_d = lane / lane_stride % tpw */
+    int lane_stride[IR_MAX_RANK], warp_stride[IR_MAX_RANK];
+} LayoutMap;
+
+void layout_map(const Layout *layout, const IrType *shape, LayoutMap *map);
+/* The compile-time part of register r's coordinates, one per dim. */
+void layout_reg_offsets(const LayoutMap *map, int64_t reg, int64_t *offsets);
+/* Register index of per-dim register indices (row-major). */
+int64_t layout_reg_index(const LayoutMap *map, const int64_t *dim_regs);
+bool layout_equal(const Layout *a, const Layout *b);
+/* Writes "blocked<spt=[1,4] tpw=[2,16] wpc=[4,1] order=[1,0]>" or
+   "slice<dim=1, blocked<...>>". */
+void layout_format(const Layout *layout, char *buf, size_t size);
+
+/* What layout_assign decided for one op. */
+typedef struct OpPlan {
+    IrOp *op;
+    int index;                         /* position in program order (pre-order) */
+    int end_index;                     /* last index inside its regions (= index without) */
+    const Layout **operand_layouts;    /* wanted layout per operand; NULL: as it is */
+    bool via_shared;                   /* a shape op that rearranges through shared memory */
+    int64_t scratch_bytes;             /* shared scratch this op needs (alloc: its buffer) */
+    int64_t scratch_offset;            /* from shared_alloc */
+} OpPlan;
+
+typedef struct ValuePlan {
+    const Layout *layout;              /* tiles only; NULL for refs */
+    bool flexible;                     /* computed from constants and single elements:
+                                          the lowering rematerializes it in any layout */
+} ValuePlan;
+
+typedef struct KernelPlan {
+    IrKernel *kernel;
+    int threads;
+    ValuePlan *values;                 /* indexed by IrValue.id (numbered by layout_assign) */
+    int num_values;
+    OpPlan *ops;                       /* in program order */
+    int num_ops;
+    int64_t shared_bytes;              /* from shared_alloc: the dynamic shared size */
+    /* op -> OpPlan lookup (open addressing) */
+    OpPlan **table;
+    int table_size;
+} KernelPlan;
+
+/* Gives every tile value of `kernel` a layout and every op its operand
+   layouts and scratch needs. Numbers the kernel's values (IrValue.id); the
+   numbering must stay until the kernel is lowered. Allocates from the
+   kernel's arena. */
+KernelPlan *layout_assign(IrKernel *kernel, int threads);
+OpPlan *layout_op_plan(const KernelPlan *plan, const IrOp *op);
+const Layout *layout_of(const KernelPlan *plan, const IrValue *value);
+/* The layout that loads and stores of `shape` use: per-thread vectors of up
+   to 16 bytes along the last dim, lanes then warps filled from the fastest
+   dim, so that a warp's accesses are contiguous. */
+const Layout *layout_blocked_default(IrKernel *kernel, const IrType *shape, int threads);
+/* A value of shape `type`: how many registers each thread holds. */
+int64_t layout_regs_per_thread(const Layout *layout, const IrType *type);
+
+/* ---- shared memory (shared_alloc.c) ----------------------------------------- */
+
+/* Gives every op scratch buffer and every `alloc` an offset in the dynamic
+   shared buffer: intervals over the op order, reuse where lifetimes do not
+   overlap, 16-byte alignment. Sets each OpPlan's scratch_offset (an alloc's
+   buffer is its op's scratch) and plan->shared_bytes. */
+void shared_alloc(KernelPlan *plan);
+
+/* ---- code generation (emit.c) --------------------------------------------------- */
+
+typedef struct CodegenArch {
+    const ArchInfo *arch;
+    int ptx_version;                   /* e.g. 80 for PTX ISA 8.0 */
+    char *ptx;                         /* NUL-terminated */
+    size_t ptx_size;
+    char *cubin;                       /* NULL when no ptxas was found */
+    size_t cubin_size;
+    int registers, spill_stores, spill_loads;
+    int ptxas_shared_bytes;            /* static shared memory ptxas reports */
+} CodegenArch;
+
+typedef struct CodegenKernel {
+    const IrKernel *kernel;
+    const char *entry;                 /* entry symbol, e.g. matmul_BM128_BN128_BK64 */
+    int threads;
+    int64_t shared_bytes;              /* dynamic shared memory per block */
+    char *llvm_ir;                     /* --emit llvm: optimized for the first arch */
+    size_t llvm_ir_size;
+    CodegenArch archs[8];
+    int num_archs;
+} CodegenKernel;
+
+typedef struct CodegenOptions {
+    const ArchInfo *const *archs;
+    int num_archs;
+    bool want_llvm, want_ptx, want_cubin;
+    const char *source_name;           /* module's source_filename: a basename */
+} CodegenOptions;
+
+/* Lowers one kernel for every arch. On failure prints an internal error
+   naming the kernel and returns false; never aborts on valid IR. The
+   buffers in `out` are malloc'd; codegen_kernel_free releases them. */
+bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKernel *out);
+void codegen_kernel_free(CodegenKernel *out);
+/* The PTX ISA version chosen for an arch (80 = 8.0). */
+int codegen_ptx_version(const ArchInfo *arch);
+/* Whether a ptxas exists: $PTXAS, then PATH, then /usr/local/cuda/bin. */
+const char *codegen_find_ptxas(void);
+
+#endif

@@ -1,0 +1,398 @@
+/*
+ * emit.c: one kernel's tile IR -> LLVM module -> PTX per arch -> cubin per arch.
+ *
+ * codegen_kernel runs the backend phases in order: layout_assign,
+ * shared_alloc, llvm_kernel_lower (the llvm_*.c files), libdevice linking,
+ * then for each --arch: clone, "globaldce,default<O3>" with the arch's target
+ * machine, PTX to memory, and ptxas -v for the cubin and its register,
+ * spill and shared-memory counts. Any PTX that ptxas rejects is an internal
+ * error: every PTX we emit must assemble.
+ *
+ * PTX ISA versions (codegen_ptx_version): the lowest each arch allows, for
+ * the widest range of drivers that can JIT the PTX (7.0 for sm_80, 7.1 for
+ * sm_86, 7.8 for sm_89), and 8.0 for sm_90 and sm_90a, below which LLVM 22
+ * cannot select Hopper's barriers (toolchain.md). The intrinsics the
+ * lowering uses (bar.sync through barrier.cta.sync.aligned.all, shfl.sync,
+ * the sregs, min/max.NaN, atom) need at most sm_80 with PTX 7.0.
+ *
+ * Output is deterministic: the module's name and source_filename are the
+ * input's base name, and nothing records a time or a path.
+ */
+#include "codegen.h"
+#include "llvm_lower.h"
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char emit_triple[] = "nvptx64-nvidia-cuda";
+
+int codegen_ptx_version(const ArchInfo *arch) {
+    if (arch->major == 8 && arch->minor == 0)
+        return 70;
+    if (arch->major == 8 && arch->minor == 6)
+        return 71;
+    if (arch->major == 8 && arch->minor == 9)
+        return 78;
+    return 80;
+}
+
+static void emit_init_llvm(void) {
+    static bool done;
+    if (done)
+        return;
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    done = true;
+}
+
+/* matmul_BM128_BN128_BK64: the kernel's name and its compile-time values. */
+static char *emit_entry_symbol(IrKernel *kernel) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", kernel->name);
+    for (int i = 0; i < kernel->num_cparams; i++) {
+        const IrCParam *c = &kernel->cparams[i];
+        char value[64];
+        if (c->is_float)
+            snprintf(value, sizeof value, "%g", c->float_value);
+        else
+            snprintf(value, sizeof value, "%lld", (long long)c->int_value);
+        for (char *p = value; *p; p++)
+            *p = *p == '-' ? 'm' : *p == '.' ? 'p' : *p == '+' ? 'P' : *p;
+        size_t len = strlen(buf);
+        snprintf(buf + len, sizeof buf - len, "_%s%s", c->name, value);
+    }
+    return arena_strdup(&kernel->arena, buf);
+}
+
+static LLVMTargetMachineRef emit_target_machine(const ArchInfo *arch, char *error, size_t error_size) {
+    char *message = NULL;
+    LLVMTargetRef target;
+    if (LLVMGetTargetFromTriple(emit_triple, &target, &message)) {
+        snprintf(error, error_size, "no NVPTX target in LLVM: %s", message ? message : "");
+        LLVMDisposeMessage(message);
+        return NULL;
+    }
+    char features[32];
+    snprintf(features, sizeof features, "+ptx%d", codegen_ptx_version(arch));
+    return LLVMCreateTargetMachine(target, emit_triple, arch->name, features, LLVMCodeGenLevelAggressive,
+                                   LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
+/* ---- libdevice ------------------------------------------------------------------------ */
+
+static bool emit_calls_libdevice(LLVMModuleRef module) {
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(fn, &len);
+        if (len > 5 && strncmp(name, "__nv_", 5) == 0)
+            return true;
+    }
+    return false;
+}
+
+static const char *emit_libdevice_path(void) {
+    static char path[1024];
+    const char *cuda = getenv("CUDA_HOME");
+    if (cuda && *cuda) {
+        snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", cuda);
+        if (access(path, R_OK) == 0)
+            return path;
+    }
+    return "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc";
+}
+
+/* toolchain.md's recipe: our triple and data layout on libdevice, link,
+   internal linkage for everything but the kernel (globaldce then drops what
+   is not called), and nvvm-reflect-ftz = 0 (IEEE denormals). */
+static bool emit_link_libdevice(LLVMContextRef ctx, LLVMModuleRef module, LLVMValueRef kernel, char *error,
+                                size_t error_size) {
+    const char *path = emit_libdevice_path();
+    LLVMMemoryBufferRef buffer;
+    char *message = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
+        snprintf(error, error_size, "cannot read libdevice '%s': %s", path, message ? message : "");
+        LLVMDisposeMessage(message);
+        return false;
+    }
+    LLVMModuleRef lib;
+    bool bad = LLVMParseBitcodeInContext2(ctx, buffer, &lib);
+    LLVMDisposeMemoryBuffer(buffer);
+    if (bad) {
+        snprintf(error, error_size, "cannot parse libdevice '%s'", path);
+        return false;
+    }
+    LLVMSetTarget(lib, LLVMGetTarget(module));
+    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(module));
+    if (LLVMLinkModules2(module, lib)) {
+        snprintf(error, error_size, "cannot link libdevice '%s'", path);
+        return false;
+    }
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+        if (fn != kernel && !LLVMIsDeclaration(fn))
+            LLVMSetLinkage(fn, LLVMInternalLinkage);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(module); g; g = LLVMGetNextGlobal(g))
+        if (!LLVMIsDeclaration(g))
+            LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMAddModuleFlag(module, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0)));
+    return true;
+}
+
+/* ---- ptxas ------------------------------------------------------------------------------- */
+
+static bool emit_executable(const char *path) { return path && access(path, X_OK) == 0; }
+
+const char *codegen_find_ptxas(void) {
+    static char found[1024];
+    static bool searched;
+    if (searched)
+        return found[0] ? found : NULL;
+    searched = true;
+    const char *env = getenv("PTXAS");
+    if (env && *env && emit_executable(env)) {
+        snprintf(found, sizeof found, "%s", env);
+        return found;
+    }
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        const char *colon = strchr(path, ':');
+        size_t n = colon ? (size_t)(colon - path) : strlen(path);
+        if (n > 0 && n < sizeof found - 8) {
+            snprintf(found, sizeof found, "%.*s/ptxas", (int)n, path);
+            if (emit_executable(found))
+                return found;
+        }
+        path = colon ? colon + 1 : NULL;
+    }
+    snprintf(found, sizeof found, "/usr/local/cuda/bin/ptxas");
+    if (emit_executable(found))
+        return found;
+    found[0] = '\0';
+    return NULL;
+}
+
+static bool emit_write_file(const char *path, const char *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok;
+}
+
+static char *emit_read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *data = malloc(cap + 1);
+    for (size_t n; data && (n = fread(data + len, 1, cap - len, f)) > 0;) {
+        len += n;
+        if (len == cap) {
+            cap *= 2;
+            data = realloc(data, cap + 1);
+        }
+    }
+    fclose(f);
+    if (!data)
+        return NULL;
+    data[len] = '\0';
+    *size = len;
+    return data;
+}
+
+/* The number before `what` in ptxas's -v report, or 0. */
+static int emit_number_before(const char *log, const char *what) {
+    const char *p = strstr(log, what);
+    if (!p)
+        return 0;
+    while (p > log && p[-1] == ' ')
+        p--;
+    while (p > log && p[-1] >= '0' && p[-1] <= '9')
+        p--;
+    return atoi(p);
+}
+
+static bool emit_ptxas(const char *ptxas, CodegenArch *a, const char *entry, char *error, size_t error_size) {
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/tessc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        snprintf(error, error_size, "cannot create a temporary directory: %s", strerror(errno));
+        return false;
+    }
+    char in[1100], out[1100], log[1100], arch[40];
+    snprintf(in, sizeof in, "%s/k.ptx", dir);
+    snprintf(out, sizeof out, "%s/k.cubin", dir);
+    snprintf(log, sizeof log, "%s/ptxas.log", dir);
+    snprintf(arch, sizeof arch, "-arch=%s", a->arch->name);
+    bool ok = emit_write_file(in, a->ptx, a->ptx_size);
+    int status = -1;
+    if (ok) {
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        posix_spawn_file_actions_adddup2(&actions, 1, 2);
+        char *argv[] = {(char *)ptxas, arch, "-v", "-o", out, in, NULL};
+        pid_t pid;
+        if (posix_spawn(&pid, ptxas, &actions, NULL, argv, environ) == 0)
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+        posix_spawn_file_actions_destroy(&actions);
+    }
+    size_t log_size = 0;
+    char *report = emit_read_file(log, &log_size);
+    if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        snprintf(error, error_size, "ptxas %s rejected the PTX of '%s':\n%.2000s", a->arch->name, entry,
+                 report ? report : "(no output)");
+        ok = false;
+    } else {
+        a->cubin = emit_read_file(out, &a->cubin_size);
+        a->registers = emit_number_before(report ? report : "", " registers");
+        a->spill_stores = emit_number_before(report ? report : "", " bytes spill stores");
+        a->spill_loads = emit_number_before(report ? report : "", " bytes spill loads");
+        a->ptxas_shared_bytes = emit_number_before(report ? report : "", " bytes smem");
+        ok = a->cubin != NULL;
+        if (!ok)
+            snprintf(error, error_size, "ptxas wrote no cubin for '%s'", entry);
+    }
+    free(report);
+    unlink(in);
+    unlink(out);
+    unlink(log);
+    rmdir(dir);
+    return ok;
+}
+
+/* ---- the kernel ------------------------------------------------------------------------------ */
+
+static char *emit_copy(const char *data, size_t size) {
+    char *p = malloc(size + 1);
+    if (!p)
+        INTERNAL_ERROR("out of memory");
+    memcpy(p, data, size);
+    p[size] = '\0';
+    return p;
+}
+
+static bool emit_arch(LLVMModuleRef module, CodegenArch *a, bool print_llvm, CodegenKernel *out, char *error,
+                      size_t error_size) {
+    LLVMTargetMachineRef tm = emit_target_machine(a->arch, error, error_size);
+    if (!tm)
+        return false;
+    LLVMModuleRef m = LLVMCloneModule(module);
+    LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(m, "globaldce,default<O3>", tm, options);
+    LLVMDisposePassBuilderOptions(options);
+    bool ok = true;
+    if (err) {
+        char *message = LLVMGetErrorMessage(err);
+        snprintf(error, error_size, "LLVM passes failed: %s", message);
+        LLVMDisposeErrorMessage(message);
+        ok = false;
+    }
+    if (ok && print_llvm) {
+        char *text = LLVMPrintModuleToString(m);
+        out->llvm_ir_size = strlen(text);
+        out->llvm_ir = emit_copy(text, out->llvm_ir_size);
+        LLVMDisposeMessage(text);
+    }
+    LLVMMemoryBufferRef buffer = NULL;
+    char *message = NULL;
+    if (ok && LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &message, &buffer)) {
+        snprintf(error, error_size, "PTX emission failed: %s", message ? message : "");
+        LLVMDisposeMessage(message);
+        ok = false;
+    }
+    if (ok) {
+        a->ptx_size = LLVMGetBufferSize(buffer);
+        a->ptx = emit_copy(LLVMGetBufferStart(buffer), a->ptx_size);
+        LLVMDisposeMemoryBuffer(buffer);
+    }
+    LLVMDisposeModule(m);
+    LLVMDisposeTargetMachine(tm);
+    return ok;
+}
+
+bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKernel *out) {
+    memset(out, 0, sizeof *out);
+    emit_init_llvm();
+    int warps = kernel->warps > 0 ? kernel->warps : 4;
+    out->kernel = kernel;
+    out->threads = warps * 32;
+    out->entry = emit_entry_symbol(kernel);
+    KernelPlan *plan = layout_assign(kernel, out->threads);
+    shared_alloc(plan);
+    out->shared_bytes = plan->shared_bytes;
+    for (int i = 0; i < options->num_archs; i++) {
+        const ArchInfo *arch = options->archs[i];
+        if (plan->shared_bytes > arch->shared_bytes_max) {
+            diag_error(kernel->loc,
+                       "kernel '%s' needs %lld bytes of shared memory (its allocs and the compiler's staging "
+                       "buffers), more than the %ld bytes of %s",
+                       kernel->name, (long long)plan->shared_bytes, arch->shared_bytes_max, arch->name);
+            return false;
+        }
+    }
+
+    char error[4096] = "";
+    LLVMContextRef ctx = LLVMContextCreate();
+    const char *source = options->source_name ? options->source_name : kernel->name;
+    LLVMModuleRef module = LLVMModuleCreateWithNameInContext(source, ctx);
+    LLVMSetSourceFileName(module, source, strlen(source));
+    LLVMSetTarget(module, emit_triple);
+    bool ok = true;
+    LLVMTargetMachineRef tm = options->num_archs > 0 ? emit_target_machine(options->archs[0], error, sizeof error) : NULL;
+    if (tm) {
+        LLVMTargetDataRef data = LLVMCreateTargetDataLayout(tm);
+        char *layout = LLVMCopyStringRepOfTargetData(data);
+        LLVMSetDataLayout(module, layout);
+        LLVMDisposeMessage(layout);
+        LLVMDisposeTargetData(data);
+        LLVMDisposeTargetMachine(tm);
+    } else {
+        ok = options->num_archs == 0;
+    }
+    ok = ok && llvm_kernel_lower(plan, ctx, module, out->entry, error, sizeof error);
+    if (ok && emit_calls_libdevice(module))
+        ok = emit_link_libdevice(ctx, module, LLVMGetNamedFunction(module, out->entry), error, sizeof error);
+    const char *ptxas = options->want_cubin ? codegen_find_ptxas() : NULL;
+    for (int i = 0; ok && i < options->num_archs; i++) {
+        CodegenArch *a = &out->archs[out->num_archs++];
+        a->arch = options->archs[i];
+        a->ptx_version = codegen_ptx_version(a->arch);
+        a->registers = a->spill_stores = a->spill_loads = -1;
+        ok = emit_arch(module, a, options->want_llvm && i == 0, out, error, sizeof error);
+        if (ok && ptxas)
+            ok = emit_ptxas(ptxas, a, out->entry, error, sizeof error);
+    }
+    LLVMDisposeModule(module);
+    LLVMContextDispose(ctx);
+    if (!ok)
+        fprintf(stderr, "tessc: internal error: kernel '%s': %s\n", kernel->name, error);
+    return ok;
+}
+
+void codegen_kernel_free(CodegenKernel *out) {
+    free(out->llvm_ir);
+    for (int i = 0; i < out->num_archs; i++) {
+        free(out->archs[i].ptx);
+        free(out->archs[i].cubin);
+    }
+    memset(out, 0, sizeof *out);
+}

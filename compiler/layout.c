@@ -1,0 +1,736 @@
+/*
+ * layout.c: layout assignment, the one place where layouts are decided.
+ *
+ * In: a kernel's tile IR after the tile passes and its thread count. Out: a
+ * KernelPlan (codegen.h): a layout for every tile value, for every op the
+ * layout each operand must arrive in, whether the op itself rearranges
+ * elements through shared memory, and the scratch bytes it needs. The
+ * lowering reads the plan and never re-decides.
+ *
+ * The rules, in one forward walk over the ops (then one backward walk):
+ * - Anchors. load and iota get the default blocked layout of their shape
+ *   (16-byte vectors along the last dim, lanes then warps from the fastest
+ *   dim: coalesced global accesses). dot results get it too (an mma layout
+ *   later). A reduction's result is the slice of its operand's layout.
+ * - Elementwise ops take the operand layout that spreads the result over the
+ *   most threads (fewest registers per thread); other operands convert.
+ * - Flexible values: a constant, a shape op or elementwise op over constants
+ *   and single elements is a splat (every element equal). It has no layout
+ *   of its own: the backward walk gives it its first user's, and the lowering
+ *   rematerializes it in whatever layout a user wants, for free.
+ * - Shape ops: a broadcast keeps its source's layout (register i of the
+ *   result reads the source register with the broadcast dims at 0) unless
+ *   that would put more registers in a thread than the default; a reshape
+ *   that only adds or drops unit dims maps the layout (adding a unit dim to a
+ *   slice at its sliced dim gives the parent back, as Triton's expand_dims).
+ *   Everything else (transpose, extract, general reshape) goes through
+ *   shared memory into the default layout of the result.
+ * - Loops: a carried value takes its init's layout; when the init is
+ *   flexible (zeros), the body is walked once with the argument flexible and
+ *   the argument then takes the layout the yield produced; a second walk
+ *   fixes the body. Inits and yields convert to the argument's layout.
+ * - if: results take the then-yield's layout (else the else-yield's).
+ */
+#include "codegen.h"
+
+#include <string.h>
+
+/* ---- layouts ------------------------------------------------------------------ */
+
+static bool layout_is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+bool layout_equal(const Layout *a, const Layout *b) {
+    if (a == b)
+        return true;
+    if (!a || !b || a->kind != b->kind || a->rank != b->rank)
+        return false;
+    if (a->kind == LAYOUT_SLICE)
+        return a->slice_dim == b->slice_dim && layout_equal(a->parent, b->parent);
+    for (int d = 0; d < a->rank; d++) {
+        if (a->size_per_thread[d] != b->size_per_thread[d] || a->threads_per_warp[d] != b->threads_per_warp[d] ||
+            a->warps_per_cta[d] != b->warps_per_cta[d] || a->order[d] != b->order[d])
+            return false;
+    }
+    return true;
+}
+
+static void format_list(char *buf, size_t size, const char *name, const int *v, int n) {
+    size_t len = strlen(buf);
+    snprintf(buf + len, size - len, "%s=[", name);
+    for (int i = 0; i < n; i++) {
+        len = strlen(buf);
+        snprintf(buf + len, size - len, "%s%d", i ? "," : "", v[i]);
+    }
+    len = strlen(buf);
+    snprintf(buf + len, size - len, "]");
+}
+
+void layout_format(const Layout *layout, char *buf, size_t size) {
+    if (!layout) {
+        snprintf(buf, size, "none");
+        return;
+    }
+    if (layout->kind == LAYOUT_SLICE) {
+        char inner[256];
+        layout_format(layout->parent, inner, sizeof inner);
+        snprintf(buf, size, "slice<dim=%d, %s>", layout->slice_dim, inner);
+        return;
+    }
+    snprintf(buf, size, "blocked<");
+    format_list(buf, size, "spt", layout->size_per_thread, layout->rank);
+    strncat(buf, " ", size - strlen(buf) - 1);
+    format_list(buf, size, "tpw", layout->threads_per_warp, layout->rank);
+    strncat(buf, " ", size - strlen(buf) - 1);
+    format_list(buf, size, "wpc", layout->warps_per_cta, layout->rank);
+    strncat(buf, " ", size - strlen(buf) - 1);
+    format_list(buf, size, "order", layout->order, layout->rank);
+    strncat(buf, ">", size - strlen(buf) - 1);
+}
+
+/* The root dims of a layout's tile dims, and the root dims sliced away. */
+static const Layout *layout_resolve(const Layout *layout, int *dim_to_root, int *num_sliced, int *sliced) {
+    if (layout->kind == LAYOUT_BLOCKED) {
+        for (int d = 0; d < layout->rank; d++)
+            dim_to_root[d] = d;
+        return layout;
+    }
+    int parent[IR_MAX_RANK + 1];
+    const Layout *root = layout_resolve(layout->parent, parent, num_sliced, sliced);
+    sliced[(*num_sliced)++] = parent[layout->slice_dim];
+    for (int d = 0, k = 0; d < layout->parent->rank; d++)
+        if (d != layout->slice_dim)
+            dim_to_root[k++] = parent[d];
+    return root;
+}
+
+void layout_map(const Layout *layout, const IrType *shape, LayoutMap *map) {
+    memset(map, 0, sizeof *map);
+    int dim_to_root[IR_MAX_RANK + 1];
+    const Layout *root = layout_resolve(layout, dim_to_root, &map->num_sliced, map->sliced_dims);
+    map->root = root;
+    map->rank = shape->rank;
+    int lane = 1, warp = 1;
+    for (int i = 0; i < root->rank; i++) {
+        int d = root->order[i];
+        map->lane_stride[d] = lane;
+        map->warp_stride[d] = warp;
+        lane *= root->threads_per_warp[d];
+        warp *= root->warps_per_cta[d];
+    }
+    map->num_regs = 1;
+    for (int i = 0; i < shape->rank; i++) {
+        LayoutDim *dim = &map->dims[i];
+        int rd = i < layout->rank ? dim_to_root[i] : 0;
+        dim->size = shape->dims[i].size;
+        dim->root_dim = rd;
+        dim->spt = root->size_per_thread[rd];
+        dim->tpw = root->threads_per_warp[rd];
+        dim->wpc = root->warps_per_cta[rd];
+        dim->reach = (int64_t)dim->spt * dim->tpw * dim->wpc;
+        if (!layout_is_pow2(dim->size) || i >= layout->rank) {
+            /* The whole dim in every thread's registers; threads along it replicate. */
+            dim->in_registers = true;
+            dim->regs = dim->size > 0 ? dim->size : 1;
+            dim->unique_threads = 1;
+        } else if (dim->size >= dim->reach) {
+            dim->regs = dim->spt * (dim->size / dim->reach);
+            dim->unique_threads = dim->tpw * dim->wpc;
+        } else {
+            dim->regs = dim->size < dim->spt ? dim->size : dim->spt;
+            int64_t threads = dim->size / dim->spt;
+            if (threads < 1)
+                threads = 1;
+            dim->unique_threads = (int)threads;
+        }
+        map->num_regs *= dim->regs;
+    }
+}
+
+void layout_reg_offsets(const LayoutMap *map, int64_t reg, int64_t *offsets) {
+    for (int d = map->rank - 1; d >= 0; d--) {
+        const LayoutDim *dim = &map->dims[d];
+        int64_t r = reg % dim->regs;
+        reg /= dim->regs;
+        if (dim->in_registers || dim->size < dim->reach)
+            offsets[d] = r;
+        else
+            offsets[d] = (r / dim->spt) * dim->reach + r % dim->spt;
+    }
+}
+
+int64_t layout_reg_index(const LayoutMap *map, const int64_t *dim_regs) {
+    int64_t reg = 0;
+    for (int d = 0; d < map->rank; d++)
+        reg = reg * map->dims[d].regs + dim_regs[d];
+    return reg;
+}
+
+int64_t layout_regs_per_thread(const Layout *layout, const IrType *type) {
+    LayoutMap map;
+    layout_map(layout, type, &map);
+    return map.num_regs;
+}
+
+/* ---- constructing layouts ------------------------------------------------------ */
+
+static Layout *layout_new(IrKernel *kernel, LayoutKind kind, int rank) {
+    Layout *l = ARENA_NEW(&kernel->arena, Layout);
+    l->kind = kind;
+    l->rank = rank;
+    return l;
+}
+
+const Layout *layout_blocked_default(IrKernel *kernel, const IrType *shape, int threads) {
+    int rank = shape->rank;
+    Layout *l = layout_new(kernel, LAYOUT_BLOCKED, rank);
+    for (int d = 0; d < rank; d++) {
+        l->size_per_thread[d] = 1;
+        l->threads_per_warp[d] = 1;
+        l->warps_per_cta[d] = 1;
+        l->order[d] = rank - 1 - d;
+    }
+    if (rank == 0)
+        return l;
+    int bytes = dtype_bytes(shape->dtype);
+    int64_t last = shape->dims[rank - 1].size;
+    int64_t vec = layout_is_pow2(last) ? 16 / (bytes > 0 ? bytes : 1) : 1;
+    if (vec > last)
+        vec = last;
+    /* Fewer elements per thread when the tile would leave threads idle. */
+    int64_t elements = ir_type_elements(shape);
+    while (vec > 1 && elements / vec < threads)
+        vec /= 2;
+    l->size_per_thread[rank - 1] = (int)vec;
+
+    int lanes = 32;
+    for (int d = rank - 1; d >= 0 && lanes > 1; d--) {
+        int64_t size = shape->dims[d].size;
+        int64_t avail = layout_is_pow2(size) ? size / l->size_per_thread[d] : 1;
+        int t = 1;
+        while (t * 2 <= lanes && t * 2 <= avail)
+            t *= 2;
+        l->threads_per_warp[d] = t;
+        lanes /= t;
+    }
+    int warps = threads / 32 > 0 ? threads / 32 : 1;
+    for (int d = 0; d < rank && warps > 1; d++) {
+        int64_t size = shape->dims[d].size;
+        int64_t avail = layout_is_pow2(size) ? size / ((int64_t)l->size_per_thread[d] * l->threads_per_warp[d]) : 1;
+        int w = 1;
+        while (w * 2 <= warps && w * 2 <= avail && warps % (w * 2) == 0)
+            w *= 2;
+        l->warps_per_cta[d] = w;
+        warps /= w;
+    }
+    /* Threads left over (a tile smaller than the block) hold copies. */
+    return l;
+}
+
+static const Layout *layout_slice(IrKernel *kernel, const Layout *parent, int dim) {
+    Layout *l = layout_new(kernel, LAYOUT_SLICE, parent->rank - 1);
+    l->parent = parent;
+    l->slice_dim = dim;
+    return l;
+}
+
+/* The layout of a value with a unit dim inserted at `pos`, holding the same
+   registers in the same order. */
+static const Layout *layout_insert_unit(IrKernel *kernel, const Layout *from, int pos) {
+    if (from->kind == LAYOUT_SLICE) {
+        if (pos == from->slice_dim)
+            return from->parent;
+        if (pos < from->slice_dim)
+            return layout_slice(kernel, layout_insert_unit(kernel, from->parent, pos), from->slice_dim + 1);
+        return layout_slice(kernel, layout_insert_unit(kernel, from->parent, pos + 1), from->slice_dim);
+    }
+    Layout *l = layout_new(kernel, LAYOUT_BLOCKED, from->rank + 1);
+    for (int d = 0, s = 0; d < l->rank; d++) {
+        if (d == pos) {
+            l->size_per_thread[d] = l->threads_per_warp[d] = l->warps_per_cta[d] = 1;
+            continue;
+        }
+        l->size_per_thread[d] = from->size_per_thread[s];
+        l->threads_per_warp[d] = from->threads_per_warp[s];
+        l->warps_per_cta[d] = from->warps_per_cta[s];
+        s++;
+    }
+    for (int i = 0; i < from->rank; i++)
+        l->order[i] = from->order[i] >= pos ? from->order[i] + 1 : from->order[i];
+    l->order[from->rank] = pos;   /* slowest: it has one lane and one warp */
+    return l;
+}
+
+/* ---- the plan ------------------------------------------------------------------- */
+
+typedef struct Assign {
+    KernelPlan *plan;
+    IrKernel *kernel;
+    int next_op;
+} Assign;
+
+static ValuePlan *vplan(Assign *A, const IrValue *v) { return &A->plan->values[v->id]; }
+
+static bool is_tile(const IrValue *v) { return v->type.kind == IRT_TILE; }
+
+static bool single_element(const IrValue *v) { return is_tile(v) && ir_type_elements(&v->type) == 1; }
+
+/* Flexible for the purposes of a user: a splat it can rematerialize. */
+static bool splat_source(Assign *A, const IrValue *v) {
+    return is_tile(v) && (single_element(v) || vplan(A, v)->flexible);
+}
+
+static const Layout *default_for(Assign *A, const IrType *type) {
+    return layout_blocked_default(A->kernel, type, A->plan->threads);
+}
+
+/* A broadcast of a non-splat source: its layout is open until a user
+   decides it, since the lowering can broadcast its (smaller) source into
+   any layout, through shared memory, without ever moving the big tile. */
+static bool is_broadcast(const IrValue *v) {
+    return v->def && v->def->opcode == IR_BROADCAST;
+}
+
+/* An open broadcast's own choice: its source's layout when that spreads
+   the result no thinner than the default, else the default. */
+static const Layout *broadcast_natural(Assign *A, IrValue *v) {
+    IrValue *src = v->def->operands[0];
+    const Layout *from = A->plan->values[src->id].layout;
+    const Layout *dflt = default_for(A, &v->type);
+    if (from && src->type.rank == v->type.rank &&
+        layout_regs_per_thread(from, &v->type) <= layout_regs_per_thread(dflt, &v->type))
+        return from;
+    return dflt;
+}
+
+static const Layout *scalar_layout(Assign *A) {
+    IrType t = ir_scalar_type(DT_I32);
+    return default_for(A, &t);
+}
+
+/* A concrete layout for `v` now (flexible values get the default). */
+static const Layout *concrete(Assign *A, IrValue *v) {
+    ValuePlan *p = vplan(A, v);
+    if (!p->layout)
+        p->layout = v->type.rank == 0 ? scalar_layout(A) :
+                    !p->flexible && is_broadcast(v) ? broadcast_natural(A, v) : default_for(A, &v->type);
+    return p->layout;
+}
+
+static bool is_open(Assign *A, const IrValue *v) {
+    return is_tile(v) && v->type.rank > 0 && !vplan(A, v)->flexible && !vplan(A, v)->layout;
+}
+
+static void set_result(Assign *A, IrValue *v, const Layout *layout, bool flexible) {
+    ValuePlan *p = vplan(A, v);
+    if (v->type.kind != IRT_TILE) {
+        p->layout = NULL;
+        p->flexible = false;
+        return;
+    }
+    if (v->type.rank == 0) {
+        p->layout = scalar_layout(A);
+        p->flexible = false;
+        return;
+    }
+    p->layout = layout;
+    p->flexible = flexible;
+}
+
+static const Layout **operand_array(Assign *A, IrOp *op) {
+    OpPlan *p = layout_op_plan(A->plan, op);
+    if (!p->operand_layouts)
+        p->operand_layouts = ARENA_ARRAY(&A->kernel->arena, const Layout *, op->num_operands + 1);
+    return p->operand_layouts;
+}
+
+/* Does the reshape only add or drop unit dims? */
+static bool unit_dims_only(const IrType *from, const IrType *to) {
+    int64_t a[IR_MAX_RANK], b[IR_MAX_RANK];
+    int na = 0, nb = 0;
+    for (int d = 0; d < from->rank; d++)
+        if (from->dims[d].size != 1)
+            a[na++] = from->dims[d].size;
+    for (int d = 0; d < to->rank; d++)
+        if (to->dims[d].size != 1)
+            b[nb++] = to->dims[d].size;
+    if (na != nb)
+        return false;
+    for (int i = 0; i < na; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+static const Layout *reshape_layout(Assign *A, const Layout *layout, const IrType *from, const IrType *to) {
+    bool same = from->rank == to->rank;
+    for (int d = 0; same && d < from->rank; d++)
+        same = from->dims[d].size == to->dims[d].size;
+    if (same)
+        return layout;
+    for (int d = from->rank - 1; d >= 0; d--)
+        if (from->dims[d].size == 1)
+            layout = layout_slice(A->kernel, layout, d);
+    for (int d = 0; d < to->rank; d++)
+        if (to->dims[d].size == 1)
+            layout = layout_insert_unit(A->kernel, layout, d);
+    return layout;
+}
+
+static void assign_block(Assign *A, IrBlock *block);
+
+static void assign_elementwise(Assign *A, IrOp *op) {
+    IrValue *r = op->results[0];
+    bool flexible = true;
+    for (int i = 0; i < op->num_operands; i++)
+        flexible &= splat_source(A, op->operands[i]);
+    const Layout **want = operand_array(A, op);
+    if (r->type.rank == 0 || flexible) {
+        set_result(A, r, NULL, true);
+        for (int i = 0; i < op->num_operands; i++)
+            want[i] = NULL;
+        return;
+    }
+    const Layout *best = NULL;
+    int64_t best_regs = 0;
+    for (int i = 0; i < op->num_operands; i++) {
+        IrValue *v = op->operands[i];
+        if (splat_source(A, v) || is_open(A, v))
+            continue;
+        int64_t regs = layout_regs_per_thread(vplan(A, v)->layout, &r->type);
+        if (!best || regs < best_regs) {
+            best = vplan(A, v)->layout;
+            best_regs = regs;
+        }
+    }
+    for (int i = 0; !best && i < op->num_operands; i++)
+        if (is_open(A, op->operands[i]))
+            best = concrete(A, op->operands[i]);
+    for (int i = 0; i < op->num_operands; i++)
+        if (is_open(A, op->operands[i]))
+            vplan(A, op->operands[i])->layout = best;
+    set_result(A, r, best, false);
+    for (int i = 0; i < op->num_operands; i++)
+        want[i] = best;
+}
+
+static void assign_shape_op(Assign *A, IrOp *op) {
+    IrValue *src = op->operands[0], *r = op->results[0];
+    OpPlan *p = layout_op_plan(A->plan, op);
+    const Layout **want = operand_array(A, op);
+    want[0] = NULL;
+    p->via_shared = false;
+    if (splat_source(A, src)) {
+        set_result(A, r, NULL, true);
+        return;
+    }
+    const Layout *from = concrete(A, src);
+    const Layout *dflt = default_for(A, &r->type);
+    if (op->opcode == IR_BROADCAST) {
+        set_result(A, r, NULL, false);   /* open: see is_broadcast */
+        return;
+    }
+    if (op->opcode == IR_RESHAPE && unit_dims_only(&src->type, &r->type)) {
+        set_result(A, r, reshape_layout(A, from, &src->type, &r->type), false);
+        return;
+    }
+    p->via_shared = true;
+    set_result(A, r, dflt, false);
+}
+
+static void assign_for(Assign *A, IrOp *op) {
+    IrBlock *body = op->body;
+    int n = op->num_results;
+    const Layout **want = operand_array(A, op);
+    set_result(A, body->args[0], NULL, false);
+    /* Round 1: arguments with flexible inits stay open. */
+    for (int i = 0; i < n; i++) {
+        IrValue *init = op->operands[3 + i], *arg = body->args[i + 1];
+        if (splat_source(A, init) && arg->type.rank > 0)
+            set_result(A, arg, NULL, true);
+        else
+            set_result(A, arg, concrete(A, init), false);
+    }
+    int saved = A->next_op;
+    assign_block(A, body);
+    IrOp *yield = body->last;
+    /* Round 2: every argument has a layout. */
+    for (int i = 0; i < n; i++) {
+        IrValue *init = op->operands[3 + i], *arg = body->args[i + 1];
+        const Layout *l = NULL;
+        if (yield && yield->opcode == IR_YIELD && i < yield->num_operands && !splat_source(A, yield->operands[i]))
+            l = concrete(A, yield->operands[i]);
+        if (!l && !splat_source(A, init))
+            l = vplan(A, init)->layout;
+        if (!l)
+            l = arg->type.rank == 0 ? scalar_layout(A) : default_for(A, &arg->type);
+        set_result(A, arg, l, false);
+        set_result(A, op->results[i], vplan(A, arg)->layout, false);
+        want[3 + i] = vplan(A, arg)->layout;
+    }
+    A->next_op = saved;
+    assign_block(A, body);
+    if (yield && yield->opcode == IR_YIELD) {
+        const Layout **ywant = operand_array(A, yield);
+        for (int i = 0; i < yield->num_operands && i < n; i++)
+            ywant[i] = vplan(A, body->args[i + 1])->layout;
+    }
+}
+
+static void assign_if(Assign *A, IrOp *op) {
+    assign_block(A, op->body);
+    assign_block(A, op->else_body);
+    IrOp *ty = op->body->last, *ey = op->else_body->last;
+    for (int i = 0; i < op->num_results; i++) {
+        const Layout *l = NULL;
+        if (ty && ty->opcode == IR_YIELD && i < ty->num_operands && !splat_source(A, ty->operands[i]))
+            l = concrete(A, ty->operands[i]);
+        if (!l && ey && ey->opcode == IR_YIELD && i < ey->num_operands && !splat_source(A, ey->operands[i]))
+            l = concrete(A, ey->operands[i]);
+        IrValue *r = op->results[i];
+        if (!l && is_tile(r))
+            l = r->type.rank == 0 ? scalar_layout(A) : default_for(A, &r->type);
+        set_result(A, r, l, false);
+    }
+    IrOp *yields[2] = {ty, ey};
+    for (int k = 0; k < 2; k++) {
+        if (!yields[k] || yields[k]->opcode != IR_YIELD)
+            continue;
+        const Layout **want = operand_array(A, yields[k]);
+        for (int i = 0; i < yields[k]->num_operands && i < op->num_results; i++)
+            want[i] = vplan(A, op->results[i])->layout;
+    }
+}
+
+static void assign_op(Assign *A, IrOp *op) {
+    A->next_op++;
+    const Layout **want = operand_array(A, op);
+    for (int i = 0; i < op->num_operands; i++)
+        want[i] = NULL;
+    layout_op_plan(A->plan, op)->via_shared = false;
+    IrValue *r = op->num_results > 0 ? op->results[0] : NULL;
+    switch (op->opcode) {
+    case IR_CONST: set_result(A, r, NULL, true); return;
+    case IR_PROGRAM_ID:
+    case IR_NUM_PROGRAMS: set_result(A, r, NULL, false); return;
+    case IR_IOTA: set_result(A, r, default_for(A, &r->type), false); return;
+    case IR_BROADCAST:
+    case IR_RESHAPE:
+    case IR_TRANSPOSE:
+    case IR_EXTRACT: assign_shape_op(A, op); return;
+    case IR_REDUCE: {
+        const Layout *from = concrete(A, op->operands[0]);
+        set_result(A, r, layout_slice(A->kernel, from, op->axis), false);
+        return;
+    }
+    case IR_DOT: {
+        const Layout *l = default_for(A, &r->type);
+        set_result(A, r, l, false);
+        concrete(A, op->operands[0]);
+        concrete(A, op->operands[1]);
+        if (op->num_operands > 2)
+            want[2] = l;
+        return;
+    }
+    case IR_VIEW:
+    case IR_ALLOC: set_result(A, r, NULL, false); return;
+    case IR_LOAD: {
+        const Layout *l = default_for(A, &r->type);
+        set_result(A, r, l, false);
+        for (int i = 1; i < op->num_operands; i++)
+            want[i] = l;
+        return;
+    }
+    case IR_STORE:
+    case IR_ATOMIC: {
+        IrValue *v = op->operands[1];
+        const Layout *l = splat_source(A, v) ? default_for(A, &v->type) : concrete(A, v);
+        for (int i = 1; i < op->num_operands; i++)
+            want[i] = l;
+        return;
+    }
+    case IR_FOR: assign_for(A, op); return;
+    case IR_IF: assign_if(A, op); return;
+    case IR_YIELD: return;
+    default: break;
+    }
+    if (ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode) ||
+        op->opcode == IR_SELECT || op->opcode == IR_CAST) {
+        assign_elementwise(A, op);
+        return;
+    }
+    for (int i = 0; i < op->num_results; i++)
+        set_result(A, op->results[i], default_for(A, &op->results[i]->type), false);
+}
+
+static void assign_block(Assign *A, IrBlock *block) {
+    for (IrOp *op = block->first; op; op = op->next)
+        assign_op(A, op);
+}
+
+/* Backward: a flexible value takes the layout its last user wants. */
+static void resolve_block(Assign *A, IrBlock *block) {
+    for (IrOp *op = block->last; op; op = op->prev) {
+        if (op->body)
+            resolve_block(A, op->body);
+        if (op->else_body)
+            resolve_block(A, op->else_body);
+        OpPlan *p = layout_op_plan(A->plan, op);
+        for (int i = 0; i < op->num_operands; i++) {
+            IrValue *v = op->operands[i];
+            if (!is_tile(v) || v->type.rank == 0)
+                continue;
+            ValuePlan *vp = vplan(A, v);
+            if (!vp->layout && p->operand_layouts && p->operand_layouts[i])
+                vp->layout = p->operand_layouts[i];
+        }
+        for (int i = 0; i < op->num_results; i++) {
+            IrValue *r = op->results[i];
+            if (is_tile(r) && !vplan(A, r)->layout)
+                concrete(A, r);
+        }
+    }
+}
+
+/* ---- scratch ----------------------------------------------------------------------- */
+
+static int64_t tile_bytes(const IrType *type) {
+    int b = type->dtype == DT_BOOL ? 1 : dtype_bytes(type->dtype);
+    return ir_type_elements(type) * b;
+}
+
+static int64_t align16(int64_t v) { return (v + 15) & ~(int64_t)15; }
+
+static void scratch_op(Assign *A, OpPlan *p) {
+    IrOp *op = p->op;
+    int64_t need = 0;
+    if (op->opcode == IR_BROADCAST && !splat_source(A, op->operands[0]) && !vplan(A, op->results[0])->flexible) {
+        IrValue *src = op->operands[0], *r = op->results[0];
+        p->via_shared = src->type.rank != r->type.rank || !layout_equal(vplan(A, src)->layout, vplan(A, r)->layout);
+    }
+    for (int i = 0; i < op->num_operands; i++) {
+        IrValue *v = op->operands[i];
+        if (!is_tile(v) || !p->operand_layouts || !p->operand_layouts[i] || splat_source(A, v))
+            continue;
+        if (layout_equal(vplan(A, v)->layout, p->operand_layouts[i]))
+            continue;
+        /* A broadcast is redone from its source in the wanted layout. */
+        int64_t bytes = is_broadcast(v) ? tile_bytes(&v->def->operands[0]->type) : tile_bytes(&v->type);
+        if (bytes > need)
+            need = bytes;
+    }
+    if (p->via_shared && tile_bytes(&op->operands[0]->type) > need)
+        need = tile_bytes(&op->operands[0]->type);
+    if (op->opcode == IR_REDUCE) {
+        IrValue *src = op->operands[0];
+        LayoutMap map;
+        layout_map(vplan(A, src)->layout, &src->type, &map);
+        const LayoutDim *dim = &map.dims[op->axis];
+        int warps = dim->in_registers || dim->unique_threads <= dim->tpw ? 1 : dim->unique_threads / dim->tpw;
+        if (warps > 1) {
+            int64_t bytes = warps * tile_bytes(&op->results[0]->type);
+            if (bytes > need)
+                need = bytes;
+        }
+    }
+    if (op->opcode == IR_DOT) {
+        int64_t bytes = align16(tile_bytes(&op->operands[0]->type)) + align16(tile_bytes(&op->operands[1]->type));
+        if (bytes > need)
+            need = bytes;
+    }
+    if (op->opcode == IR_ALLOC) {
+        const IrType *t = &op->results[0]->type;
+        need = t->dtype == DT_BOOL ? 1 : dtype_bytes(t->dtype);
+        for (int d = 0; d < t->rank; d++)
+            need *= t->dims[d].size;
+    }
+    p->scratch_bytes = need;
+}
+
+/* ---- numbering and the op table ------------------------------------------------------ */
+
+static void number_block(Assign *A, IrBlock *block, int *values, PtrVec *ops) {
+    for (int i = 0; i < block->num_args; i++)
+        block->args[i]->id = (*values)++;
+    for (IrOp *op = block->first; op; op = op->next) {
+        ptrvec_push(&A->kernel->arena, ops, op);
+        for (int i = 0; i < op->num_results; i++)
+            op->results[i]->id = (*values)++;
+        if (op->body)
+            number_block(A, op->body, values, ops);
+        if (op->else_body)
+            number_block(A, op->else_body, values, ops);
+    }
+}
+
+static unsigned op_hash(const IrOp *op, int size) {
+    uintptr_t h = (uintptr_t)op;
+    h ^= h >> 17;
+    h *= 0x9E3779B1u;
+    return (unsigned)(h % (uintptr_t)size);
+}
+
+OpPlan *layout_op_plan(const KernelPlan *plan, const IrOp *op) {
+    unsigned i = op_hash(op, plan->table_size);
+    while (plan->table[i]) {
+        if (plan->table[i]->op == op)
+            return plan->table[i];
+        i = (i + 1) % (unsigned)plan->table_size;
+    }
+    INTERNAL_ERROR("op without a plan in kernel '%s'", plan->kernel->name);
+}
+
+const Layout *layout_of(const KernelPlan *plan, const IrValue *value) {
+    return plan->values[value->id].layout;
+}
+
+/* The index of the last op nested in `op`'s regions. */
+static int region_end(KernelPlan *plan, IrOp *op) {
+    int end = layout_op_plan(plan, op)->index;
+    IrBlock *blocks[2] = {op->body, op->else_body};
+    for (int k = 0; k < 2; k++)
+        if (blocks[k] && blocks[k]->last) {
+            int e = region_end(plan, blocks[k]->last);
+            if (e > end)
+                end = e;
+        }
+    return end;
+}
+
+KernelPlan *layout_assign(IrKernel *kernel, int threads) {
+    Assign A = {.kernel = kernel};
+    KernelPlan *plan = ARENA_NEW(&kernel->arena, KernelPlan);
+    plan->kernel = kernel;
+    plan->threads = threads;
+    A.plan = plan;
+
+    int values = 0;
+    for (int i = 0; i < kernel->num_params; i++)
+        kernel->params[i].value->id = values++;
+    PtrVec ops = {0};
+    number_block(&A, kernel->body, &values, &ops);
+    plan->num_values = values;
+    plan->values = ARENA_ARRAY(&kernel->arena, ValuePlan, values + 1);
+    plan->num_ops = ops.len;
+    plan->ops = ARENA_ARRAY(&kernel->arena, OpPlan, ops.len + 1);
+    plan->table_size = ops.len * 2 + 1;
+    plan->table = ARENA_ARRAY(&kernel->arena, OpPlan *, plan->table_size);
+    for (int i = 0; i < ops.len; i++) {
+        OpPlan *p = &plan->ops[i];
+        p->op = ops.items[i];
+        p->index = i;
+        unsigned h = op_hash(p->op, plan->table_size);
+        while (plan->table[h])
+            h = (h + 1) % (unsigned)plan->table_size;
+        plan->table[h] = p;
+    }
+    for (int i = 0; i < ops.len; i++)
+        plan->ops[i].end_index = region_end(plan, plan->ops[i].op);
+
+    for (int i = 0; i < kernel->num_params; i++)
+        set_result(&A, kernel->params[i].value, NULL, false);
+    assign_block(&A, kernel->body);
+    resolve_block(&A, kernel->body);
+    for (int i = 0; i < plan->num_ops; i++)
+        scratch_op(&A, &plan->ops[i]);
+    return plan;
+}

@@ -1,0 +1,144 @@
+/*
+ * llvm_convert.c: layout conversions and shape ops (broadcast, reshape,
+ * transpose, extract).
+ *
+ * The free cases move registers: a splat is rematerialized in any layout; a
+ * broadcast in its source's layout copies the source register with the
+ * broadcast dims at register 0; a reshape that only adds or drops unit dims
+ * keeps the registers in order (layout_assign mapped the layout). Every
+ * other case goes through the op's shared scratch buffer: barrier, each
+ * thread writes its registers row-major, barrier, each thread reads the
+ * elements its new layout gives it, through the op's index map. The barrier
+ * before the write keeps it from meeting an earlier phase's readers of the
+ * same bytes (PTX ISA 9.7.13.1 bar.sync orders shared-memory accesses of
+ * the block's threads).
+ */
+#include "llvm_lower.h"
+
+LLVMValueRef llvm_convert_linear(Lowering *L, const IrType *type, LLVMValueRef *coords) {
+    LLVMValueRef linear = llvm_kernel_i32(L, 0);
+    for (int d = 0; d < type->rank; d++) {
+        linear = LLVMBuildMul(L->b, linear, llvm_kernel_i32(L, type->dims[d].size), "");
+        linear = LLVMBuildAdd(L->b, linear, coords[d], "");
+    }
+    return linear;
+}
+
+static LLVMValueRef shared_element(Lowering *L, DType dtype, int64_t offset, LLVMValueRef index) {
+    LLVMValueRef base = llvm_kernel_smem(L, llvm_kernel_i32(L, offset));
+    return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, dtype), base, &index, 1, "");
+}
+
+void llvm_convert_write_shared(Lowering *L, Tile *t, int64_t offset) {
+    ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
+    for (int64_t r = 0; r < t->map.num_regs; r++) {
+        LLVMValueRef coords[IR_MAX_RANK];
+        for (int d = 0; d < t->type.rank; d++)
+            coords[d] = llvm_kernel_coord(L, t, ti, r, d);
+        LLVMValueRef ptr = shared_element(L, t->type.dtype, offset, llvm_convert_linear(L, &t->type, coords));
+        LLVMValueRef v = t->regs[r];
+        if (t->type.dtype == DT_BOOL)
+            v = LLVMBuildZExt(L->b, v, L->i8, "");
+        LLVMValueRef st = LLVMBuildStore(L->b, v, ptr);
+        LLVMSetAlignment(st, (unsigned)llvm_kernel_mem_bytes(t->type.dtype));
+    }
+}
+
+LLVMValueRef llvm_convert_read_shared(Lowering *L, DType dtype, int64_t offset, LLVMValueRef index) {
+    LLVMValueRef ptr = shared_element(L, dtype, offset, index);
+    LLVMValueRef v = LLVMBuildLoad2(L->b, llvm_kernel_mem_type(L, dtype), ptr, "");
+    LLVMSetAlignment(v, (unsigned)llvm_kernel_mem_bytes(dtype));
+    if (dtype == DT_BOOL)
+        v = LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstInt(L->i8, 0, 0), "");
+    return v;
+}
+
+/* The element of the source that result position `coords` reads. */
+static LLVMValueRef source_index(Lowering *L, const IrOp *op, const IrType *src, const IrType *dst, LLVMValueRef *coords) {
+    LLVMValueRef c[IR_MAX_RANK];
+    if (!op)
+        return llvm_convert_linear(L, src, coords);
+    switch (op->opcode) {
+    case IR_TRANSPOSE:
+        for (int d = 0; d < dst->rank; d++)
+            c[d] = coords[d];
+        if (dst->rank >= 2) {
+            c[dst->rank - 2] = coords[dst->rank - 1];
+            c[dst->rank - 1] = coords[dst->rank - 2];
+        }
+        return llvm_convert_linear(L, src, c);
+    case IR_EXTRACT:
+        for (int d = 0; d < dst->rank; d++)
+            c[d] = LLVMBuildAdd(L->b, coords[d], llvm_kernel_i32(L, op->starts ? op->starts[d] : 0), "");
+        return llvm_convert_linear(L, src, c);
+    case IR_BROADCAST: {
+        int shift = dst->rank - src->rank;
+        for (int d = 0; d < src->rank; d++)
+            c[d] = src->dims[d].size == 1 ? llvm_kernel_i32(L, 0) : coords[d + shift];
+        return llvm_convert_linear(L, src, c);
+    }
+    default: return llvm_convert_linear(L, dst, coords);   /* reshape: same row-major order */
+    }
+}
+
+static Tile *through_shared(Lowering *L, const IrOp *op, Tile *t, const Layout *to, const IrType *dst,
+                            int64_t offset) {
+    llvm_kernel_barrier(L);
+    llvm_convert_write_shared(L, t, offset);
+    llvm_kernel_barrier(L);
+    Tile *out = llvm_kernel_tile_new(L, to, dst);
+    ThreadInfo *ti = llvm_kernel_thread(L, to, dst);
+    for (int64_t r = 0; r < out->map.num_regs; r++) {
+        LLVMValueRef coords[IR_MAX_RANK];
+        for (int d = 0; d < dst->rank; d++)
+            coords[d] = llvm_kernel_coord(L, out, ti, r, d);
+        out->regs[r] = llvm_convert_read_shared(L, t->type.dtype, offset, source_index(L, op, &t->type, dst, coords));
+    }
+    return out;
+}
+
+Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset) {
+    Tile *src = llvm_kernel_tile(L, bcast->operands[0]);
+    return through_shared(L, bcast, src, to, &bcast->results[0]->type, scratch_offset);
+}
+
+Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_offset) {
+    return through_shared(L, NULL, t, to, &t->type, scratch_offset);
+}
+
+void llvm_convert_shape_op(Lowering *L, IrOp *op) {
+    IrValue *r = op->results[0];
+    const Layout *layout = layout_of(L->plan, r);
+    Tile *src = llvm_kernel_tile(L, op->operands[0]);
+    OpPlan *p = layout_op_plan(L->plan, op);
+    if (src->splat || ir_type_elements(&src->type) == 1) {
+        llvm_kernel_set_tile(L, r, llvm_kernel_splat(L, layout, &r->type, src->splat ? src->splat : src->regs[0]));
+        return;
+    }
+    if (p->via_shared) {
+        llvm_kernel_set_tile(L, r, through_shared(L, op, src, layout, &r->type, p->scratch_offset));
+        return;
+    }
+    Tile *out = llvm_kernel_tile_new(L, layout, &r->type);
+    if (op->opcode == IR_RESHAPE) {
+        if (out->map.num_regs != src->map.num_regs)
+            INTERNAL_ERROR("kernel '%s': reshape maps %lld registers to %lld", L->kernel->name,
+                           (long long)src->map.num_regs, (long long)out->map.num_regs);
+        for (int64_t i = 0; i < out->map.num_regs; i++)
+            out->regs[i] = src->regs[i];
+    } else if (op->opcode == IR_BROADCAST && src->type.rank == r->type.rank) {
+        for (int64_t i = 0; i < out->map.num_regs; i++) {
+            int64_t rest = i, idx[IR_MAX_RANK];
+            for (int d = r->type.rank - 1; d >= 0; d--) {
+                idx[d] = rest % out->map.dims[d].regs;
+                rest /= out->map.dims[d].regs;
+                if (idx[d] >= src->map.dims[d].regs)
+                    idx[d] = 0;   /* a broadcast dim: one register */
+            }
+            out->regs[i] = src->regs[layout_reg_index(&src->map, idx)];
+        }
+    } else {
+        INTERNAL_ERROR("kernel '%s': %s without shared memory", L->kernel->name, ir_opcode_name(op->opcode));
+    }
+    llvm_kernel_set_tile(L, r, out);
+}

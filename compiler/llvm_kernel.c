@@ -1,0 +1,467 @@
+/*
+ * llvm_kernel.c: one tile-IR kernel becomes one LLVM function.
+ *
+ * In: a KernelPlan (layouts, scratch offsets) and an empty LLVM module. Out:
+ * the kernel function: `ptx_kernel` calling convention (the only marking
+ * LLVM 22 honours, toolchain.md), "nvvm.maxntid" from the warp count, array
+ * parameters as `ptr addrspace(1) noalias` (readonly for `in`, so that O3
+ * picks ld.global.nc), scalars by value, sizes as i32, in IrKernel.params
+ * order. The body is structured: `for` is a header block with one phi per
+ * register of every carried tile, `if` is a diamond with phis at the merge.
+ *
+ * This file owns the op dispatch, control flow, program ids and thread
+ * coordinates; memory, math, conversions, reductions and dot live in their
+ * own llvm_*.c files.
+ */
+#include "llvm_lower.h"
+
+#include <llvm-c/Analysis.h>
+#include <string.h>
+
+/* ---- small helpers shared by the llvm_*.c files -------------------------------- */
+
+LLVMTypeRef llvm_kernel_reg_type(Lowering *L, DType dtype) {
+    switch (dtype) {
+    case DT_BOOL: return L->i1;
+    case DT_I8: case DT_U8: return L->i8;
+    case DT_I16: return L->i16;
+    case DT_I32: case DT_U32: return L->i32;
+    case DT_I64: return L->i64;
+    case DT_F16: return L->f16;
+    case DT_BF16: return L->bf16;
+    case DT_F32: return L->f32;
+    case DT_F64: return L->f64;
+    default: break;
+    }
+    INTERNAL_ERROR("dtype %d in LLVM lowering", (int)dtype);
+}
+
+LLVMTypeRef llvm_kernel_mem_type(Lowering *L, DType dtype) {
+    return dtype == DT_BOOL ? L->i8 : llvm_kernel_reg_type(L, dtype);
+}
+
+int llvm_kernel_mem_bytes(DType dtype) { return dtype == DT_BOOL ? 1 : dtype_bytes(dtype); }
+
+LLVMValueRef llvm_kernel_i32(Lowering *L, int64_t v) { return LLVMConstInt(L->i32, (unsigned long long)v, 1); }
+LLVMValueRef llvm_kernel_i64(Lowering *L, int64_t v) { return LLVMConstInt(L->i64, (unsigned long long)v, 1); }
+
+LLVMValueRef llvm_kernel_and(Lowering *L, LLVMValueRef a, LLVMValueRef b) {
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    return LLVMBuildAnd(L->b, a, b, "");
+}
+
+LLVMValueRef llvm_kernel_intrinsic(Lowering *L, const char *name, LLVMTypeRef *types, int num_types,
+                                   LLVMValueRef *args, int num_args) {
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    if (id == 0)
+        INTERNAL_ERROR("LLVM has no intrinsic '%s'", name);
+    if (LLVMIntrinsicIsOverloaded(id) != (num_types > 0))
+        INTERNAL_ERROR("intrinsic '%s' called with %d overload types", name, num_types);
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(L->module, id, types, (size_t)num_types);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(L->ctx, id, types, (size_t)num_types);
+    return LLVMBuildCall2(L->b, fty, fn, args, (unsigned)num_args, "");
+}
+
+/* __syncthreads: `barrier.cta.sync.aligned.all 0` (PTX ISA 9.7.13.1, bar /
+   barrier), which LLVM 22 prints as bar.sync 0. Every thread reaches it: the
+   lowering puts barriers only under conditions on scalars, and scalars are
+   uniform across the block. */
+void llvm_kernel_barrier(Lowering *L) {
+    LLVMValueRef zero = llvm_kernel_i32(L, 0);
+    llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
+}
+
+LLVMBasicBlockRef llvm_kernel_block(Lowering *L, const char *name) {
+    return LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
+}
+
+LLVMValueRef llvm_kernel_smem(Lowering *L, LLVMValueRef byte_offset) {
+    return LLVMBuildGEP2(L->b, L->i8, L->smem, &byte_offset, 1, "");
+}
+
+/* ---- tiles ------------------------------------------------------------------------ */
+
+Tile *llvm_kernel_tile_new(Lowering *L, const Layout *layout, const IrType *type) {
+    Tile *t = ARENA_NEW(&L->kernel->arena, Tile);
+    t->layout = layout;
+    t->type = *type;
+    layout_map(layout, type, &t->map);
+    t->regs = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, t->map.num_regs + 1);
+    return t;
+}
+
+Tile *llvm_kernel_splat(Lowering *L, const Layout *layout, const IrType *type, LLVMValueRef scalar) {
+    Tile *t = llvm_kernel_tile_new(L, layout, type);
+    for (int64_t r = 0; r < t->map.num_regs; r++)
+        t->regs[r] = scalar;
+    t->splat = scalar;
+    return t;
+}
+
+Tile *llvm_kernel_tile(Lowering *L, const IrValue *v) {
+    Tile *t = L->tiles[v->id];
+    if (!t)
+        INTERNAL_ERROR("kernel '%s': tile value %d used before it was lowered", L->kernel->name, v->id);
+    return t;
+}
+
+void llvm_kernel_set_tile(Lowering *L, const IrValue *v, Tile *t) { L->tiles[v->id] = t; }
+
+LLVMValueRef llvm_kernel_scalar(Lowering *L, const IrValue *v) {
+    Tile *t = llvm_kernel_tile(L, v);
+    return t->splat ? t->splat : t->regs[0];
+}
+
+Tile *llvm_kernel_operand(Lowering *L, IrOp *op, int i) {
+    IrValue *v = op->operands[i];
+    Tile *t = llvm_kernel_tile(L, v);
+    OpPlan *p = layout_op_plan(L->plan, op);
+    const Layout *want = p->operand_layouts ? p->operand_layouts[i] : NULL;
+    if (!want || layout_equal(want, t->layout))
+        return t;
+    if (t->splat)
+        return llvm_kernel_splat(L, want, &t->type, t->splat);
+    if (ir_type_elements(&t->type) == 1)
+        return llvm_kernel_splat(L, want, &t->type, t->regs[0]);
+    if (v->def && v->def->opcode == IR_BROADCAST)
+        return llvm_convert_rebroadcast(L, v->def, want, p->scratch_offset);
+    return llvm_convert_tile(L, t, want, p->scratch_offset);
+}
+
+/* ---- thread coordinates -------------------------------------------------------------- */
+
+static LLVMValueRef sreg(Lowering *L, const char *name) {
+    return llvm_kernel_intrinsic(L, name, NULL, 0, NULL, 0);
+}
+
+/* Lane and warp coordinates along each root dim (PTX ISA 10.1 %tid):
+   lane_d = lane / lane_stride % tpw, warp_d = warp / warp_stride % wpc, and
+   the thread's coordinate is warp_d * tpw + lane_d. */
+ThreadInfo *llvm_kernel_thread(Lowering *L, const Layout *layout, const IrType *type) {
+    for (ThreadInfo *ti = L->threads; ti; ti = ti->next) {
+        bool same = ti->type.rank == type->rank && layout_equal(ti->layout, layout);
+        for (int d = 0; same && d < type->rank; d++)
+            same = ti->type.dims[d].size == type->dims[d].size;
+        if (same)
+            return ti;
+    }
+    ThreadInfo *ti = ARENA_NEW(&L->kernel->arena, ThreadInfo);
+    ti->layout = layout;
+    ti->type = *type;
+    LayoutMap map;
+    layout_map(layout, type, &map);
+    LLVMBuilderRef saved = L->b;
+    L->b = L->entry;
+    const Layout *root = map.root;
+    int lanes = 1, warps = 1;
+    for (int d = 0; d < root->rank; d++) {
+        int tpw = root->threads_per_warp[d], wpc = root->warps_per_cta[d];
+        lanes *= tpw;
+        warps *= wpc;
+        LLVMValueRef lane = LLVMBuildURem(
+            L->b, LLVMBuildUDiv(L->b, L->lane, llvm_kernel_i32(L, map.lane_stride[d]), ""), llvm_kernel_i32(L, tpw), "");
+        LLVMValueRef warp = LLVMBuildURem(
+            L->b, LLVMBuildUDiv(L->b, L->warp, llvm_kernel_i32(L, map.warp_stride[d]), ""), llvm_kernel_i32(L, wpc), "");
+        ti->tc_root[d] = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, warp, llvm_kernel_i32(L, tpw), ""), lane, "");
+    }
+    LLVMValueRef unique = NULL;
+    if (lanes < 32)
+        unique = llvm_kernel_and(L, unique, LLVMBuildICmp(L->b, LLVMIntULT, L->lane, llvm_kernel_i32(L, lanes), ""));
+    int total_warps = L->plan->threads / 32 > 0 ? L->plan->threads / 32 : 1;
+    if (warps < total_warps)
+        unique = llvm_kernel_and(L, unique, LLVMBuildICmp(L->b, LLVMIntULT, L->warp, llvm_kernel_i32(L, warps), ""));
+    for (int d = 0; d < map.rank; d++) {
+        const LayoutDim *dim = &map.dims[d];
+        LLVMValueRef tc = ti->tc_root[dim->root_dim];
+        if (dim->in_registers) {
+            ti->base[d] = llvm_kernel_i32(L, 0);
+            if (dim->tpw * dim->wpc > 1)
+                unique = llvm_kernel_and(L, unique, LLVMBuildICmp(L->b, LLVMIntEQ, tc, llvm_kernel_i32(L, 0), ""));
+            continue;
+        }
+        LLVMValueRef pos = LLVMBuildMul(L->b, tc, llvm_kernel_i32(L, dim->spt), "");
+        ti->base[d] = LLVMBuildAnd(L->b, pos, llvm_kernel_i32(L, dim->size - 1), "");
+        if (dim->unique_threads < dim->tpw * dim->wpc)
+            unique = llvm_kernel_and(
+                L, unique, LLVMBuildICmp(L->b, LLVMIntULT, tc, llvm_kernel_i32(L, dim->unique_threads), ""));
+    }
+    for (int i = 0; i < map.num_sliced; i++) {
+        int d = map.sliced_dims[i];
+        if (root->threads_per_warp[d] * root->warps_per_cta[d] > 1)
+            unique = llvm_kernel_and(L, unique,
+                                     LLVMBuildICmp(L->b, LLVMIntEQ, ti->tc_root[d], llvm_kernel_i32(L, 0), ""));
+    }
+    ti->unique = unique ? unique : LLVMConstInt(L->i1, 1, 0);
+    L->b = saved;
+    ti->next = L->threads;
+    L->threads = ti;
+    return ti;
+}
+
+LLVMValueRef llvm_kernel_coord(Lowering *L, const Tile *t, const ThreadInfo *ti, int64_t reg, int d) {
+    int64_t offsets[IR_MAX_RANK];
+    layout_reg_offsets(&t->map, reg, offsets);
+    return LLVMBuildAdd(L->b, ti->base[d], llvm_kernel_i32(L, offsets[d]), "");
+}
+
+/* ---- control flow ---------------------------------------------------------------------- */
+
+static void lower_block(Lowering *L, IrBlock *block);
+
+/* The registers a yield hands back, each in its result's layout. */
+static Tile **yield_tiles(Lowering *L, IrOp *yield, int n) {
+    Tile **tiles = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
+    for (int i = 0; i < n; i++)
+        tiles[i] = yield->operands[i]->type.kind == IRT_TILE ? llvm_kernel_operand(L, yield, i) : NULL;
+    return tiles;
+}
+
+static void lower_for(Lowering *L, IrOp *op) {
+    LLVMValueRef lo = llvm_kernel_scalar(L, op->operands[0]);
+    LLVMValueRef hi = llvm_kernel_scalar(L, op->operands[1]);
+    LLVMValueRef step = llvm_kernel_scalar(L, op->operands[2]);
+    int n = op->num_results;
+    Tile **inits = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
+    for (int i = 0; i < n; i++)
+        inits[i] = llvm_kernel_operand(L, op, 3 + i);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+    LLVMBasicBlockRef header = llvm_kernel_block(L, "for.header");
+    LLVMBasicBlockRef body = llvm_kernel_block(L, "for.body");
+    LLVMBasicBlockRef exit = llvm_kernel_block(L, "for.exit");
+    LLVMBuildBr(L->b, header);
+
+    LLVMPositionBuilderAtEnd(L->b, header);
+    LLVMValueRef iv = LLVMBuildPhi(L->b, L->i32, "iv");
+    LLVMAddIncoming(iv, &lo, &pre, 1);
+    Tile **carried = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
+    for (int i = 0; i < n; i++) {
+        IrValue *arg = op->body->args[i + 1];
+        carried[i] = llvm_kernel_tile_new(L, inits[i]->layout, &arg->type);
+        for (int64_t r = 0; r < carried[i]->map.num_regs; r++) {
+            carried[i]->regs[r] = LLVMBuildPhi(L->b, llvm_kernel_reg_type(L, arg->type.dtype), "");
+            LLVMAddIncoming(carried[i]->regs[r], &inits[i]->regs[r], &pre, 1);
+        }
+        llvm_kernel_set_tile(L, arg, carried[i]);
+        llvm_kernel_set_tile(L, op->results[i], carried[i]);
+    }
+    /* A positive step runs while iv < hi, a negative one while iv > hi. */
+    LLVMValueRef up = LLVMBuildICmp(L->b, LLVMIntSLT, iv, hi, "");
+    LLVMValueRef down = LLVMBuildICmp(L->b, LLVMIntSGT, iv, hi, "");
+    LLVMValueRef positive = LLVMBuildICmp(L->b, LLVMIntSGT, step, llvm_kernel_i32(L, 0), "");
+    LLVMBuildCondBr(L->b, LLVMBuildSelect(L->b, positive, up, down, ""), body, exit);
+
+    LLVMPositionBuilderAtEnd(L->b, body);
+    IrType i32 = ir_scalar_type(DT_I32);
+    llvm_kernel_set_tile(L, op->body->args[0], llvm_kernel_splat(L, layout_of(L->plan, op->body->args[0]) ?
+                                                                        layout_of(L->plan, op->body->args[0]) :
+                                                                        layout_blocked_default(L->kernel, &i32, L->plan->threads),
+                                                                    &i32, iv));
+    lower_block(L, op->body);
+    IrOp *yield = op->body->last;
+    if (!yield || yield->opcode != IR_YIELD || yield->num_operands != n)
+        INTERNAL_ERROR("kernel '%s': for body without a matching yield", L->kernel->name);
+    Tile **next = yield_tiles(L, yield, n);
+    LLVMValueRef iv_next = LLVMBuildAdd(L->b, iv, step, "iv.next");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
+    LLVMAddIncoming(iv, &iv_next, &latch, 1);
+    for (int i = 0; i < n; i++)
+        for (int64_t r = 0; r < carried[i]->map.num_regs; r++)
+            LLVMAddIncoming(carried[i]->regs[r], &next[i]->regs[r], &latch, 1);
+    LLVMBuildBr(L->b, header);
+    LLVMPositionBuilderAtEnd(L->b, exit);
+}
+
+static void lower_if(Lowering *L, IrOp *op) {
+    LLVMValueRef cond = llvm_kernel_scalar(L, op->operands[0]);
+    LLVMBasicBlockRef then_bb = llvm_kernel_block(L, "if.then");
+    LLVMBasicBlockRef else_bb = llvm_kernel_block(L, "if.else");
+    LLVMBasicBlockRef merge = llvm_kernel_block(L, "if.end");
+    LLVMBuildCondBr(L->b, cond, then_bb, else_bb);
+    int n = op->num_results;
+    IrBlock *blocks[2] = {op->body, op->else_body};
+    LLVMBasicBlockRef starts[2] = {then_bb, else_bb}, ends[2];
+    Tile **values[2];
+    for (int k = 0; k < 2; k++) {
+        LLVMPositionBuilderAtEnd(L->b, starts[k]);
+        values[k] = NULL;
+        if (blocks[k]) {
+            lower_block(L, blocks[k]);
+            IrOp *yield = blocks[k]->last;
+            if (n > 0 && (!yield || yield->opcode != IR_YIELD || yield->num_operands != n))
+                INTERNAL_ERROR("kernel '%s': if branch without a matching yield", L->kernel->name);
+            if (n > 0)
+                values[k] = yield_tiles(L, yield, n);
+        }
+        ends[k] = LLVMGetInsertBlock(L->b);
+        LLVMBuildBr(L->b, merge);
+    }
+    LLVMPositionBuilderAtEnd(L->b, merge);
+    for (int i = 0; i < n; i++) {
+        IrValue *r = op->results[i];
+        if (r->type.kind != IRT_TILE || !values[0] || !values[1])
+            continue;
+        Tile *t = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
+        for (int64_t reg = 0; reg < t->map.num_regs; reg++) {
+            t->regs[reg] = LLVMBuildPhi(L->b, llvm_kernel_reg_type(L, r->type.dtype), "");
+            LLVMValueRef in[2] = {values[0][i]->regs[reg], values[1][i]->regs[reg]};
+            LLVMAddIncoming(t->regs[reg], in, ends, 2);
+        }
+        llvm_kernel_set_tile(L, r, t);
+    }
+}
+
+/* program_id and num_programs: %ctaid and %nctaid (PTX ISA 10.8, 10.9). */
+static void lower_program_id(Lowering *L, IrOp *op) {
+    static const char *const ctaid[3] = {"llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y",
+                                         "llvm.nvvm.read.ptx.sreg.ctaid.z"};
+    static const char *const nctaid[3] = {"llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y",
+                                          "llvm.nvvm.read.ptx.sreg.nctaid.z"};
+    int axis = op->axis >= 0 && op->axis < 3 ? op->axis : 0;
+    LLVMValueRef v = sreg(L, op->opcode == IR_PROGRAM_ID ? ctaid[axis] : nctaid[axis]);
+    IrValue *r = op->results[0];
+    llvm_kernel_set_tile(L, r, llvm_kernel_splat(L, layout_of(L->plan, r), &r->type, v));
+}
+
+static void lower_op(Lowering *L, IrOp *op) {
+    switch (op->opcode) {
+    case IR_CONST: llvm_math_const(L, op); return;
+    case IR_PROGRAM_ID:
+    case IR_NUM_PROGRAMS: lower_program_id(L, op); return;
+    case IR_IOTA: llvm_math_iota(L, op); return;
+    case IR_BROADCAST:
+    case IR_RESHAPE:
+    case IR_TRANSPOSE:
+    case IR_EXTRACT: llvm_convert_shape_op(L, op); return;
+    case IR_REDUCE: llvm_reduce_op(L, op); return;
+    case IR_DOT: llvm_dot_op(L, op); return;
+    case IR_VIEW: llvm_memory_view(L, op); return;
+    case IR_LOAD: llvm_memory_load(L, op); return;
+    case IR_STORE: llvm_memory_store(L, op); return;
+    case IR_ATOMIC: llvm_memory_atomic(L, op); return;
+    case IR_ALLOC: llvm_memory_alloc(L, op); return;
+    case IR_FOR: lower_for(L, op); return;
+    case IR_IF: lower_if(L, op); return;
+    case IR_YIELD: return;   /* read by the parent for/if */
+    default: break;
+    }
+    if (ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode) ||
+        op->opcode == IR_SELECT || op->opcode == IR_CAST) {
+        llvm_math_elementwise(L, op);
+        return;
+    }
+    INTERNAL_ERROR("kernel '%s': no LLVM lowering for op '%s'", L->kernel->name, ir_opcode_name(op->opcode));
+}
+
+static void lower_block(Lowering *L, IrBlock *block) {
+    for (IrOp *op = block->first; op; op = op->next)
+        lower_op(L, op);
+}
+
+/* ---- the kernel function ------------------------------------------------------------------ */
+
+static LLVMTypeRef param_type(Lowering *L, const IrParam *p) {
+    if (p->kind == PARAM_ARRAY)
+        return L->ptr_global;
+    if (p->kind == PARAM_SIZE)
+        return L->i32;
+    return llvm_kernel_mem_type(L, p->value->type.dtype);
+}
+
+static void add_enum_attribute(Lowering *L, LLVMValueRef fn, unsigned index, const char *name) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    if (kind == 0)
+        INTERNAL_ERROR("LLVM has no attribute '%s'", name);
+    LLVMAddAttributeAtIndex(fn, index, LLVMCreateEnumAttribute(L->ctx, kind, 0));
+}
+
+bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef module, const char *entry,
+                       char *error, size_t error_size) {
+    IrKernel *kernel = plan->kernel;
+    Lowering lowering = {.ctx = ctx, .module = module, .plan = plan, .kernel = kernel};
+    Lowering *L = &lowering;
+    L->i1 = LLVMInt1TypeInContext(ctx);
+    L->i8 = LLVMInt8TypeInContext(ctx);
+    L->i16 = LLVMInt16TypeInContext(ctx);
+    L->i32 = LLVMInt32TypeInContext(ctx);
+    L->i64 = LLVMInt64TypeInContext(ctx);
+    L->f16 = LLVMHalfTypeInContext(ctx);
+    L->bf16 = LLVMBFloatTypeInContext(ctx);
+    L->f32 = LLVMFloatTypeInContext(ctx);
+    L->f64 = LLVMDoubleTypeInContext(ctx);
+    L->ptr_global = LLVMPointerTypeInContext(ctx, 1);
+    L->ptr_shared = LLVMPointerTypeInContext(ctx, 3);
+    L->void_type = LLVMVoidTypeInContext(ctx);
+    L->tiles = ARENA_ARRAY(&kernel->arena, Tile *, plan->num_values + 1);
+    L->refs = ARENA_ARRAY(&kernel->arena, Ref *, plan->num_values + 1);
+
+    LLVMTypeRef *params = ARENA_ARRAY(&kernel->arena, LLVMTypeRef, kernel->num_params + 1);
+    for (int i = 0; i < kernel->num_params; i++)
+        params[i] = param_type(L, &kernel->params[i]);
+    LLVMTypeRef fty = LLVMFunctionType(L->void_type, params, (unsigned)kernel->num_params, 0);
+    L->fn = LLVMAddFunction(module, entry, fty);
+    LLVMSetFunctionCallConv(L->fn, LLVMPTXKernelCallConv);
+    char threads[32];
+    snprintf(threads, sizeof threads, "%d,1,1", plan->threads);
+    LLVMAddAttributeAtIndex(L->fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ctx, "nvvm.maxntid", 12, threads, (unsigned)strlen(threads)));
+    add_enum_attribute(L, L->fn, LLVMAttributeFunctionIndex, "nounwind");
+    for (int i = 0; i < kernel->num_params; i++) {
+        const IrParam *p = &kernel->params[i];
+        LLVMValueRef arg = LLVMGetParam(L->fn, (unsigned)i);
+        LLVMSetValueName2(arg, p->name, strlen(p->name));
+        if (p->kind == PARAM_ARRAY) {
+            add_enum_attribute(L, L->fn, (unsigned)i + 1, "noalias");
+            if (p->value->type.access == ACCESS_IN)
+                add_enum_attribute(L, L->fn, (unsigned)i + 1, "readonly");
+        }
+    }
+
+    /* The dynamic shared buffer: `extern .shared .align 16 .b8 smem[]` (PTX
+       ISA 5.1.5); its size is the launch's dynamic shared bytes, so the
+       allocator's total can pass 48 KB. */
+    LLVMTypeRef smem_type = LLVMArrayType2(L->i8, 0);
+    L->smem = LLVMAddGlobalInAddressSpace(module, smem_type, "tessera_smem", 3);
+    LLVMSetLinkage(L->smem, LLVMExternalLinkage);
+    LLVMSetAlignment(L->smem, 16);
+
+    L->b = LLVMCreateBuilderInContext(ctx);
+    L->entry = LLVMCreateBuilderInContext(ctx);
+    LLVMBasicBlockRef entry_bb = llvm_kernel_block(L, "entry");
+    LLVMBasicBlockRef body_bb = llvm_kernel_block(L, "body");
+    LLVMPositionBuilderAtEnd(L->b, entry_bb);
+    L->tid = sreg(L, "llvm.nvvm.read.ptx.sreg.tid.x");
+    L->lane = LLVMBuildAnd(L->b, L->tid, llvm_kernel_i32(L, 31), "lane");
+    L->warp = LLVMBuildLShr(L->b, L->tid, llvm_kernel_i32(L, 5), "warp");
+    for (int i = 0; i < kernel->num_params; i++) {
+        const IrParam *p = &kernel->params[i];
+        LLVMValueRef arg = LLVMGetParam(L->fn, (unsigned)i);
+        if (p->kind == PARAM_ARRAY) {
+            llvm_memory_param(L, p, arg);
+        } else {
+            LLVMValueRef v = arg;
+            if (p->value->type.dtype == DT_BOOL)
+                v = LLVMBuildICmp(L->b, LLVMIntNE, arg, LLVMConstInt(L->i8, 0, 0), "");
+            IrType t = p->value->type;
+            llvm_kernel_set_tile(L, p->value, llvm_kernel_splat(L, layout_blocked_default(kernel, &t, plan->threads), &t, v));
+        }
+    }
+    LLVMValueRef branch = LLVMBuildBr(L->b, body_bb);
+    LLVMPositionBuilderBefore(L->entry, branch);
+    LLVMPositionBuilderAtEnd(L->b, body_bb);
+    lower_block(L, kernel->body);
+    LLVMBuildRetVoid(L->b);
+    LLVMDisposeBuilder(L->b);
+    LLVMDisposeBuilder(L->entry);
+
+    char *message = NULL;
+    if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message)) {
+        snprintf(error, error_size, "kernel '%s': invalid LLVM IR: %.400s", kernel->name, message ? message : "");
+        LLVMDisposeMessage(message);
+        return false;
+    }
+    LLVMDisposeMessage(message);
+    return true;
+}

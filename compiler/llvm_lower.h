@@ -1,0 +1,142 @@
+/*
+ * llvm_lower.h: shared state of the llvm_*.c lowering files (tile IR ->
+ * LLVM IR). The one header outside emit.c that includes LLVM-C; only the
+ * backend's LLVM files include it, so LLVM stays behind the backend wall.
+ *
+ * Each tile value becomes the registers its layout gives this thread: a
+ * Tile. Each ref value becomes a Ref: a base pointer, an element offset,
+ * per-dim strides and the bounds that decide the edge masks. Both tables are
+ * indexed by IrValue.id (layout_assign's numbering) and live only while one
+ * kernel is lowered: the IR never holds an LLVM handle.
+ */
+#ifndef TESSERA_LLVM_LOWER_H
+#define TESSERA_LLVM_LOWER_H
+
+#include "codegen.h"
+
+#include <llvm-c/Core.h>
+
+/* This thread's registers of one tile value. */
+typedef struct Tile {
+    const Layout *layout;
+    IrType type;
+    LayoutMap map;
+    LLVMValueRef *regs;                /* map.num_regs of them */
+    LLVMValueRef splat;                /* flexible values: the one element they all are */
+} Tile;
+
+/* A position l along one dim of a ref is in bounds iff lo <= l < hi for
+   every bound (lo NULL: no lower bound; hi NULL: no upper bound). */
+typedef struct RefBound {
+    LLVMValueRef lo, hi;               /* i32 */
+} RefBound;
+
+enum { REF_MAX_BOUNDS = 8 };
+
+typedef struct RefDim {
+    LLVMValueRef stride;               /* i64, in elements */
+    bool unit_stride;                  /* stride is 1: vector accesses possible */
+    int num_bounds;
+    RefBound bounds[REF_MAX_BOUNDS];
+} RefDim;
+
+typedef struct Ref {
+    DType dtype;
+    MemSpace space;
+    LLVMValueRef base;                 /* ptr addrspace(1) or addrspace(3) */
+    LLVMValueRef offset;               /* i64 elements from base to the view's origin */
+    int rank;
+    RefDim dims[IR_MAX_RANK];
+    LLVMValueRef valid;                /* i1: dropped (indexed) dims in bounds; NULL: true */
+} Ref;
+
+/* Per (layout, shape): this thread's coordinate bases and whether it holds
+   the first copy of its elements. Computed once, in the entry block. */
+typedef struct ThreadInfo {
+    const Layout *layout;
+    IrType type;
+    LLVMValueRef base[IR_MAX_RANK];    /* i32 */
+    LLVMValueRef tc_root[IR_MAX_RANK]; /* thread coordinate along each root dim */
+    LLVMValueRef unique;               /* i1 */
+    struct ThreadInfo *next;
+} ThreadInfo;
+
+typedef struct Lowering {
+    LLVMContextRef ctx;
+    LLVMModuleRef module;
+    LLVMBuilderRef b;                  /* where code goes */
+    LLVMBuilderRef entry;              /* the entry block, before its branch */
+    LLVMValueRef fn;
+    KernelPlan *plan;
+    IrKernel *kernel;
+    Tile **tiles;                      /* by IrValue.id */
+    Ref **refs;
+    ThreadInfo *threads;
+    LLVMValueRef smem;                 /* the dynamic shared buffer */
+    LLVMValueRef tid, lane, warp;      /* i32 */
+    LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
+} Lowering;
+
+/* llvm_kernel.c */
+bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef module, const char *entry,
+                       char *error, size_t error_size);
+LLVMTypeRef llvm_kernel_reg_type(Lowering *L, DType dtype);   /* bool: i1 */
+LLVMTypeRef llvm_kernel_mem_type(Lowering *L, DType dtype);   /* bool: i8 */
+int llvm_kernel_mem_bytes(DType dtype);
+/* Calls intrinsic `name` (overloaded on `types`); an unknown name is an
+   internal error, never an LLVM abort or a .extern call (toolchain.md). */
+LLVMValueRef llvm_kernel_intrinsic(Lowering *L, const char *name, LLVMTypeRef *types, int num_types,
+                                   LLVMValueRef *args, int num_args);
+LLVMValueRef llvm_kernel_i32(Lowering *L, int64_t v);
+LLVMValueRef llvm_kernel_i64(Lowering *L, int64_t v);
+void llvm_kernel_barrier(Lowering *L);
+LLVMBasicBlockRef llvm_kernel_block(Lowering *L, const char *name);
+Tile *llvm_kernel_tile_new(Lowering *L, const Layout *layout, const IrType *type);
+Tile *llvm_kernel_splat(Lowering *L, const Layout *layout, const IrType *type, LLVMValueRef scalar);
+Tile *llvm_kernel_tile(Lowering *L, const IrValue *v);
+void llvm_kernel_set_tile(Lowering *L, const IrValue *v, Tile *t);
+/* Operand i of op in the layout the plan wants it in (converted if needed). */
+Tile *llvm_kernel_operand(Lowering *L, IrOp *op, int i);
+/* The scalar of a rank-0 or single-element operand. */
+LLVMValueRef llvm_kernel_scalar(Lowering *L, const IrValue *v);
+ThreadInfo *llvm_kernel_thread(Lowering *L, const Layout *layout, const IrType *type);
+/* Register r's coordinate along dim d (i32). */
+LLVMValueRef llvm_kernel_coord(Lowering *L, const Tile *t, const ThreadInfo *ti, int64_t reg, int d);
+/* Pointer into the dynamic shared buffer at a byte offset (i32 value). */
+LLVMValueRef llvm_kernel_smem(Lowering *L, LLVMValueRef byte_offset);
+LLVMValueRef llvm_kernel_and(Lowering *L, LLVMValueRef a, LLVMValueRef b);   /* NULL: true */
+
+/* llvm_memory.c */
+void llvm_memory_param(Lowering *L, const IrParam *param, LLVMValueRef arg);
+void llvm_memory_view(Lowering *L, IrOp *op);
+void llvm_memory_alloc(Lowering *L, IrOp *op);
+void llvm_memory_load(Lowering *L, IrOp *op);
+void llvm_memory_store(Lowering *L, IrOp *op);
+void llvm_memory_atomic(Lowering *L, IrOp *op);
+
+/* llvm_convert.c: layout conversions and shape ops through shared memory */
+Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_offset);
+void llvm_convert_shape_op(Lowering *L, IrOp *op);
+/* The result of broadcast op `bcast` again, in layout `to`, from its source. */
+Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset);
+/* Writes t row-major at a byte offset of the shared buffer (no barrier). */
+void llvm_convert_write_shared(Lowering *L, Tile *t, int64_t offset);
+/* Reads a shared row-major tile of `src` type at element index `index`. */
+LLVMValueRef llvm_convert_read_shared(Lowering *L, DType dtype, int64_t offset, LLVMValueRef index);
+LLVMValueRef llvm_convert_linear(Lowering *L, const IrType *type, LLVMValueRef *coords);
+
+/* llvm_math.c */
+void llvm_math_const(Lowering *L, IrOp *op);
+void llvm_math_iota(Lowering *L, IrOp *op);
+void llvm_math_elementwise(Lowering *L, IrOp *op);
+LLVMValueRef llvm_math_cast(Lowering *L, LLVMValueRef v, DType from, DType to);
+LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef a, LLVMValueRef b);
+
+/* llvm_reduce.c */
+void llvm_reduce_op(Lowering *L, IrOp *op);
+LLVMValueRef llvm_reduce_combine(Lowering *L, IrCombine combine, DType dtype, LLVMValueRef a, LLVMValueRef b);
+
+/* llvm_dot.c */
+void llvm_dot_op(Lowering *L, IrOp *op);
+
+#endif

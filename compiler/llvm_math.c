@@ -1,0 +1,245 @@
+/*
+ * llvm_math.c: constants, iota, elementwise arithmetic, comparisons, math
+ * functions and casts, one register at a time.
+ *
+ * f16 and bf16 are LLVM half and bfloat: + - * / and comparisons act on them
+ * directly (each result correctly rounded), and the math functions compute
+ * in f32 through libdevice and round back. Float min and max propagate NaN
+ * (llvm.minimum/maximum: PTX min.NaN/max.NaN on sm_80+, PTX ISA 9.7.3.10).
+ * Float-to-integer casts saturate and send NaN to 0 (llvm.fpto[su]i.sat,
+ * PTX cvt.rzi.sat); integer division by zero gives the dividend rather than
+ * LLVM's undefined behaviour. A flexible (splat) result is computed once
+ * from its operands' scalars.
+ */
+#include "llvm_lower.h"
+
+#include <string.h>
+
+static LLVMValueRef scalar_const(Lowering *L, DType dtype, const IrOp *op) {
+    LLVMTypeRef t = llvm_kernel_reg_type(L, dtype);
+    if (dtype_is_float(dtype))
+        return LLVMConstReal(t, op->float_value);
+    if (dtype == DT_BOOL)
+        return LLVMConstInt(t, op->int_value != 0, 0);
+    return LLVMConstInt(t, (unsigned long long)op->int_value, dtype_is_signed(dtype));
+}
+
+void llvm_math_const(Lowering *L, IrOp *op) {
+    IrValue *r = op->results[0];
+    llvm_kernel_set_tile(L, r, llvm_kernel_splat(L, layout_of(L->plan, r), &r->type, scalar_const(L, r->type.dtype, op)));
+}
+
+void llvm_math_iota(Lowering *L, IrOp *op) {
+    IrValue *r = op->results[0];
+    Tile *t = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
+    ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
+    for (int64_t reg = 0; reg < t->map.num_regs; reg++)
+        t->regs[reg] = r->type.rank > 0 ? llvm_kernel_coord(L, t, ti, reg, 0) : llvm_kernel_i32(L, 0);
+    llvm_kernel_set_tile(L, r, t);
+}
+
+/* ---- casts ----------------------------------------------------------------------------- */
+
+static int float_rank(DType d) { return d == DT_F16 || d == DT_BF16 ? 16 : d == DT_F32 ? 32 : 64; }
+
+LLVMValueRef llvm_math_cast(Lowering *L, LLVMValueRef v, DType from, DType to) {
+    if (from == to)
+        return v;
+    LLVMTypeRef tt = llvm_kernel_reg_type(L, to);
+    if (to == DT_BOOL) {
+        if (dtype_is_float(from))
+            return LLVMBuildFCmp(L->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+        return LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    }
+    if (from == DT_BOOL)
+        return dtype_is_float(to) ? LLVMBuildUIToFP(L->b, v, tt, "") : LLVMBuildZExt(L->b, v, tt, "");
+    if (dtype_is_float(from) && dtype_is_float(to)) {
+        if ((from == DT_F16 && to == DT_BF16) || (from == DT_BF16 && to == DT_F16))
+            return LLVMBuildFPTrunc(L->b, LLVMBuildFPExt(L->b, v, L->f32, ""), tt, "");
+        return float_rank(to) > float_rank(from) ? LLVMBuildFPExt(L->b, v, tt, "") : LLVMBuildFPTrunc(L->b, v, tt, "");
+    }
+    if (dtype_is_float(from)) {
+        if (from == DT_F16 || from == DT_BF16) {
+            v = LLVMBuildFPExt(L->b, v, L->f32, "");
+            from = DT_F32;
+        }
+        LLVMTypeRef types[2] = {tt, llvm_kernel_reg_type(L, from)};
+        return llvm_kernel_intrinsic(L, dtype_is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", types, 2, &v, 1);
+    }
+    if (dtype_is_float(to)) {
+        /* Through f32 for the 16-bit floats: every target converts to f32. */
+        LLVMTypeRef via = to == DT_F16 || to == DT_BF16 ? L->f32 : tt;
+        LLVMValueRef f = dtype_is_signed(from) ? LLVMBuildSIToFP(L->b, v, via, "") : LLVMBuildUIToFP(L->b, v, via, "");
+        return via == tt ? f : LLVMBuildFPTrunc(L->b, f, tt, "");
+    }
+    int fb = dtype_bytes(from), tb = dtype_bytes(to);
+    if (tb == fb)
+        return v;
+    if (tb < fb)
+        return LLVMBuildTrunc(L->b, v, tt, "");
+    return dtype_is_signed(from) ? LLVMBuildSExt(L->b, v, tt, "") : LLVMBuildZExt(L->b, v, tt, "");
+}
+
+/* ---- binary ---------------------------------------------------------------------------- */
+
+static LLVMValueRef nonzero_divisor(Lowering *L, LLVMValueRef b) {
+    LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(b));
+    LLVMValueRef is_zero = LLVMBuildICmp(L->b, LLVMIntEQ, b, zero, "");
+    return LLVMBuildSelect(L->b, is_zero, LLVMConstInt(LLVMTypeOf(b), 1, 0), b, "");
+}
+
+static LLVMValueRef minmax(Lowering *L, bool is_max, DType dtype, LLVMValueRef a, LLVMValueRef b) {
+    if (dtype == DT_BOOL)
+        return is_max ? LLVMBuildOr(L->b, a, b, "") : LLVMBuildAnd(L->b, a, b, "");
+    const char *name;
+    if (dtype_is_float(dtype))
+        name = is_max ? "llvm.maximum" : "llvm.minimum";
+    else if (dtype_is_signed(dtype))
+        name = is_max ? "llvm.smax" : "llvm.smin";
+    else
+        name = is_max ? "llvm.umax" : "llvm.umin";
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMValueRef args[2] = {a, b};
+    return llvm_kernel_intrinsic(L, name, &t, 1, args, 2);
+}
+
+static LLVMValueRef compare(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef a, LLVMValueRef b) {
+    if (dtype_is_float(dtype)) {
+        LLVMRealPredicate p = opcode == IR_EQ ? LLVMRealOEQ : opcode == IR_NE ? LLVMRealUNE :
+                              opcode == IR_LT ? LLVMRealOLT : opcode == IR_LE ? LLVMRealOLE :
+                              opcode == IR_GT ? LLVMRealOGT : LLVMRealOGE;
+        return LLVMBuildFCmp(L->b, p, a, b, "");
+    }
+    bool s = dtype_is_signed(dtype);
+    LLVMIntPredicate p = opcode == IR_EQ ? LLVMIntEQ : opcode == IR_NE ? LLVMIntNE :
+                         opcode == IR_LT ? (s ? LLVMIntSLT : LLVMIntULT) : opcode == IR_LE ? (s ? LLVMIntSLE : LLVMIntULE) :
+                         opcode == IR_GT ? (s ? LLVMIntSGT : LLVMIntUGT) : (s ? LLVMIntSGE : LLVMIntUGE);
+    return LLVMBuildICmp(L->b, p, a, b, "");
+}
+
+LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef a, LLVMValueRef b) {
+    bool f = dtype_is_float(dtype), s = dtype_is_signed(dtype);
+    switch (opcode) {
+    case IR_ADD: return f ? LLVMBuildFAdd(L->b, a, b, "") : dtype == DT_BOOL ? LLVMBuildXor(L->b, a, b, "") : LLVMBuildAdd(L->b, a, b, "");
+    case IR_SUB: return f ? LLVMBuildFSub(L->b, a, b, "") : dtype == DT_BOOL ? LLVMBuildXor(L->b, a, b, "") : LLVMBuildSub(L->b, a, b, "");
+    case IR_MUL: return f ? LLVMBuildFMul(L->b, a, b, "") : dtype == DT_BOOL ? LLVMBuildAnd(L->b, a, b, "") : LLVMBuildMul(L->b, a, b, "");
+    case IR_DIV:
+        if (f)
+            return LLVMBuildFDiv(L->b, a, b, "");
+        if (dtype == DT_BOOL)
+            return a;
+        return s ? LLVMBuildSDiv(L->b, a, nonzero_divisor(L, b), "") : LLVMBuildUDiv(L->b, a, nonzero_divisor(L, b), "");
+    case IR_REM:
+        if (f)
+            return LLVMBuildFRem(L->b, a, b, "");
+        if (dtype == DT_BOOL)
+            return LLVMConstInt(L->i1, 0, 0);
+        return s ? LLVMBuildSRem(L->b, a, nonzero_divisor(L, b), "") : LLVMBuildURem(L->b, a, nonzero_divisor(L, b), "");
+    case IR_MIN: return minmax(L, false, dtype, a, b);
+    case IR_MAX: return minmax(L, true, dtype, a, b);
+    case IR_AND: return LLVMBuildAnd(L->b, a, b, "");
+    case IR_OR: return LLVMBuildOr(L->b, a, b, "");
+    case IR_EQ: case IR_NE: case IR_LT: case IR_LE: case IR_GT: case IR_GE: return compare(L, opcode, dtype, a, b);
+    default: break;
+    }
+    INTERNAL_ERROR("kernel '%s': binary op '%s'", L->kernel->name, ir_opcode_name(opcode));
+}
+
+/* ---- unary ----------------------------------------------------------------------------- */
+
+/* A libdevice function (CUDA libdevice users guide): __nv_<name>f on f32,
+   __nv_<name> on f64; emit.c links libdevice.10.bc when any is called. */
+static LLVMValueRef libdevice(Lowering *L, const char *name, DType dtype, LLVMValueRef x) {
+    char full[64];
+    snprintf(full, sizeof full, "__nv_%s%s", name, dtype == DT_F64 ? "" : "f");
+    LLVMTypeRef t = dtype == DT_F64 ? L->f64 : L->f32;
+    LLVMTypeRef fty = LLVMFunctionType(t, &t, 1, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->module, full);
+    if (!fn)
+        fn = LLVMAddFunction(L->module, full, fty);
+    return LLVMBuildCall2(L->b, fty, fn, &x, 1, "");
+}
+
+static LLVMValueRef math_function(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef x) {
+    if (!dtype_is_float(dtype))
+        INTERNAL_ERROR("kernel '%s': %s of %s", L->kernel->name, ir_opcode_name(opcode), dtype_name(dtype));
+    DType work = dtype == DT_F64 ? DT_F64 : DT_F32;
+    LLVMValueRef v = llvm_math_cast(L, x, dtype, work);
+    LLVMValueRef r;
+    switch (opcode) {
+    case IR_EXP: r = libdevice(L, "exp", work, v); break;
+    case IR_EXP2: r = libdevice(L, "exp2", work, v); break;
+    case IR_LOG: r = libdevice(L, "log", work, v); break;
+    case IR_LOG2: r = libdevice(L, "log2", work, v); break;
+    case IR_SQRT: r = libdevice(L, "sqrt", work, v); break;
+    case IR_RSQRT: r = libdevice(L, "rsqrt", work, v); break;
+    case IR_TANH: r = libdevice(L, "tanh", work, v); break;
+    case IR_SIN: r = libdevice(L, "sin", work, v); break;
+    case IR_COS: r = libdevice(L, "cos", work, v); break;
+    case IR_SIGMOID: {
+        /* 1 / (1 + exp(-x)) */
+        LLVMValueRef one = LLVMConstReal(LLVMTypeOf(v), 1.0);
+        LLVMValueRef e = libdevice(L, "exp", work, LLVMBuildFNeg(L->b, v, ""));
+        r = LLVMBuildFDiv(L->b, one, LLVMBuildFAdd(L->b, one, e, ""), "");
+        break;
+    }
+    default: INTERNAL_ERROR("kernel '%s': math op '%s'", L->kernel->name, ir_opcode_name(opcode));
+    }
+    return llvm_math_cast(L, r, work, dtype);
+}
+
+static LLVMValueRef unary(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef x) {
+    switch (opcode) {
+    case IR_NEG:
+        if (dtype_is_float(dtype))
+            return LLVMBuildFNeg(L->b, x, "");
+        return dtype == DT_BOOL ? x : LLVMBuildSub(L->b, LLVMConstNull(LLVMTypeOf(x)), x, "");
+    case IR_NOT: return LLVMBuildNot(L->b, x, "");
+    case IR_ABS: {
+        LLVMTypeRef t = LLVMTypeOf(x);
+        if (dtype_is_float(dtype))
+            return llvm_kernel_intrinsic(L, "llvm.fabs", &t, 1, &x, 1);
+        if (!dtype_is_signed(dtype))
+            return x;
+        LLVMValueRef args[2] = {x, LLVMConstInt(L->i1, 0, 0)};
+        return llvm_kernel_intrinsic(L, "llvm.abs", &t, 1, args, 2);
+    }
+    default: return math_function(L, opcode, dtype, x);
+    }
+}
+
+/* One element of op from its operands' elements. */
+static LLVMValueRef element(Lowering *L, IrOp *op, LLVMValueRef *args) {
+    DType in = op->operands[op->opcode == IR_SELECT ? 1 : 0]->type.dtype;
+    if (op->opcode == IR_SELECT)
+        return LLVMBuildSelect(L->b, args[0], args[1], args[2], "");
+    if (op->opcode == IR_CAST)
+        return llvm_math_cast(L, args[0], in, op->results[0]->type.dtype);
+    if (ir_opcode_is_elementwise_binary(op->opcode))
+        return llvm_math_binary(L, op->opcode, in, args[0], args[1]);
+    return unary(L, op->opcode, in, args[0]);
+}
+
+void llvm_math_elementwise(Lowering *L, IrOp *op) {
+    IrValue *r = op->results[0];
+    const Layout *layout = layout_of(L->plan, r);
+    LLVMValueRef args[3];
+    if (op->num_operands > 3)
+        INTERNAL_ERROR("kernel '%s': %s with %d operands", L->kernel->name, ir_opcode_name(op->opcode), op->num_operands);
+    if (L->plan->values[r->id].flexible || r->type.rank == 0) {
+        for (int i = 0; i < op->num_operands; i++)
+            args[i] = llvm_kernel_scalar(L, op->operands[i]);
+        llvm_kernel_set_tile(L, r, llvm_kernel_splat(L, layout, &r->type, element(L, op, args)));
+        return;
+    }
+    Tile *ops[3];
+    for (int i = 0; i < op->num_operands; i++)
+        ops[i] = llvm_kernel_operand(L, op, i);
+    Tile *t = llvm_kernel_tile_new(L, layout, &r->type);
+    for (int64_t reg = 0; reg < t->map.num_regs; reg++) {
+        for (int i = 0; i < op->num_operands; i++)
+            args[i] = ops[i]->regs[reg];
+        t->regs[reg] = element(L, op, args);
+    }
+    llvm_kernel_set_tile(L, r, t);
+}

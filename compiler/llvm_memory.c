@@ -1,0 +1,486 @@
+/*
+ * llvm_memory.c: refs, views, load, store, atomics and alloc in LLVM IR.
+ *
+ * A ref is a base pointer, an element offset to its origin, a stride per
+ * dim, and per dim a list of bounds: a position is in bounds iff it is in
+ * bounds for every enclosing view and for the array (spec section 3, "Edge
+ * blocks"). A view shifts the parent's bounds by its offset and adds its own
+ * extent; an indexed (dropped) dim becomes a scalar validity condition.
+ *
+ * Loads and stores go by per-thread vectors along the last dim (the layout
+ * puts up to 16 bytes there). A vector is accessed with one ld/st.v2/v4
+ * (PTX ISA 9.7.9.8 ld, 9.7.9.10 st) when all of its elements are in bounds
+ * and its address is aligned, which the code checks at run time, since
+ * neither the sizes nor the row strides are known here; otherwise each
+ * element is accessed alone under its own mask. Masked-off reads give 0 or
+ * `other`; masked-off writes are dropped. A store never reads its output,
+ * and threads holding copies of an element (replicated layouts) do not
+ * store or apply atomics: only the first copy does.
+ */
+#include "llvm_lower.h"
+
+#include <string.h>
+
+/* ---- refs --------------------------------------------------------------------------- */
+
+static Ref *ref_new(Lowering *L, const IrValue *v) {
+    Ref *r = ARENA_NEW(&L->kernel->arena, Ref);
+    r->dtype = v->type.dtype;
+    r->space = v->type.space;
+    r->rank = v->type.rank;
+    L->refs[v->id] = r;
+    return r;
+}
+
+static Ref *ref_of(Lowering *L, const IrValue *v) {
+    Ref *r = L->refs[v->id];
+    if (!r)
+        INTERNAL_ERROR("kernel '%s': ref value %d has no lowering", L->kernel->name, v->id);
+    return r;
+}
+
+static LLVMValueRef size_value(Lowering *L, const IrDim *dim) {
+    if (!dim->sym)
+        return llvm_kernel_i32(L, dim->size);
+    for (int i = 0; i < L->kernel->num_params; i++) {
+        const IrParam *p = &L->kernel->params[i];
+        if (p->kind == PARAM_SIZE && strcmp(p->name, dim->sym) == 0)
+            return LLVMGetParam(L->fn, (unsigned)i);
+    }
+    INTERNAL_ERROR("kernel '%s': symbolic size '%s' is not a parameter", L->kernel->name, dim->sym);
+}
+
+/* Row-major strides; each dim bounded by [0, size). */
+static void ref_dense(Lowering *L, Ref *r, const IrType *type) {
+    LLVMValueRef stride = llvm_kernel_i64(L, 1);
+    for (int d = type->rank - 1; d >= 0; d--) {
+        RefDim *dim = &r->dims[d];
+        LLVMValueRef size = size_value(L, &type->dims[d]);
+        dim->stride = stride;
+        dim->unit_stride = d == type->rank - 1;
+        dim->num_bounds = 1;
+        dim->bounds[0] = (RefBound){.lo = NULL, .hi = size};
+        stride = LLVMBuildMul(L->b, stride, LLVMBuildSExt(L->b, size, L->i64, ""), "");
+    }
+}
+
+void llvm_memory_param(Lowering *L, const IrParam *param, LLVMValueRef arg) {
+    Ref *r = ref_new(L, param->value);
+    r->base = arg;
+    r->offset = llvm_kernel_i64(L, 0);
+    ref_dense(L, r, &param->value->type);
+}
+
+void llvm_memory_alloc(Lowering *L, IrOp *op) {
+    IrValue *v = op->results[0];
+    Ref *r = ref_new(L, v);
+    OpPlan *p = layout_op_plan(L->plan, op);
+    r->base = llvm_kernel_smem(L, llvm_kernel_i32(L, p->scratch_offset));
+    r->offset = llvm_kernel_i64(L, 0);
+    ref_dense(L, r, &v->type);
+}
+
+/* Is the i32 scalar `v` known not to be negative? Program ids, sizes,
+   non-negative constants, and sums, products and quotients of those, and
+   loop counters that start there and count up. Lets a view skip its lower
+   bound check, the common case of block specs and ds(k * BK, BK). */
+static bool nonneg(const IrKernel *kernel, const IrValue *v, int depth) {
+    if (depth > 16)
+        return false;
+    if (!v->def) {
+        if (v->arg_of && v->arg_of->parent_op && v->arg_of->parent_op->opcode == IR_FOR && v == v->arg_of->args[0]) {
+            IrOp *loop = v->arg_of->parent_op;
+            IrValue *step = loop->operands[2];
+            return nonneg(kernel, loop->operands[0], depth + 1) && step->def && step->def->opcode == IR_CONST &&
+                   step->def->int_value > 0;
+        }
+        for (int i = 0; i < kernel->num_params; i++)
+            if (kernel->params[i].value == v)
+                return kernel->params[i].kind == PARAM_SIZE;
+        return false;
+    }
+    IrOp *op = v->def;
+    switch (op->opcode) {
+    case IR_PROGRAM_ID:
+    case IR_NUM_PROGRAMS: return true;
+    case IR_CONST: return !dtype_is_float(v->type.dtype) && op->int_value >= 0;
+    case IR_ADD:
+    case IR_MUL:
+    case IR_DIV:
+    case IR_REM:
+    case IR_MIN:
+    case IR_MAX:
+        return nonneg(kernel, op->operands[0], depth + 1) && nonneg(kernel, op->operands[1], depth + 1);
+    default: return false;
+    }
+}
+
+static void add_bound(Lowering *L, RefDim *dim, RefBound bound) {
+    if (dim->num_bounds == REF_MAX_BOUNDS)
+        INTERNAL_ERROR("kernel '%s': views nested more than %d deep", L->kernel->name, REF_MAX_BOUNDS);
+    dim->bounds[dim->num_bounds++] = bound;
+}
+
+void llvm_memory_view(Lowering *L, IrOp *op) {
+    Ref *src = ref_of(L, op->operands[0]);
+    IrValue *v = op->results[0];
+    Ref *r = ref_new(L, v);
+    r->base = src->base;
+    r->offset = src->offset;
+    r->valid = src->valid;
+    int kept = 0;
+    for (int d = 0; d < src->rank; d++) {
+        const IrViewDim *vd = &op->view_dims[d];
+        const RefDim *sd = &src->dims[d];
+        if (vd->kind == VIEW_FULL) {
+            r->dims[kept++] = *sd;
+            continue;
+        }
+        IrValue *offset_value = op->operands[vd->offset_operand];
+        LLVMValueRef o = llvm_kernel_scalar(L, offset_value);
+        bool o_nonneg = nonneg(L->kernel, offset_value, 0);
+        r->offset = LLVMBuildAdd(L->b, r->offset, LLVMBuildMul(L->b, LLVMBuildSExt(L->b, o, L->i64, ""), sd->stride, ""), "");
+        if (vd->kind == VIEW_INDEX) {
+            /* The one position o must be in bounds of the parent. */
+            for (int k = 0; k < sd->num_bounds; k++) {
+                const RefBound *b = &sd->bounds[k];
+                if (b->lo)
+                    r->valid = llvm_kernel_and(L, r->valid, LLVMBuildICmp(L->b, LLVMIntSGE, o, b->lo, ""));
+                else if (!o_nonneg)
+                    r->valid = llvm_kernel_and(L, r->valid, LLVMBuildICmp(L->b, LLVMIntSGE, o, llvm_kernel_i32(L, 0), ""));
+                if (b->hi)
+                    r->valid = llvm_kernel_and(L, r->valid, LLVMBuildICmp(L->b, LLVMIntSLT, o, b->hi, ""));
+            }
+            continue;
+        }
+        /* VIEW_RANGE: positions l of the view are o + l of the parent. */
+        RefDim *nd = &r->dims[kept++];
+        nd->stride = sd->stride;
+        nd->unit_stride = sd->unit_stride;
+        nd->num_bounds = 0;
+        for (int k = 0; k < sd->num_bounds; k++) {
+            const RefBound *b = &sd->bounds[k];
+            RefBound shifted = {0};
+            if (b->lo)
+                shifted.lo = LLVMBuildSub(L->b, b->lo, o, "");
+            else if (!o_nonneg)
+                shifted.lo = LLVMBuildSub(L->b, llvm_kernel_i32(L, 0), o, "");
+            if (b->hi)
+                shifted.hi = LLVMBuildSub(L->b, b->hi, o, "");
+            if (shifted.lo || shifted.hi)
+                add_bound(L, nd, shifted);
+        }
+        add_bound(L, nd, (RefBound){.lo = NULL, .hi = llvm_kernel_i32(L, vd->size)});
+    }
+    r->rank = kept;
+}
+
+/* ---- element addresses and masks --------------------------------------------------------- */
+
+static LLVMValueRef element_ptr(Lowering *L, const Ref *r, LLVMValueRef *coords) {
+    LLVMValueRef linear = r->offset;
+    for (int d = 0; d < r->rank; d++) {
+        LLVMValueRef c = LLVMBuildSExt(L->b, coords[d], L->i64, "");
+        if (!r->dims[d].unit_stride)
+            c = LLVMBuildMul(L->b, c, r->dims[d].stride, "");
+        linear = LLVMBuildAdd(L->b, linear, c, "");
+    }
+    return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, r->dtype), r->base, &linear, 1, "");
+}
+
+/* In bounds for every view and the array. A constant upper bound at least
+   the tile's size always holds (positions are below the tile's size). */
+static LLVMValueRef bounds_mask(Lowering *L, const Ref *r, LLVMValueRef *coords, const IrType *tile) {
+    LLVMValueRef m = r->valid;
+    for (int d = 0; d < r->rank; d++) {
+        for (int k = 0; k < r->dims[d].num_bounds; k++) {
+            const RefBound *b = &r->dims[d].bounds[k];
+            if (b->lo)
+                m = llvm_kernel_and(L, m, LLVMBuildICmp(L->b, LLVMIntSGE, coords[d], b->lo, ""));
+            if (!b->hi)
+                continue;
+            if (LLVMIsAConstantInt(b->hi) && LLVMConstIntGetSExtValue(b->hi) >= tile->dims[d].size)
+                continue;
+            m = llvm_kernel_and(L, m, LLVMBuildICmp(L->b, LLVMIntSLT, coords[d], b->hi, ""));
+        }
+    }
+    return m;
+}
+
+/* Elements per vector access along the last dim for a tile of `t`'s layout. */
+static int vector_width(const Ref *r, const Tile *t) {
+    if (r->rank == 0 || t->type.rank == 0 || !r->dims[r->rank - 1].unit_stride)
+        return 1;
+    const LayoutDim *dim = &t->map.dims[t->map.rank - 1];
+    if (dim->in_registers)
+        return 1;
+    int64_t run = dim->spt < dim->size ? dim->spt : dim->size;
+    int64_t max = 16 / llvm_kernel_mem_bytes(r->dtype);
+    int64_t g = 1;
+    while (g * 2 <= run && g * 2 <= max)
+        g *= 2;
+    return (int)g;
+}
+
+static LLVMValueRef to_register(Lowering *L, LLVMValueRef v, DType dtype) {
+    return dtype == DT_BOOL ? LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstInt(L->i8, 0, 0), "") : v;
+}
+
+static LLVMValueRef to_memory(Lowering *L, LLVMValueRef v, DType dtype) {
+    return dtype == DT_BOOL ? LLVMBuildZExt(L->b, v, L->i8, "") : v;
+}
+
+static LLVMValueRef zero_of(Lowering *L, DType dtype) {
+    return LLVMConstNull(llvm_kernel_reg_type(L, dtype));
+}
+
+/* if (cond) v = load ptr; else v = other. */
+static LLVMValueRef guarded_load(Lowering *L, const Ref *r, LLVMValueRef ptr, LLVMValueRef cond, LLVMValueRef other) {
+    LLVMTypeRef mt = llvm_kernel_mem_type(L, r->dtype);
+    if (!cond) {
+        LLVMValueRef v = LLVMBuildLoad2(L->b, mt, ptr, "");
+        LLVMSetAlignment(v, (unsigned)llvm_kernel_mem_bytes(r->dtype));
+        return to_register(L, v, r->dtype);
+    }
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
+    LLVMBasicBlockRef then_bb = llvm_kernel_block(L, "ld.in");
+    LLVMBasicBlockRef merge = llvm_kernel_block(L, "ld.end");
+    LLVMBuildCondBr(L->b, cond, then_bb, merge);
+    LLVMPositionBuilderAtEnd(L->b, then_bb);
+    LLVMValueRef v = LLVMBuildLoad2(L->b, mt, ptr, "");
+    LLVMSetAlignment(v, (unsigned)llvm_kernel_mem_bytes(r->dtype));
+    v = to_register(L, v, r->dtype);
+    LLVMBuildBr(L->b, merge);
+    LLVMPositionBuilderAtEnd(L->b, merge);
+    LLVMValueRef phi = LLVMBuildPhi(L->b, llvm_kernel_reg_type(L, r->dtype), "");
+    LLVMValueRef values[2] = {v, other};
+    LLVMBasicBlockRef blocks[2] = {then_bb, from};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+static void guarded_store(Lowering *L, const Ref *r, LLVMValueRef ptr, LLVMValueRef cond, LLVMValueRef v) {
+    LLVMBasicBlockRef merge = NULL;
+    if (cond) {
+        LLVMBasicBlockRef then_bb = llvm_kernel_block(L, "st.in");
+        merge = llvm_kernel_block(L, "st.end");
+        LLVMBuildCondBr(L->b, cond, then_bb, merge);
+        LLVMPositionBuilderAtEnd(L->b, then_bb);
+    }
+    LLVMValueRef st = LLVMBuildStore(L->b, to_memory(L, v, r->dtype), ptr);
+    LLVMSetAlignment(st, (unsigned)llvm_kernel_mem_bytes(r->dtype));
+    if (cond) {
+        LLVMBuildBr(L->b, merge);
+        LLVMPositionBuilderAtEnd(L->b, merge);
+    }
+}
+
+/* One group of g registers along the last dim: the vector path when every
+   element is in bounds, unmasked and the address is aligned; else one by
+   one. For a load, regs_out gets the values. */
+typedef struct MemAccess {
+    const Ref *ref;
+    Tile *tile;                /* the loaded result or the stored value */
+    Tile *mask;                /* explicit mask, or NULL */
+    Tile *other;               /* load: value where masked, or NULL for 0 */
+    LLVMValueRef unique;       /* store: only the first copy writes; NULL for loads */
+    bool is_store;
+} MemAccess;
+
+static void access_group(Lowering *L, MemAccess *a, const ThreadInfo *ti, int64_t r0, int g) {
+    const Ref *r = a->ref;
+    Tile *t = a->tile;
+    int rank = t->type.rank;
+    LLVMValueRef coords[IR_MAX_RANK], last[IR_MAX_RANK];
+    for (int d = 0; d < rank; d++)
+        coords[d] = last[d] = llvm_kernel_coord(L, t, ti, r0, d);
+    LLVMValueRef ptr0 = element_ptr(L, r, coords);
+    LLVMValueRef base_mask = llvm_kernel_and(L, a->unique, bounds_mask(L, r, coords, &t->type));
+    LLVMValueRef elem_masks[16];
+    for (int e = 0; e < g; e++) {
+        LLVMValueRef m = base_mask;
+        if (e > 0) {
+            LLVMValueRef c[IR_MAX_RANK];
+            memcpy(c, coords, sizeof(LLVMValueRef) * (size_t)rank);
+            c[rank - 1] = LLVMBuildAdd(L->b, coords[rank - 1], llvm_kernel_i32(L, e), "");
+            m = llvm_kernel_and(L, a->unique, bounds_mask(L, r, c, &t->type));
+        }
+        if (a->mask)
+            m = llvm_kernel_and(L, m, a->mask->regs[r0 + e]);
+        elem_masks[e] = m;
+    }
+    LLVMTypeRef mt = llvm_kernel_mem_type(L, r->dtype);
+    int bytes = llvm_kernel_mem_bytes(r->dtype);
+    if (g == 1) {
+        if (a->is_store)
+            guarded_store(L, r, ptr0, elem_masks[0], t->regs[r0]);
+        else
+            t->regs[r0] = guarded_load(L, r, ptr0, elem_masks[0], a->other ? a->other->regs[r0] : zero_of(L, r->dtype));
+        return;
+    }
+    (void)last;
+    /* Fast path: all g elements in bounds (the bounds are intervals, so the
+       first and the last decide), unmasked, and the address aligned. */
+    LLVMValueRef fast = NULL;
+    for (int e = 0; e < g; e++)
+        if (e == 0 || e == g - 1 || a->mask)
+            fast = llvm_kernel_and(L, fast, elem_masks[e]);
+    LLVMValueRef addr = LLVMBuildPtrToInt(L->b, ptr0, L->i64, "");
+    LLVMValueRef misaligned = LLVMBuildAnd(L->b, addr, llvm_kernel_i64(L, (int64_t)g * bytes - 1), "");
+    fast = llvm_kernel_and(L, fast, LLVMBuildICmp(L->b, LLVMIntEQ, misaligned, llvm_kernel_i64(L, 0), ""));
+
+    LLVMBasicBlockRef vec_bb = llvm_kernel_block(L, a->is_store ? "st.vec" : "ld.vec");
+    LLVMBasicBlockRef slow_bb = llvm_kernel_block(L, a->is_store ? "st.elem" : "ld.elem");
+    LLVMBasicBlockRef merge = llvm_kernel_block(L, a->is_store ? "st.done" : "ld.done");
+    LLVMBuildCondBr(L->b, fast, vec_bb, slow_bb);
+
+    LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)g);
+    LLVMValueRef vec_vals[16], slow_vals[16];
+    LLVMPositionBuilderAtEnd(L->b, vec_bb);
+    if (a->is_store) {
+        LLVMValueRef vec = LLVMGetUndef(vt);
+        for (int e = 0; e < g; e++)
+            vec = LLVMBuildInsertElement(L->b, vec, to_memory(L, t->regs[r0 + e], r->dtype), llvm_kernel_i32(L, e), "");
+        LLVMValueRef st = LLVMBuildStore(L->b, vec, ptr0);
+        LLVMSetAlignment(st, (unsigned)(g * bytes));
+    } else {
+        LLVMValueRef vec = LLVMBuildLoad2(L->b, vt, ptr0, "");
+        LLVMSetAlignment(vec, (unsigned)(g * bytes));
+        for (int e = 0; e < g; e++)
+            vec_vals[e] = to_register(L, LLVMBuildExtractElement(L->b, vec, llvm_kernel_i32(L, e), ""), r->dtype);
+    }
+    LLVMBasicBlockRef vec_end = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, merge);
+
+    LLVMPositionBuilderAtEnd(L->b, slow_bb);
+    if (a->is_store) {
+        for (int e = 0; e < g; e++) {
+            LLVMValueRef idx = llvm_kernel_i64(L, e);
+            LLVMValueRef ptr = LLVMBuildGEP2(L->b, mt, ptr0, &idx, 1, "");
+            guarded_store(L, r, ptr, elem_masks[e], t->regs[r0 + e]);
+        }
+    } else {
+        /* llvm.masked.load rather than g branches: O3 would otherwise merge
+           the element loads with the vector path's and split the vector
+           load; the masked load becomes per-element predicated loads only
+           in code generation. */
+        LLVMValueRef mask = LLVMGetUndef(LLVMVectorType(L->i1, (unsigned)g));
+        LLVMValueRef pass = LLVMGetUndef(vt);
+        for (int e = 0; e < g; e++) {
+            LLVMValueRef i = llvm_kernel_i32(L, e);
+            mask = LLVMBuildInsertElement(L->b, mask, elem_masks[e] ? elem_masks[e] : LLVMConstInt(L->i1, 1, 0), i, "");
+            LLVMValueRef other = a->other ? a->other->regs[r0 + e] : zero_of(L, r->dtype);
+            pass = LLVMBuildInsertElement(L->b, pass, to_memory(L, other, r->dtype), i, "");
+        }
+        LLVMTypeRef types[2] = {vt, LLVMTypeOf(ptr0)};
+        LLVMValueRef args[3] = {ptr0, mask, pass};
+        LLVMValueRef vec = llvm_kernel_intrinsic(L, "llvm.masked.load", types, 2, args, 3);
+        unsigned align_kind = LLVMGetEnumAttributeKindForName("align", 5);
+        LLVMAddCallSiteAttribute(vec, 1, LLVMCreateEnumAttribute(L->ctx, align_kind, (uint64_t)bytes));
+        for (int e = 0; e < g; e++)
+            slow_vals[e] = to_register(L, LLVMBuildExtractElement(L->b, vec, llvm_kernel_i32(L, e), ""), r->dtype);
+    }
+    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, merge);
+
+    LLVMPositionBuilderAtEnd(L->b, merge);
+    if (!a->is_store) {
+        LLVMBasicBlockRef blocks[2] = {vec_end, slow_end};
+        for (int e = 0; e < g; e++) {
+            LLVMValueRef phi = LLVMBuildPhi(L->b, llvm_kernel_reg_type(L, r->dtype), "");
+            LLVMValueRef values[2] = {vec_vals[e], slow_vals[e]};
+            LLVMAddIncoming(phi, values, blocks, 2);
+            t->regs[r0 + e] = phi;
+        }
+    }
+}
+
+static void access_tile(Lowering *L, MemAccess *a) {
+    Tile *t = a->tile;
+    ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
+    if (a->is_store) {
+        LLVMValueRef u = ti->unique;
+        a->unique = LLVMIsAConstantInt(u) && LLVMConstIntGetZExtValue(u) == 1 ? NULL : u;
+    }
+    int g = vector_width(a->ref, t);
+    for (int64_t r0 = 0; r0 < t->map.num_regs; r0 += g)
+        access_group(L, a, ti, r0, g);
+}
+
+/* Barriers around shared memory: one before every access of an `alloc`, so
+   that it never meets another thread's access of an earlier phase (the
+   lowering puts one before every phase that touches shared memory). */
+static void shared_phase(Lowering *L, const Ref *r) {
+    if (r->space == SPACE_SHARED)
+        llvm_kernel_barrier(L);
+}
+
+void llvm_memory_load(Lowering *L, IrOp *op) {
+    IrValue *v = op->results[0];
+    MemAccess a = {.ref = ref_of(L, op->operands[0])};
+    a.tile = llvm_kernel_tile_new(L, layout_of(L->plan, v), &v->type);
+    int next = 1;
+    if (op->has_mask)
+        a.mask = llvm_kernel_operand(L, op, next++);
+    if (op->has_other)
+        a.other = llvm_kernel_operand(L, op, next++);
+    shared_phase(L, a.ref);
+    access_tile(L, &a);
+    llvm_kernel_set_tile(L, v, a.tile);
+}
+
+void llvm_memory_store(Lowering *L, IrOp *op) {
+    MemAccess a = {.ref = ref_of(L, op->operands[0]), .is_store = true};
+    a.tile = llvm_kernel_operand(L, op, 1);
+    if (op->has_mask)
+        a.mask = llvm_kernel_operand(L, op, 2);
+    shared_phase(L, a.ref);
+    access_tile(L, &a);
+}
+
+/* atom.add / atom.max / atom.min (PTX ISA 9.7.13.5) as relaxed atomicrmw;
+   LLVM expands the kinds the target lacks (f32 max, bf16 add before sm_90)
+   into compare-and-swap loops. Float max and min follow maxNum: a NaN
+   operand loses. */
+static LLVMAtomicRMWBinOp atomic_kind(IrCombine combine, DType dtype) {
+    bool is_float = dtype_is_float(dtype), is_signed = dtype_is_signed(dtype);
+    switch (combine) {
+    case COMBINE_ADD: return is_float ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
+    case COMBINE_MAX: return is_float ? LLVMAtomicRMWBinOpFMax : is_signed ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
+    case COMBINE_MIN: return is_float ? LLVMAtomicRMWBinOpFMin : is_signed ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
+    }
+    return LLVMAtomicRMWBinOpAdd;
+}
+
+void llvm_memory_atomic(Lowering *L, IrOp *op) {
+    const Ref *r = ref_of(L, op->operands[0]);
+    if (r->dtype == DT_BOOL)
+        INTERNAL_ERROR("kernel '%s': atomics on bool", L->kernel->name);
+    Tile *t = llvm_kernel_operand(L, op, 1);
+    Tile *mask = op->has_mask ? llvm_kernel_operand(L, op, 2) : NULL;
+    shared_phase(L, r);
+    ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
+    LLVMValueRef unique = LLVMIsAConstantInt(ti->unique) && LLVMConstIntGetZExtValue(ti->unique) == 1 ? NULL : ti->unique;
+    for (int64_t reg = 0; reg < t->map.num_regs; reg++) {
+        LLVMValueRef coords[IR_MAX_RANK];
+        for (int d = 0; d < t->type.rank; d++)
+            coords[d] = llvm_kernel_coord(L, t, ti, reg, d);
+        LLVMValueRef ptr = element_ptr(L, r, coords);
+        LLVMValueRef m = llvm_kernel_and(L, unique, bounds_mask(L, r, coords, &t->type));
+        if (mask)
+            m = llvm_kernel_and(L, m, mask->regs[reg]);
+        LLVMBasicBlockRef merge = NULL;
+        if (m) {
+            LLVMBasicBlockRef then_bb = llvm_kernel_block(L, "atom.in");
+            merge = llvm_kernel_block(L, "atom.end");
+            LLVMBuildCondBr(L->b, m, then_bb, merge);
+            LLVMPositionBuilderAtEnd(L->b, then_bb);
+        }
+        LLVMBuildAtomicRMW(L->b, atomic_kind(op->combine, r->dtype), ptr, t->regs[reg],
+                           LLVMAtomicOrderingMonotonic, 0);
+        if (m) {
+            LLVMBuildBr(L->b, merge);
+            LLVMPositionBuilderAtEnd(L->b, merge);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+/*
+ * llvm_reduce.c: reductions over one axis (sum, max, min).
+ *
+ * The result has the slice layout of the operand's (layout_assign). Three
+ * steps, as in Triton:
+ *  1. within a thread: combine the registers along the axis;
+ *  2. within a warp: a butterfly over the lane bits of the axis,
+ *     shfl.sync.bfly (PTX ISA 9.7.8.6), after which every lane of a group
+ *     holds the group's value;
+ *  3. across warps (only when the axis spans several warps): each warp
+ *     writes its partial to the op's shared scratch, barrier, every thread
+ *     reads all partials of its elements and combines them.
+ * Threads that hold copies of the same elements (replicated layouts) take
+ * part in every step with equal values, so every thread ends with the
+ * result for the elements its slice layout gives it.
+ */
+#include "llvm_lower.h"
+
+LLVMValueRef llvm_reduce_combine(Lowering *L, IrCombine combine, DType dtype, LLVMValueRef a, LLVMValueRef b) {
+    switch (combine) {
+    case COMBINE_ADD: return llvm_math_binary(L, IR_ADD, dtype, a, b);
+    case COMBINE_MAX: return llvm_math_binary(L, IR_MAX, dtype, a, b);
+    case COMBINE_MIN: return llvm_math_binary(L, IR_MIN, dtype, a, b);
+    }
+    return a;
+}
+
+/* shfl.sync.bfly.b32 moves 32 bits; narrower types widen, 64-bit ones go
+   as two halves. */
+static LLVMValueRef shuffle_xor(Lowering *L, LLVMValueRef v, int mask) {
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMTypeKind kind = LLVMGetTypeKind(t);
+    unsigned bits = kind == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) :
+                    kind == LLVMDoubleTypeKind ? 64 : kind == LLVMFloatTypeKind ? 32 : 16;
+    LLVMTypeRef ibits = LLVMIntTypeInContext(L->ctx, bits);
+    LLVMValueRef x = kind == LLVMIntegerTypeKind ? v : LLVMBuildBitCast(L->b, v, ibits, "");
+    LLVMValueRef out;
+    if (bits == 64) {
+        LLVMValueRef lo = LLVMBuildTrunc(L->b, x, L->i32, "");
+        LLVMValueRef hi = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, x, llvm_kernel_i64(L, 32), ""), L->i32, "");
+        LLVMValueRef a1[4] = {llvm_kernel_i32(L, -1), lo, llvm_kernel_i32(L, mask), llvm_kernel_i32(L, 31)};
+        LLVMValueRef a2[4] = {llvm_kernel_i32(L, -1), hi, llvm_kernel_i32(L, mask), llvm_kernel_i32(L, 31)};
+        lo = llvm_kernel_intrinsic(L, "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, a1, 4);
+        hi = llvm_kernel_intrinsic(L, "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, a2, 4);
+        out = LLVMBuildOr(L->b, LLVMBuildZExt(L->b, lo, L->i64, ""),
+                          LLVMBuildShl(L->b, LLVMBuildZExt(L->b, hi, L->i64, ""), llvm_kernel_i64(L, 32), ""), "");
+    } else {
+        LLVMValueRef w = bits == 32 ? x : LLVMBuildZExt(L->b, x, L->i32, "");
+        LLVMValueRef args[4] = {llvm_kernel_i32(L, -1), w, llvm_kernel_i32(L, mask), llvm_kernel_i32(L, 31)};
+        out = llvm_kernel_intrinsic(L, "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, args, 4);
+        if (bits != 32)
+            out = LLVMBuildTrunc(L->b, out, ibits, "");
+    }
+    return kind == LLVMIntegerTypeKind ? out : LLVMBuildBitCast(L->b, out, t, "");
+}
+
+void llvm_reduce_op(Lowering *L, IrOp *op) {
+    IrValue *src_value = op->operands[0], *r = op->results[0];
+    Tile *src = llvm_kernel_operand(L, op, 0);
+    DType dtype = src_value->type.dtype;
+    int axis = op->axis;
+    if (axis < 0 || axis >= src->type.rank)
+        INTERNAL_ERROR("kernel '%s': reduce over axis %d of rank %d", L->kernel->name, axis, src->type.rank);
+    const LayoutDim *dim = &src->map.dims[axis];
+
+    /* The result in the slice layout: its registers are the source's with
+       the axis removed, in the same order. */
+    const Layout *result_layout = layout_of(L->plan, r);
+    Tile *out = llvm_kernel_tile_new(L, src->layout, &r->type);
+    {
+        IrType slice_type = r->type;
+        out->layout = result_layout;
+        out->type = slice_type;
+        layout_map(result_layout, &slice_type, &out->map);
+        out->regs = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->map.num_regs + 1);
+    }
+    /* 1. within the thread */
+    for (int64_t o = 0; o < out->map.num_regs; o++) {
+        int64_t idx[IR_MAX_RANK], rest = o;
+        for (int d = src->type.rank - 1; d >= 0; d--) {
+            if (d == axis) {
+                idx[d] = 0;
+                continue;
+            }
+            int64_t regs = src->map.dims[d].regs;
+            idx[d] = rest % regs;
+            rest /= regs;
+        }
+        LLVMValueRef acc = NULL;
+        for (int64_t k = 0; k < dim->regs; k++) {
+            idx[axis] = k;
+            LLVMValueRef v = src->regs[layout_reg_index(&src->map, idx)];
+            acc = acc ? llvm_reduce_combine(L, op->combine, dtype, acc, v) : v;
+        }
+        out->regs[o] = acc;
+    }
+    if (!dim->in_registers) {
+        /* 2. across the lanes along the axis */
+        int lanes = dim->unique_threads < dim->tpw ? dim->unique_threads : dim->tpw;
+        int stride = src->map.lane_stride[dim->root_dim];
+        for (int m = 1; m < lanes; m *= 2)
+            for (int64_t o = 0; o < out->map.num_regs; o++)
+                out->regs[o] = llvm_reduce_combine(L, op->combine, dtype, out->regs[o], shuffle_xor(L, out->regs[o], m * stride));
+        /* 3. across the warps along the axis */
+        int warps = dim->unique_threads > dim->tpw ? dim->unique_threads / dim->tpw : 1;
+        if (warps > 1) {
+            int64_t offset = layout_op_plan(L->plan, op)->scratch_offset;
+            int64_t elements = ir_type_elements(&r->type);
+            ThreadInfo *ti = llvm_kernel_thread(L, out->layout, &out->type);
+            LLVMValueRef warp = LLVMBuildURem(
+                L->b, LLVMBuildUDiv(L->b, L->warp, llvm_kernel_i32(L, src->map.warp_stride[dim->root_dim]), ""),
+                llvm_kernel_i32(L, warps), "");
+            LLVMValueRef *linear = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->map.num_regs + 1);
+            for (int64_t o = 0; o < out->map.num_regs; o++) {
+                LLVMValueRef coords[IR_MAX_RANK];
+                for (int d = 0; d < r->type.rank; d++)
+                    coords[d] = llvm_kernel_coord(L, out, ti, o, d);
+                linear[o] = llvm_convert_linear(L, &r->type, coords);
+            }
+            llvm_kernel_barrier(L);
+            for (int64_t o = 0; o < out->map.num_regs; o++) {
+                LLVMValueRef slot = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, warp, llvm_kernel_i32(L, elements), ""), linear[o], "");
+                LLVMValueRef base = llvm_kernel_smem(L, llvm_kernel_i32(L, offset));
+                LLVMValueRef ptr = LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, dtype), base, &slot, 1, "");
+                LLVMValueRef v = dtype == DT_BOOL ? LLVMBuildZExt(L->b, out->regs[o], L->i8, "") : out->regs[o];
+                LLVMSetAlignment(LLVMBuildStore(L->b, v, ptr), (unsigned)llvm_kernel_mem_bytes(dtype));
+            }
+            llvm_kernel_barrier(L);
+            for (int64_t o = 0; o < out->map.num_regs; o++) {
+                LLVMValueRef acc = NULL;
+                for (int w = 0; w < warps; w++) {
+                    LLVMValueRef slot = LLVMBuildAdd(L->b, llvm_kernel_i32(L, (int64_t)w * elements), linear[o], "");
+                    LLVMValueRef v = llvm_convert_read_shared(L, dtype, offset, slot);
+                    acc = acc ? llvm_reduce_combine(L, op->combine, dtype, acc, v) : v;
+                }
+                out->regs[o] = acc;
+            }
+        }
+    }
+    if (r->type.rank == 0)
+        out->splat = out->regs[0];
+    llvm_kernel_set_tile(L, r, out);
+}

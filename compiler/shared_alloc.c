@@ -1,0 +1,108 @@
+/*
+ * shared_alloc.c: offsets in the kernel's dynamic shared-memory buffer.
+ *
+ * In: a KernelPlan whose ops carry scratch_bytes (layout conversions,
+ * reductions across warps, dot staging) and whose `alloc` ops carry their
+ * buffer size. Out: every such op's scratch_offset and the kernel's total,
+ * plan->shared_bytes, which goes into the manifest as the dynamic shared
+ * size of a launch.
+ *
+ * Lifetimes are intervals over the op order (pre-order, layout_assign's
+ * numbering). An op's scratch lives only while the op runs: [i, i]. An
+ * alloc lives from its op to its last use through any view of it; a use
+ * inside a loop that does not contain the alloc keeps it alive to the end
+ * of that loop, since the next iteration uses it again. Buffers whose
+ * intervals overlap never share bytes; the rest reuse by first fit, largest
+ * first. Barriers between the phases that touch shared memory are the
+ * lowering's job (it puts one before every phase).
+ */
+#include "codegen.h"
+
+#include <stdlib.h>
+
+typedef struct Buffer {
+    OpPlan *op;
+    int start, end;
+    int64_t size, offset;
+} Buffer;
+
+static int64_t shared_align(int64_t v) { return (v + 15) & ~(int64_t)15; }
+
+/* The alloc op a ref value comes from, or NULL (value id -> OpPlan). */
+static void shared_find_uses(KernelPlan *plan, OpPlan **root, Buffer *buffers, int *buffer_of) {
+    for (int i = 0; i < plan->num_ops; i++) {
+        OpPlan *p = &plan->ops[i];
+        IrOp *op = p->op;
+        for (int k = 0; k < op->num_operands; k++) {
+            OpPlan *alloc = root[op->operands[k]->id];
+            if (!alloc)
+                continue;
+            Buffer *b = &buffers[buffer_of[alloc->index]];
+            int end = p->index;
+            /* Loops around the use but not around the alloc repeat the use. */
+            for (IrBlock *blk = op->parent; blk && blk->parent_op; blk = blk->parent_op->parent) {
+                OpPlan *outer = layout_op_plan(plan, blk->parent_op);
+                if (outer->op->opcode == IR_FOR && outer->index < alloc->index && outer->end_index > end)
+                    end = outer->end_index;
+            }
+            if (end > b->end)
+                b->end = end;
+            if (op->opcode == IR_VIEW && k == 0)
+                root[op->results[0]->id] = alloc;
+        }
+    }
+}
+
+static int shared_by_size(const void *pa, const void *pb) {
+    const Buffer *a = pa, *b = pb;
+    if (a->size != b->size)
+        return a->size > b->size ? -1 : 1;
+    return a->start - b->start;
+}
+
+void shared_alloc(KernelPlan *plan) {
+    Buffer *buffers = calloc((size_t)plan->num_ops + 1, sizeof *buffers);
+    int *buffer_of = calloc((size_t)plan->num_ops + 1, sizeof *buffer_of);
+    OpPlan **root = calloc((size_t)plan->num_values + 1, sizeof *root);
+    if (!buffers || !buffer_of || !root)
+        INTERNAL_ERROR("out of memory");
+    int n = 0;
+    for (int i = 0; i < plan->num_ops; i++) {
+        OpPlan *p = &plan->ops[i];
+        p->scratch_offset = 0;
+        if (p->scratch_bytes <= 0)
+            continue;
+        buffer_of[i] = n;
+        buffers[n++] = (Buffer){.op = p, .start = p->index, .end = p->index, .size = shared_align(p->scratch_bytes)};
+        if (p->op->opcode == IR_ALLOC)
+            root[p->op->results[0]->id] = p;
+    }
+    shared_find_uses(plan, root, buffers, buffer_of);
+    qsort(buffers, (size_t)n, sizeof *buffers, shared_by_size);
+
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        Buffer *b = &buffers[i];
+        int64_t offset = 0;
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (int j = 0; j < i; j++) {
+                Buffer *o = &buffers[j];
+                bool live_together = o->start <= b->end && b->start <= o->end;
+                bool bytes_meet = o->offset < offset + b->size && offset < o->offset + o->size;
+                if (live_together && bytes_meet) {
+                    offset = o->offset + o->size;
+                    moved = true;
+                }
+            }
+        }
+        b->offset = offset;
+        b->op->scratch_offset = offset;
+        if (offset + b->size > total)
+            total = offset + b->size;
+    }
+    plan->shared_bytes = total;
+    free(buffers);
+    free(buffer_of);
+    free(root);
+}

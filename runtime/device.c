@@ -1,0 +1,261 @@
+/*
+ * device.c: which device a call goes to, and the interpreter device.
+ *
+ * Every public call that takes a device ordinal asks tessrt_device_route
+ * first: TESSRT_DEVICE_INTERP, or any ordinal while the process's device
+ * kind is the interpreter, goes here; the rest goes to driver.c. The kind
+ * starts from $TESSRT_DEVICE (gpu, interp or auto), read once, and
+ * tessrt_set_device_kind overrides it.
+ *
+ * The interpreter device keeps arrays in host memory (a "device pointer" is
+ * a host address) and runs kernels through a table of entry points
+ * (interp_device.h) that libtessinterp provides: registered by the program
+ * (tessrt_register_interpreter), or else found with dlopen of
+ * libtessinterp.so ($TESSRT_INTERP_LIBRARY names another file) at the first
+ * load of a kernel. libtessrt itself contains no interpreter code, and the
+ * interpreter path never opens libcuda.
+ */
+#include "internal.h"
+#include "interp_device.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the device kind --------------------------------------------------- */
+
+enum { DEVICE_KIND_UNSET = -1 };
+
+static atomic_int device_kind_chosen = DEVICE_KIND_UNSET;   /* by tessrt_set_device_kind */
+static pthread_once_t device_env_once = PTHREAD_ONCE_INIT;
+static tessrt_device_kind device_env_kind;
+static char device_env_message[256];                         /* "" when TESSRT_DEVICE is fine */
+
+static void device_read_env(void) {
+    const char *value = getenv("TESSRT_DEVICE");
+    device_env_kind = TESSRT_DEVICE_KIND_GPU;
+    if (!value || value[0] == '\0' || strcmp(value, "gpu") == 0)
+        return;
+    if (strcmp(value, "interp") == 0) {
+        device_env_kind = TESSRT_DEVICE_KIND_INTERP;
+    } else if (strcmp(value, "auto") == 0) {
+        /* the driver opens only when it finds at least one device */
+        if (tessrt_driver_open() != TESSRT_OK)
+            device_env_kind = TESSRT_DEVICE_KIND_INTERP;
+    } else {
+        snprintf(device_env_message, sizeof device_env_message,
+                 "TESSRT_DEVICE is '%.100s'; expected gpu, interp or auto", value);
+    }
+}
+
+tessrt_status tessrt_set_device_kind(tessrt_device_kind kind) {
+    if (kind != TESSRT_DEVICE_KIND_GPU && kind != TESSRT_DEVICE_KIND_INTERP)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_set_device_kind: no device kind %d",
+                           (int)kind);
+    atomic_store(&device_kind_chosen, (int)kind);
+    return TESSRT_OK;
+}
+
+tessrt_status tessrt_get_device_kind(tessrt_device_kind *kind) {
+    if (!kind)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_get_device_kind: NULL argument");
+    int chosen = atomic_load(&device_kind_chosen);
+    if (chosen != DEVICE_KIND_UNSET) {
+        *kind = (tessrt_device_kind)chosen;
+        return TESSRT_OK;
+    }
+    pthread_once(&device_env_once, device_read_env);
+    if (device_env_message[0])
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "%s", device_env_message);
+    *kind = device_env_kind;
+    return TESSRT_OK;
+}
+
+tessrt_status tessrt_device_route(int device, bool *interp) {
+    *interp = false;
+    if (device == TESSRT_DEVICE_INTERP) {
+        *interp = true;
+        return TESSRT_OK;
+    }
+    tessrt_device_kind kind;
+    tessrt_status s = tessrt_get_device_kind(&kind);
+    if (s != TESSRT_OK)
+        return s;
+    if (kind != TESSRT_DEVICE_KIND_INTERP)
+        return TESSRT_OK;
+    if (device != 0 && device != TESSRT_DEVICE_CURRENT)
+        return tessrt_fail(TESSRT_ERROR_NO_DEVICE,
+                           "no device %d: the interpreter (TESSRT_DEVICE=interp) is device 0", device);
+    *interp = true;
+    return TESSRT_OK;
+}
+
+/* ---- memory: host memory ------------------------------------------------- */
+
+tessrt_status tessrt_device_interp_alloc(size_t bytes, uint64_t *pointer) {
+    if (!pointer)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_device_alloc: NULL argument");
+    /* 64-byte aligned, as cuMemAlloc's 256 would be overkill; aligned_alloc
+       wants a multiple of the alignment. */
+    size_t rounded = bytes ? (bytes + 63) / 64 * 64 : 64;
+    void *p = rounded >= bytes ? aligned_alloc(64, rounded) : NULL;
+    if (!p)
+        return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY,
+                           "interpreter: cannot allocate %zu bytes of host memory", bytes);
+    *pointer = (uint64_t)(uintptr_t)p;
+    return TESSRT_OK;
+}
+
+tessrt_status tessrt_device_interp_free(uint64_t pointer) {
+    free((void *)(uintptr_t)pointer);
+    return TESSRT_OK;
+}
+
+tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes) {
+    if (bytes && (!dst || !src))
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "copy of %zu bytes with a NULL pointer",
+                           bytes);
+    if (bytes)
+        memmove(dst, src, bytes);
+    return TESSRT_OK;
+}
+
+/* ---- the interpreter's entry points ---------------------------------------- */
+
+static _Atomic(const tessrt_interp_device *) interp_registered;
+static pthread_once_t interp_open_once = PTHREAD_ONCE_INIT;
+static const tessrt_interp_device *interp_opened;
+static char interp_open_message[768];
+
+static bool interp_table_ok(const tessrt_interp_device *d) {
+    return d && d->abi == TESSRT_INTERP_ABI && d->load && d->launch && d->unload;
+}
+
+tessrt_status tessrt_register_interpreter(const tessrt_interp_device *device) {
+    if (!interp_table_ok(device))
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT,
+                           "tessrt_register_interpreter: %s",
+                           device ? "an interpreter built for another libtessrt (ABI version differs)"
+                                  : "NULL interpreter");
+    atomic_store(&interp_registered, device);
+    return TESSRT_OK;
+}
+
+static void interp_open(void) {
+    const char *name = getenv("TESSRT_INTERP_LIBRARY");
+    if (!name || !name[0])
+        name = "libtessinterp.so";
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *why = dlerror();
+        snprintf(interp_open_message, sizeof interp_open_message,
+                 "this program does not link libtessinterp and %s could not be "
+                 "opened (%s); put libtessinterp.so on the library path or name it in "
+                 "TESSRT_INTERP_LIBRARY",
+                 name, why ? why : "unknown error");
+        return;
+    }
+    const tessrt_interp_device *(*get)(void);
+    void *symbol = dlsym(lib, "tessinterp_device");
+    memcpy(&get, &symbol, sizeof get);
+    const tessrt_interp_device *d = symbol ? get() : NULL;
+    if (!interp_table_ok(d)) {
+        snprintf(interp_open_message, sizeof interp_open_message,
+                 "%s %s", name,
+                 symbol ? "was built for another libtessrt (ABI version differs)"
+                        : "has no 'tessinterp_device'");
+        dlclose(lib);
+        return;
+    }
+    interp_opened = d;
+}
+
+static tessrt_status interp_table(const tessrt_interp_device **out) {
+    const tessrt_interp_device *d = atomic_load(&interp_registered);
+    if (!d) {
+        pthread_once(&interp_open_once, interp_open);
+        d = interp_opened;
+    }
+    if (!d)
+        return tessrt_fail(TESSRT_ERROR_NO_INTERPRETER, "%s", interp_open_message);
+    *out = d;
+    return TESSRT_OK;
+}
+
+/* ---- kernels --------------------------------------------------------------- */
+
+/* The kernel's interpreter copy, loaded once under the manifest's lock. */
+static tessrt_status interp_kernel(const tessrt_kernel *k, const tessrt_interp_device **table,
+                                   void **out) {
+    tessrt_status s = interp_table(table);
+    if (s != TESSRT_OK)
+        return s;
+    tessrt_kernel *kernel = (tessrt_kernel *)k;   /* the loaded copy is a cache */
+    void *loaded = atomic_load(&kernel->interp_kernel);
+    if (loaded) {
+        *out = loaded;
+        return TESSRT_OK;
+    }
+    if (!k->interp)
+        return tessrt_fail(TESSRT_ERROR_NO_ARTIFACT,
+                           "kernel '%s': the manifest has no tile IR for the interpreter (no "
+                           "'interp' entry; compile with --emit ir,manifest)",
+                           k->name);
+    tessrt_param_info small[16];
+    tessrt_param_info *params = k->num_params <= 16 ? small
+                                                    : malloc(sizeof *params * (size_t)k->num_params);
+    if (!params)
+        return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (int i = 0; i < k->num_params; i++)
+        tessrt_kernel_param(k, i, &params[i]);
+    char err[2048] = "";
+    pthread_mutex_lock(&k->manifest->lock);
+    loaded = atomic_load(&kernel->interp_kernel);
+    if (!loaded) {
+        loaded = (*table)->load(k->interp, k->name, params, k->num_params, err, sizeof err);
+        if (loaded)
+            atomic_store(&kernel->interp_kernel, loaded);
+    }
+    pthread_mutex_unlock(&k->manifest->lock);
+    if (params != small)
+        free(params);
+    if (!loaded)
+        return tessrt_fail(TESSRT_ERROR_NO_ARTIFACT, "kernel '%s': %s", k->name, err);
+    *out = loaded;
+    return TESSRT_OK;
+}
+
+tessrt_status tessrt_device_interp_prepare(const tessrt_kernel *k, char *chosen, size_t chosen_size) {
+    const tessrt_interp_device *table;
+    void *loaded;
+    tessrt_status s = interp_kernel(k, &table, &loaded);
+    if (s == TESSRT_OK && chosen && chosen_size)
+        snprintf(chosen, chosen_size, "interp %s", k->interp_file ? k->interp_file : k->interp);
+    return s;
+}
+
+tessrt_status tessrt_device_interp_launch(const tessrt_kernel *k, const tessrt_arg *args,
+                                          int num_args) {
+    const tessrt_interp_device *table;
+    void *loaded;
+    tessrt_status s = interp_kernel(k, &table, &loaded);
+    if (s != TESSRT_OK)
+        return s;
+    char err[2048] = "";
+    if (!table->launch(loaded, args, num_args, err, sizeof err))
+        return tessrt_fail(TESSRT_ERROR_INTERPRETER, "%s", err);
+    return TESSRT_OK;
+}
+
+void tessrt_device_interp_unload(tessrt_manifest *m) {
+    const tessrt_interp_device *d = atomic_load(&interp_registered);
+    if (!d)
+        d = interp_opened;
+    for (int i = 0; i < m->num_kernels; i++) {
+        void *loaded = atomic_load(&m->kernels[i].interp_kernel);
+        if (loaded && d)
+            d->unload(loaded);
+        atomic_store(&m->kernels[i].interp_kernel, NULL);
+    }
+}

@@ -1,0 +1,327 @@
+/*
+ * interp_device.c: the tile-IR interpreter as a device of libtessrt.
+ *
+ * Part of libtessinterp, not of libtessrt: it fills in the table of
+ * interp_device.h over the compiler's IR reader (ir_parse.c, ir_verify.c)
+ * and interpreter (interp.c). In: a manifest kernel's .tir file, its
+ * parameters as the manifest gives them, and launch arguments whose arrays
+ * are host addresses. Out: the arrays as the GPU would leave them, or a
+ * message naming the kernel, program and source line.
+ *
+ * Invariants: a loaded kernel's parameters match the manifest's (kind,
+ * dtype, shape, access), so the checks libtessrt made on the arguments
+ * hold for the IR too. Nothing here calls libtessrt, exits or aborts on bad
+ * input. The IR reader and the interpreter keep process-wide state (the
+ * diagnostics, interned names, a conversion table), so one lock serializes
+ * every load, launch and unload: kernels run one at a time per process.
+ */
+#include "interp.h"
+#include "interp_device.h"
+#include "tessrt_interp.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { INTERP_DEVICE_MAX_FILE_BYTES = 64 << 20 };
+
+typedef struct InterpDeviceKernel {
+    Arena arena;                 /* the file's text and the module */
+    IrModule *module;
+    IrKernel *kernel;
+    const char *source_name;     /* for error positions: the .tess file the IR came from */
+} InterpDeviceKernel;
+
+static pthread_mutex_t interp_device_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool interp_device_fail(char *err, size_t errsize, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static bool interp_device_fail(char *err, size_t errsize, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsize, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* The file's bytes, NUL-terminated, in the arena; NULL with a message. */
+static char *interp_device_read(Arena *arena, const char *path, size_t *length, char *err,
+                                size_t errsize) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        interp_device_fail(err, errsize, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    while (text) {
+        size_t n = fread(text + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0 || len > INTERP_DEVICE_MAX_FILE_BYTES)
+            break;
+        if (len + 1 == cap) {
+            char *bigger = realloc(text, cap * 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger;
+            cap *= 2;
+        }
+    }
+    bool failed = !text || ferror(f) || len > INTERP_DEVICE_MAX_FILE_BYTES;
+    fclose(f);
+    if (failed) {
+        interp_device_fail(err, errsize, "cannot read '%s': %s", path,
+                           !text ? "out of memory"
+                           : len > INTERP_DEVICE_MAX_FILE_BYTES ? "larger than 64 MiB"
+                                                                 : "read error");
+        free(text);
+        return NULL;
+    }
+    char *copy = arena_strndup(arena, text, len);
+    free(text);
+    *length = len;
+    return copy;
+}
+
+/* "f32[N, 64] out" for a manifest param, and the same for an IR param. */
+static void interp_device_describe_manifest(const tessrt_param_info *p, char *buf, size_t size) {
+    static const char *const kinds[] = {"array", "scalar", "size"};
+    static const char *const access[] = {"in", "out", "inout"};
+    /* tessrt_dtype_name is libtessrt's: this file calls nothing there */
+    static const char *const dtypes[TESSRT_DTYPE_COUNT] = {
+        [TESSRT_BOOL] = "bool", [TESSRT_I8] = "i8",   [TESSRT_I16] = "i16",  [TESSRT_I32] = "i32",
+        [TESSRT_I64] = "i64",   [TESSRT_U8] = "u8",   [TESSRT_U32] = "u32",  [TESSRT_F16] = "f16",
+        [TESSRT_BF16] = "bf16", [TESSRT_F32] = "f32", [TESSRT_F64] = "f64",
+    };
+    const char *dtype = (unsigned)p->dtype < TESSRT_DTYPE_COUNT ? dtypes[p->dtype] : "?";
+    size_t n = (size_t)snprintf(buf, size, "%s %s", (unsigned)p->kind < 3 ? kinds[p->kind] : "?", dtype);
+    if (p->kind != TESSRT_PARAM_ARRAY)
+        return;
+    for (int d = 0; d < p->rank && n < size; d++) {
+        if (p->dim_names[d])
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", d ? ", " : "[", p->dim_names[d]);
+        else
+            n += (size_t)snprintf(buf + n, size - n, "%s%lld", d ? ", " : "[", (long long)p->dims[d]);
+    }
+    if (n < size)
+        snprintf(buf + n, size - n, "%s %s", p->rank ? "]" : "[]",
+                 (unsigned)p->access < 3 ? access[p->access] : "?");
+}
+
+static void interp_device_describe_ir(const IrParam *p, char *buf, size_t size) {
+    static const char *const kinds[] = {[PARAM_ARRAY] = "array", [PARAM_SCALAR] = "scalar",
+                                        [PARAM_SIZE] = "size"};
+    const IrType *t = &p->value->type;
+    size_t n = (size_t)snprintf(buf, size, "%s %s", kinds[p->kind], dtype_name(t->dtype));
+    if (p->kind != PARAM_ARRAY)
+        return;
+    for (int d = 0; d < t->rank && n < size; d++) {
+        if (t->dims[d].sym)
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", d ? ", " : "[", t->dims[d].sym);
+        else
+            n += (size_t)snprintf(buf + n, size - n, "%s%lld", d ? ", " : "[",
+                                  (long long)t->dims[d].size);
+    }
+    if (n < size)
+        snprintf(buf + n, size - n, "%s %s", t->rank ? "]" : "[]", access_name(t->access));
+}
+
+/* True when the IR's parameters are the manifest's, in the same order. */
+static bool interp_device_match(const IrKernel *k, const tessrt_param_info *params, int num_params,
+                                const char *path, char *err, size_t errsize) {
+    if (k->num_params != num_params)
+        return interp_device_fail(err, errsize,
+                                  "kernel '%s' has %d parameters in the manifest but %d in '%s'",
+                                  k->name, num_params, k->num_params, path);
+    for (int i = 0; i < num_params; i++) {
+        char want[256], got[256];
+        interp_device_describe_manifest(&params[i], want, sizeof want);
+        interp_device_describe_ir(&k->params[i], got, sizeof got);
+        if (strcmp(params[i].name, k->params[i].name) != 0 || strcmp(want, got) != 0)
+            return interp_device_fail(err, errsize,
+                                      "kernel '%s', parameter %d: '%s' %s in the manifest but '%s' "
+                                      "%s in '%s'",
+                                      k->name, i, params[i].name, want, k->params[i].name, got, path);
+    }
+    return true;
+}
+
+static void interp_device_free(InterpDeviceKernel *dk) {
+    if (!dk)
+        return;
+    for (int i = 0; dk->module && i < dk->module->kernels.len; i++)
+        ir_kernel_free(dk->module->kernels.items[i]);
+    arena_free(&dk->arena);
+    free(dk);
+}
+
+/* Parses and verifies the file; diagnostics are collected into err. */
+static IrModule *interp_device_parse(InterpDeviceKernel *dk, const char *path, char *err,
+                                     size_t errsize) {
+    size_t length = 0;
+    char *text = interp_device_read(&dk->arena, path, &length, err, errsize);
+    if (!text)
+        return NULL;
+    SourceFile *file = ARENA_NEW(&dk->arena, SourceFile);
+    file->name = arena_strdup(&dk->arena, path);
+    file->text = text;
+    file->length = length;
+
+    char *messages = NULL;
+    size_t messages_length = 0;
+    FILE *out = open_memstream(&messages, &messages_length);
+    diag_reset();
+    diag_set_source(file);
+    diag_set_output(out);
+    IrModule *module = ir_parse_module(&dk->arena, file);
+    for (int i = 0; module && !diag_error_count() && i < module->kernels.len; i++) {
+        IrKernel *kernel = module->kernels.items[i];
+        char message[512];
+        if (!ir_verify_kernel(kernel, message, sizeof message))
+            diag_error(kernel->loc, "kernel '%s' is not valid tile IR: %s", kernel->name, message);
+    }
+    bool failed = !module || diag_error_count() > 0;
+    diag_set_output(NULL);
+    diag_set_source(NULL);
+    diag_reset();
+    if (out)
+        fclose(out);
+    if (failed) {
+        size_t n = messages ? strlen(messages) : 0;
+        while (n > 0 && messages[n - 1] == '\n')
+            n--;
+        interp_device_fail(err, errsize, "'%s' is not valid tile IR:\n%.*s", path, (int)n,
+                           messages ? messages : "");
+    }
+    free(messages);
+    if (module)
+        dk->module = module;
+    return failed ? NULL : module;
+}
+
+static void *interp_device_load(const char *path, const char *name, const tessrt_param_info *params,
+                                int num_params, char *err, size_t errsize) {
+    if (!path || !name || (num_params > 0 && !params)) {
+        interp_device_fail(err, errsize, "interpreter: NULL argument");
+        return NULL;
+    }
+    InterpDeviceKernel *dk = calloc(1, sizeof *dk);
+    if (!dk) {
+        interp_device_fail(err, errsize, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_lock(&interp_device_lock);
+    IrModule *module = interp_device_parse(dk, path, err, errsize);
+    bool ok = module != NULL;
+    if (ok) {
+        for (int i = 0; i < module->kernels.len && !dk->kernel; i++)
+            if (strcmp(((IrKernel *)module->kernels.items[i])->name, name) == 0)
+                dk->kernel = module->kernels.items[i];
+        if (!dk->kernel)
+            ok = interp_device_fail(err, errsize, "'%s' has no kernel '%s'", path, name);
+    }
+    if (ok)
+        ok = interp_device_match(dk->kernel, params, num_params, path, err, errsize);
+    if (ok)
+        dk->source_name = module->source_name ? module->source_name : path;
+    pthread_mutex_unlock(&interp_device_lock);
+    if (!ok) {
+        interp_device_free(dk);
+        return NULL;
+    }
+    return dk;
+}
+
+/* The value of size parameter `sym` among the arguments, or -1. */
+static int64_t interp_device_size(const IrKernel *k, const tessrt_arg *args, const char *sym) {
+    for (int i = 0; i < k->num_params; i++)
+        if (k->params[i].kind == PARAM_SIZE && strcmp(k->params[i].name, sym) == 0)
+            return args[i].value.size;
+    return -1;
+}
+
+static double interp_device_scalar_float(const tessrt_arg *a) {
+    switch (a->dtype) {
+    case TESSRT_F16: return interp_f16_to_double(a->value.bits16);
+    case TESSRT_BF16: return interp_bf16_to_double(a->value.bits16);
+    case TESSRT_F32: return a->value.f32;
+    default: return a->value.f64;
+    }
+}
+
+static int64_t interp_device_scalar_int(const tessrt_arg *a) {
+    switch (a->dtype) {
+    case TESSRT_BOOL: return a->value.b ? 1 : 0;
+    case TESSRT_I8: return a->value.i8;
+    case TESSRT_I16: return a->value.i16;
+    case TESSRT_I32: return a->value.i32;
+    case TESSRT_U8: return a->value.u8;
+    case TESSRT_U32: return a->value.u32;
+    default: return a->value.i64;
+    }
+}
+
+static bool interp_device_launch(void *handle, const tessrt_arg *args, int num_args, char *err,
+                                 size_t errsize) {
+    InterpDeviceKernel *dk = handle;
+    if (!dk || (num_args > 0 && !args))
+        return interp_device_fail(err, errsize, "interpreter: NULL argument");
+    const IrKernel *k = dk->kernel;
+    if (num_args != k->num_params)
+        return interp_device_fail(err, errsize, "kernel '%s' takes %d arguments, got %d", k->name,
+                                  k->num_params, num_args);
+    InterpArg small[16];
+    InterpArg *iargs = num_args <= 16 ? small : calloc((size_t)num_args, sizeof *iargs);
+    if (!iargs)
+        return interp_device_fail(err, errsize, "out of memory");
+    memset(iargs, 0, sizeof *iargs * (size_t)(num_args <= 16 ? 16 : num_args));
+    for (int i = 0; i < num_args; i++) {
+        const IrParam *p = &k->params[i];
+        const IrType *t = &p->value->type;
+        if (p->kind == PARAM_ARRAY) {
+            iargs[i].data = (void *)(uintptr_t)args[i].value.pointer;
+            for (int d = 0; d < t->rank; d++)
+                iargs[i].shape[d] = t->dims[d].sym ? interp_device_size(k, args, t->dims[d].sym)
+                                                   : t->dims[d].size;
+        } else if (p->kind == PARAM_SIZE) {
+            iargs[i].int_value = args[i].value.size;
+        } else if (dtype_is_float(t->dtype)) {
+            iargs[i].float_value = interp_device_scalar_float(&args[i]);
+        } else {
+            iargs[i].int_value = interp_device_scalar_int(&args[i]);
+        }
+    }
+    InterpError error;
+    pthread_mutex_lock(&interp_device_lock);
+    bool ok = interp_run_kernel(k, iargs, num_args, &error);
+    pthread_mutex_unlock(&interp_device_lock);
+    if (iargs != small)
+        free(iargs);
+    if (ok)
+        return true;
+    if (error.loc.line > 0)
+        return interp_device_fail(err, errsize, "%s:%d:%d: %s", dk->source_name, error.loc.line,
+                                  error.loc.col, error.message);
+    return interp_device_fail(err, errsize, "%s", error.message);
+}
+
+static void interp_device_unload(void *handle) {
+    pthread_mutex_lock(&interp_device_lock);
+    interp_device_free(handle);
+    pthread_mutex_unlock(&interp_device_lock);
+}
+
+const tessrt_interp_device *tessinterp_device(void) {
+    static const tessrt_interp_device device = {
+        .abi = TESSRT_INTERP_ABI,
+        .version = "tessera interpreter " TESSC_VERSION,
+        .load = interp_device_load,
+        .launch = interp_device_launch,
+        .unload = interp_device_unload,
+    };
+    return &device;
+}

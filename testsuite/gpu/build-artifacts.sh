@@ -1,0 +1,61 @@
+#!/bin/sh
+# build-artifacts.sh: compiles every case of testsuite/interp/check.py ahead of
+# time, for the GPU run (testsuite/gpu/run.sh). Runs on the build machine
+# (it needs tessc, so LLVM); run it from the repository root.
+#
+#   sh testsuite/gpu/build-artifacts.sh [--tessc PATH] [--out DIR] [--arch LIST] [--case NAME]...
+#
+# For each case: tessc FILE [-k KERNEL] [-D ...] --emit ptx,cubin,manifest,ir
+# --arch LIST -o OUT/CASE, giving OUT/CASE/STEM.manifest.json with the PTX, the
+# cubins and the tile IR (the manifest's "interp" entry) beside it. Defaults:
+# build/tessc, build/gpu-artifacts, sm_80,sm_90, every case. Prints one line
+# per case and exits non-zero when any fails to compile.
+set -u
+TESSC=${BUILD:-build}/tessc
+OUT=${BUILD:-build}/gpu-artifacts
+ARCH=sm_80,sm_90
+CASES=""
+HERE=$(dirname "$0")
+ROOT=$HERE/../..
+while [ $# -gt 0 ]; do
+    case $1 in
+        --tessc) TESSC=$2; shift 2 ;;
+        --out) OUT=$2; shift 2 ;;
+        --arch) ARCH=$2; shift 2 ;;
+        --case) CASES="$CASES $2"; shift 2 ;;
+        *) echo "build-artifacts.sh: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+if [ -z "${PYTHON:-}" ]; then
+    for p in python3 /usr/bin/python3; do
+        if "$p" -c 'import numpy' 2>/dev/null; then PYTHON=$p; break; fi
+    done
+fi
+if [ -z "${PYTHON:-}" ]; then echo "build-artifacts.sh: no python3 with numpy (set PYTHON)" >&2; exit 2; fi
+
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+"$PYTHON" "$ROOT/testsuite/interp/check.py" --list > "$list" || exit 1
+mkdir -p "$OUT"
+built=0
+failed=0
+while read -r name file kernel defines; do
+    if [ -n "$CASES" ]; then
+        case " $CASES " in *" $name "*) ;; *) continue ;; esac
+    fi
+    set -- "$TESSC" "$ROOT/$file" --emit ptx,cubin,manifest,ir --arch "$ARCH" -o "$OUT/$name"
+    if [ "$kernel" != - ]; then set -- "$@" -k "$kernel"; fi
+    if [ "$defines" != - ]; then
+        for d in $(echo "$defines" | tr ',' ' '); do set -- "$@" -D "$d"; done
+    fi
+    rm -rf "${OUT:?}/$name"
+    if "$@" && "$PYTHON" "$ROOT/testsuite/runtime/Inputs/interp/with_interp.py" "$OUT/$name"; then
+        echo "built $name"
+        built=$((built + 1))
+    else
+        echo "FAIL: $*"
+        failed=$((failed + 1))
+    fi
+done < "$list"
+echo "$built built, $failed failed (in $OUT)"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,106 @@
+#!/bin/sh
+# run.sh: the GPU suite. Runs on the GPU machine, from the repository root;
+# needs python3 with numpy, the build directory (tessrun, tests/runtime_launch)
+# and the artifacts build-artifacts.sh made. No LLVM, no tessc.
+#
+#   sh testsuite/gpu/run.sh [--artifacts DIR] [--build DIR] [--libs DIR] [--tmp DIR]
+#                           [--case NAME]... [--device interp]
+#
+# Every case of testsuite/interp/check.py runs through
+#   check.py CASE --runner tessrun --device gpu --compare-interp
+# (numpy float64 reference, and the interpreter on the same inputs must agree
+# with the GPU), then build/tests/runtime_launch on testsuite/gpu/Inputs/kernels.json.
+# Prints "N passed, N failed" last and exits non-zero on a failure. Without a
+# CUDA device (nvidia-smi -L fails) prints "skipped: no CUDA device" and exits 0.
+# --libs DIR goes first on LD_LIBRARY_PATH (libcjson.so.1 when the machine lacks
+# it). --device interp checks the harness itself on a machine with no GPU: the
+# cases run on the interpreter and runtime_launch is left out.
+# Defaults: --build build, --artifacts BUILD/gpu-artifacts, --tmp BUILD/gpu-run.
+set -u
+BUILD_DIR=${BUILD:-build}
+ARTIFACTS=""
+LIBS=""
+TMP=""
+CASES=""
+DEVICE=gpu
+HERE=$(dirname "$0")
+ROOT=$HERE/../..
+while [ $# -gt 0 ]; do
+    case $1 in
+        --artifacts) ARTIFACTS=$2; shift 2 ;;
+        --build) BUILD_DIR=$2; shift 2 ;;
+        --libs) LIBS=$2; shift 2 ;;
+        --tmp) TMP=$2; shift 2 ;;
+        --case) CASES="$CASES $2"; shift 2 ;;
+        --device) DEVICE=$2; shift 2 ;;
+        *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+ARTIFACTS=${ARTIFACTS:-$BUILD_DIR/gpu-artifacts}
+TMP=${TMP:-$BUILD_DIR/gpu-run}
+if [ "$DEVICE" = gpu ]; then
+    if ! nvidia-smi -L >/dev/null 2>&1; then
+        echo "skipped: no CUDA device"
+        exit 0
+    fi
+    nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null |
+        sed 's/^/device: /'
+elif [ "$DEVICE" != interp ]; then
+    echo "run.sh: --device is gpu or interp" >&2
+    exit 2
+fi
+if [ -n "$LIBS" ]; then
+    LD_LIBRARY_PATH=$LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH
+fi
+if [ -z "${PYTHON:-}" ]; then
+    for p in python3 /usr/bin/python3; do
+        if "$p" -c 'import numpy' 2>/dev/null; then PYTHON=$p; break; fi
+    done
+fi
+if [ -z "${PYTHON:-}" ]; then echo "run.sh: no python3 with numpy (set PYTHON)" >&2; exit 2; fi
+for f in "$BUILD_DIR/tessrun" "$ARTIFACTS"; do
+    if [ ! -e "$f" ]; then echo "run.sh: $f is missing" >&2; exit 2; fi
+done
+
+passed=0
+failed=0
+list=$(mktemp)
+log=$(mktemp)
+trap 'rm -f "$list" "$log"' EXIT
+"$PYTHON" "$ROOT/testsuite/interp/check.py" --list > "$list" || exit 1
+while read -r name file kernel defines; do
+    if [ -n "$CASES" ]; then
+        case " $CASES " in *" $name "*) ;; *) continue ;; esac
+    fi
+    if "$PYTHON" "$ROOT/testsuite/interp/check.py" "$name" --runner tessrun \
+            --tessrun "$BUILD_DIR/tessrun" --artifacts "$ARTIFACTS" --device "$DEVICE" \
+            --compare-interp --tmp "$TMP/$name" > "$log" 2>&1; then
+        echo "PASS: $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL: $name"
+        sed 's/^/    /' "$log"
+        failed=$((failed + 1))
+    fi
+done < "$list"
+
+if [ "$DEVICE" = gpu ] && [ -z "$CASES" ]; then
+    "$BUILD_DIR/tests/runtime_launch" "$ROOT/testsuite/gpu/Inputs/kernels.json" > "$log" 2>&1
+    status=$?
+    counts=$(sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2/p' "$log" | tail -1)
+    if [ -n "$counts" ]; then
+        set -- $counts
+        passed=$((passed + $1))
+        failed=$((failed + $2))
+    fi
+    if [ $status -ne 0 ] || [ -z "$counts" ] || [ "${2:-0}" -ne 0 ]; then
+        echo "FAIL: runtime_launch (exit $status)"
+        sed 's/^/    /' "$log"
+        if [ -z "$counts" ] || [ "${2:-0}" -eq 0 ]; then failed=$((failed + 1)); fi
+    else
+        echo "PASS: runtime_launch ($1 checks)"
+    fi
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
