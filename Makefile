@@ -4,8 +4,15 @@
 #   make run      compile every kernel in examples/ (outputs under build/examples/)
 #   make test     install what is missing, build, run the test suite
 #   make test-gpu the GPU suite (prints "skipped: no CUDA device" without one)
+#   make gpu-artifacts  compile the GPU suite's kernels for testsuite/gpu/run.sh
 #
 # V=1 shows the commands. BUILD=dir builds elsewhere (helpers use their own).
+# STATIC=1 links LLVM statically (only the components tessc uses) into one
+# stripped tessc that runs without libLLVM, for a machine with no LLVM (the GPU
+# host): `make STATIC=1 BUILD=build-static`. It needs libzstd-dev (libzstd.a),
+# which `make deps STATIC=1` installs. libcjson stays dynamic (Debian ships no
+# libcjson.a): $(BUILD)/libcjson.so.1 is copied beside tessc, and tessc,
+# tessrun and libtessrt.so find it there through an $$ORIGIN rpath.
 
 BUILD ?= build
 CC ?= gcc
@@ -42,6 +49,18 @@ BACKEND_LLVM_SRCS := \
 	compiler/emit.c
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs)
+# The components the backend calls (llvm-config adds what they depend on).
+LLVM_STATIC_COMPONENTS := nvptx passes linker bitreader ipo instcombine scalaropts
+ifeq ($(STATIC),1)
+# libstdc++, zstd and zlib go in statically too; z3 and libxml2 (also in
+# --system-libs) are referenced by nothing tessc pulls in, so they are left out.
+LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --link-static --libs $(LLVM_STATIC_COMPONENTS)) \
+	-static-libgcc -Wl,-Bstatic -lstdc++ -lzstd -lz -Wl,-Bdynamic -lrt -ldl -lpthread
+STATIC_LDFLAGS := -s -Wl,--gc-sections -Wl,-rpath,'$$ORIGIN'
+STATIC_EXTRA := $(BUILD)/libcjson.so.1
+# Over this a stripped static tessc is a build error (the GPU host's copy limit).
+STATIC_MAX_BYTES := 62914560
+endif
 
 # The compiler's own sources, one phase a file (see compiler/main.c).
 COMPILER_SRCS := \
@@ -64,6 +83,8 @@ COMPILER_SRCS := \
 	compiler/run.c \
 	compiler/layout.c \
 	compiler/shared_alloc.c \
+	compiler/embed.c \
+	compiler/golden.c \
 	$(BACKEND_LLVM_SRCS)
 
 GEN_SRCS := $(BUILD)/gen/parser.c $(BUILD)/gen/lexer.c
@@ -71,17 +92,39 @@ GEN_SRCS := $(BUILD)/gen/parser.c $(BUILD)/gen/lexer.c
 COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS := $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
 
-.PHONY: all run test test-gpu deps clean runtime
+.PHONY: all run test test-gpu gpu-artifacts deps clean runtime
 all: $(BUILD)/tessc runtime
 
 # `tessc run` reads and writes .npy files through the runtime's npy.c.
 $(BUILD)/tessc: $(COMPILER_OBJS) $(GEN_OBJS) $(BUILD)/obj/runtime/npy.o $(BUILD)/obj/compiler/manifest.o $(BUILD)/obj/compiler/sha256.o
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(OPT) $(LDSAN) -o $@ $^ $(LLVM_LIBS) -lcjson -lm
+	$(Q)$(CC) $(OPT) $(LDSAN) $(STATIC_LDFLAGS) -o $@ $^ $(LLVM_LIBS) -lcjson -lm
+ifeq ($(STATIC),1)
+	$(Q)if ldd $@ | grep -q libLLVM; then echo "$@ still needs libLLVM" >&2; rm -f $@; exit 1; fi
+	$(Q)size=$$(stat -c %s $@); if [ $$size -gt $(STATIC_MAX_BYTES) ]; then \
+		echo "$@ is $$size bytes, over $(STATIC_MAX_BYTES)" >&2; rm -f $@; exit 1; fi; \
+		echo "  STATIC  $@: $$size bytes, no libLLVM"
+$(BUILD)/tessc: | $(STATIC_EXTRA) static-deps
+
+# libcjson.so.1 beside the binaries (their rpath is $$ORIGIN).
+$(BUILD)/libcjson.so.1:
+	@mkdir -p $(dir $@)
+	$(Q)src=$$($(CC) -print-file-name=libcjson.so.1); \
+		if [ "$$src" = libcjson.so.1 ]; then echo "libcjson.so.1 not found (libcjson1)" >&2; exit 1; fi; \
+		cp -L "$$src" $@
+
+# Fails early, with the package to install, when libzstd.a is missing.
+static-deps:
+	$(Q)case "$$($(CC) -print-file-name=libzstd.a)" in /*) ;; \
+		*) echo "STATIC=1 needs libzstd.a: run 'make deps STATIC=1' (or apt-get install libzstd-dev)" >&2; exit 1 ;; esac
+.PHONY: static-deps
+endif
 $(BACKEND_LLVM_SRCS:%.c=$(BUILD)/obj/%.o): CPPFLAGS += $(LLVM_CFLAGS)
 $(BACKEND_LLVM_SRCS:%.c=$(BUILD)/obj/%.o): compiler/codegen.h compiler/llvm_lower.h
 $(BUILD)/obj/compiler/layout.o $(BUILD)/obj/compiler/shared_alloc.o: compiler/codegen.h
-$(BUILD)/obj/compiler/main.o: compiler/codegen.h compiler/manifest.h
+$(BUILD)/obj/compiler/main.o: compiler/codegen.h compiler/manifest.h compiler/golden.h
+$(BUILD)/obj/compiler/embed.o: compiler/codegen.h compiler/manifest.h
+$(BUILD)/obj/compiler/golden.o: compiler/golden.h
 $(BUILD)/obj/compiler/run.o: CPPFLAGS += -Iruntime
 $(BUILD)/obj/compiler/run.o: runtime/npy.h compiler/interp.h
 $(BUILD)/obj/compiler/interp.o: compiler/interp.h
@@ -123,6 +166,10 @@ RUNTIME_TOOL_SRCS := runtime/npy.c runtime/tessrun.c
 RUNTIME_HEADERS := runtime/include/tessrt.h runtime/internal.h runtime/npy.h runtime/interp_device.h
 RUNTIME_CFLAGS := -D_POSIX_C_SOURCE=200809L -I$(CUDA_HOME)/include -Iruntime/include -Iruntime -fPIC
 RUNTIME_LIBS := -lcjson -ldl -lpthread
+ifeq ($(STATIC),1)
+# STATIC=1: the runtime's binaries find libcjson.so.1 beside themselves.
+STATIC_RPATH := -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,'$$ORIGIN/..'
+endif
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o)
 RUNTIME_TOOL_OBJS := $(RUNTIME_TOOL_SRCS:%.c=$(BUILD)/obj/%.o)
 
@@ -154,11 +201,11 @@ $(BUILD)/libtessrt.a: $(RUNTIME_OBJS)
 
 $(BUILD)/libtessrt.so: $(RUNTIME_OBJS)
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(OPT) $(LDSAN) -shared -Wl,-soname,libtessrt.so -o $@ $^ $(RUNTIME_LIBS)
+	$(Q)$(CC) $(OPT) $(LDSAN) $(STATIC_RPATH) -shared -Wl,-soname,libtessrt.so -o $@ $^ $(RUNTIME_LIBS)
 
 $(BUILD)/tessrun: $(RUNTIME_TOOL_OBJS) $(BUILD)/libtessrt.a $(BUILD)/libtessinterp.a
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(OPT) $(LDSAN) -o $@ $^ $(RUNTIME_LIBS) -lm
+	$(Q)$(CC) $(OPT) $(LDSAN) $(STATIC_RPATH) -o $@ $^ $(RUNTIME_LIBS) -lm
 
 # ---- libtessinterp: the tile-IR reader and the interpreter, as libtessrt's
 # interpreter device (runtime/interp_device.c; docs/interpreter.md). No LLVM,
@@ -190,7 +237,7 @@ $(BUILD)/libtessinterp.so: $(INTERP_PIC_OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(OPT) $(LDSAN) -shared -Wl,-soname,libtessinterp.so -Wl,--no-undefined -o $@ $^ -lm -lpthread
 
-RUNTIME_TEST_CC = $(CC) $(RUNTIME_CFLAGS) $(OWN_WARN) $(OPT) $(LDSAN)
+RUNTIME_TEST_CC = $(CC) $(RUNTIME_CFLAGS) $(OWN_WARN) $(OPT) $(LDSAN) $(STATIC_RPATH)
 $(BUILD)/tests/runtime_test: testsuite/runtime/Inputs/runtime_test.c $(BUILD)/libtessrt.a $(RUNTIME_HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -242,7 +289,8 @@ DEPS_CHECK := \
 	command -v $(FLEX) >/dev/null || missing="$$missing flex"; \
 	command -v $(BISON) >/dev/null || missing="$$missing bison"; \
 	test -f /usr/include/cjson/cJSON.h || missing="$$missing libcjson-dev"; \
-	/usr/bin/python3 -c 'import numpy' 2>/dev/null || missing="$$missing python3-numpy";
+	/usr/bin/python3 -c 'import numpy' 2>/dev/null || missing="$$missing python3-numpy"; \
+	$(if $(filter 1,$(STATIC)),case "$$($(CC) -print-file-name=libzstd.a)" in /*) ;; *) missing="$$missing libzstd-dev" ;; esac;)
 
 deps:
 	@missing=""; $(DEPS_CHECK) \
@@ -265,6 +313,11 @@ test: deps
 
 test-gpu: all
 	$(Q)BUILD=$(BUILD) sh testsuite/run-gpu-tests.sh
+
+# The GPU suite's kernels, compiled here for a GPU machine without LLVM (then:
+# sh testsuite/gpu/run.sh --build $(BUILD) --artifacts $(BUILD)/gpu-artifacts).
+gpu-artifacts: $(BUILD)/tessc
+	$(Q)sh testsuite/gpu/build-artifacts.sh --tessc $(BUILD)/tessc --out $(BUILD)/gpu-artifacts
 
 clean:
 	rm -rf $(BUILD)

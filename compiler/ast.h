@@ -156,6 +156,8 @@ struct Node {
     Node *then_body, *else_body;   /* N_BLOCK nodes; else_body may be an N_IF */
     Node *body;              /* N_FOR: N_BLOCK */
     PtrVec items;            /* N_CALL args, N_INDEX items, N_LIST, N_TYPE dims, N_BLOCK stmts */
+    int depth;               /* parser: expression levels, or for blocks (and for/if) block
+                                levels, this node holds; bounded in parser.y */
 
     /* filled by sema */
     Type type;               /* a place (ref) that is loaded has its tile type here */

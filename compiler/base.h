@@ -85,8 +85,24 @@ void diag_note(Span span, const char *fmt, ...) __attribute__((format(printf, 2,
 void diag_warning(Span span, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An error with no source position (command-line values such as -D). */
 void diag_error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void diag_error_plain_v(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+void diag_warning_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int diag_error_count(void);
 void diag_reset(void);
+
+/* Machine-readable diagnostics (tessc --diagnostics-format). In JSON and
+   SARIF modes nothing is printed as it happens: every diagnostic is recorded
+   with its stable code (diag_code_of) and one document goes to the output at
+   process exit (or at diag_finish). The text format is the default and is
+   unchanged by codes. */
+typedef enum DiagFormat { DIAG_TEXT, DIAG_JSON, DIAG_SARIF } DiagFormat;
+void diag_set_format(DiagFormat format);
+DiagFormat diag_format(void);
+/* Prints the document of the recorded diagnostics (JSON, SARIF) once. */
+void diag_finish(void);
+/* The stable code of a message ("E0301"), found by matching the formatted
+   message against the table of message formats; "E0000" if none matches. */
+const char *diag_code_of(const char *message);
 
 /* ---- element dtypes (dtype.c) -------------------------------------------- */
 

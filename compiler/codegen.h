@@ -188,4 +188,29 @@ int codegen_ptx_version(const ArchInfo *arch);
 /* Whether a ptxas exists: $PTXAS, then PATH, then /usr/local/cuda/bin. */
 const char *codegen_find_ptxas(void);
 
+/* ---- C bindings (embed.c) ----------------------------------------------------- */
+
+/* An artifact embedded in the C source, under the name the manifest gives it. */
+typedef struct EmbedImage {
+    const char *file;                  /* "relu.relu.sm_90.cubin" */
+    const char *data;
+    size_t size;
+} EmbedImage;
+
+typedef struct EmbedInput {
+    const char *stem;                  /* names the files: STEM.h, STEM.c */
+    const char *source_name;           /* the input's base name, for comments */
+    const CodegenKernel *kernels;      /* in manifest order */
+    int num_kernels;
+    const char *manifest;              /* the manifest text naming the images */
+    size_t manifest_size;
+    const EmbedImage *images;
+    int num_images;
+} EmbedInput;
+
+/* --emit header: one typed launch function per kernel (STEM.h). */
+void embed_header(const EmbedInput *in, FILE *out);
+/* --emit source: the embedded manifest and images and the functions (STEM.c). */
+void embed_source(const EmbedInput *in, FILE *out);
+
 #endif

@@ -8,9 +8,16 @@
  * Columns count bytes, tabs in the echoed line are kept so the caret lines
  * up. Errors stop printing after DIAG_MAX_ERRORS; the count still grows so
  * that the driver knows the run failed.
+ *
+ * With --diagnostics-format=json or sarif, each diagnostic is recorded
+ * instead, with a stable code from diag_codes (a table keyed by the message
+ * format: a new message gets the next free code of its group, and a code is
+ * never reused), and one document is printed at exit. Notes belong to the
+ * error or warning before them. The schemas are in docs/build-integration.md.
  */
 #include "base.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const SourceFile *current_file;
@@ -68,7 +75,495 @@ static void show_source(Span span) {
     fputc('\n', diag_stream());
 }
 
+/* ---- stable codes ------------------------------------------------------------ */
+
+/* Groups: E00 command line, E01 files and -D values, E02 lexical, E03
+   syntax, E04-E05 types and declarations (sema), E06 tile IR (.tir), E07
+   the backend's limits, W warnings. testsuite/cli/diagnostic-codes.test
+   checks that every message format in the sources is here. */
+static const struct {
+    const char *code;
+    const char *format;
+} diag_codes[] = {
+    {"E0001", "unknown --emit kind '%.*s' (known: %s)"},
+    {"E0002", "unknown architecture '%s' (known: %s)"},
+    {"E0003", "too many architectures in --arch"},
+    {"E0004", "-D expects NAME=VALUE, got '%s'"},
+    {"E0005", "too many -D options"},
+    {"E0006", "option '%s' needs a value"},
+    {"E0007", "unknown option '%s'"},
+    {"E0008", "unknown pass '%s' for --dump-after (known: %s)"},
+    {"E0009", "more than one input file ('%s' and '%s')"},
+    {"E0010", "no input file"},
+    {"E0011", "'-o -' writes one artifact to stdout, but --emit asks for %d"},
+    {"E0012", "'-o -' writes one text artifact; --emit %s needs a directory"},
+    {"E0013", "'-o -' writes one artifact to stdout, but this run makes %d (one per kernel%s); use -k and --arch to pick one"},
+    {"E0014", "--emit tokens and ast need a .tess input"},
+    {"E0015", "no kernel named '%s' in '%s'"},
+    {"E0016", "unknown --diagnostics-format '%s' (known: text, json, sarif)"},
+    {"E0017", "--check-golden and --update-golden cannot be used together"},
+    {"E0018", "-o cannot be used with %s"},
+    {"E0023", "-MD and -MF cannot be used with %s"},
+    {"E0019", "-MD writes FILE.d beside the outputs; with '-o -' name it with -MF FILE"},
+    {"E0101", "cannot open '%s': %s"},
+    {"E0102", "'%s' is a directory"},
+    {"E0103", "'%s' is larger than %d MiB"},
+    {"E0104", "cannot read '%s'"},
+    {"E0105", "cannot create a file in '%s': %s"},
+    {"E0106", "cannot write '%s': %s"},
+    {"E0107", "cannot create directory '%s': %s"},
+    {"E0108", "'%s' is not a directory"},
+    {"E0109", "cannot read golden file '%s': %s (write it with --update-golden %s)"},
+    {"E0110", "-D %s: no kernel has a compile-time parameter named '%s'"},
+    {"E0111", "-D %s=%s: the value must be an integer or a number"},
+    {"E0201", "unterminated comment"},
+    {"E0202", "invalid numeric literal '%s'"},
+    {"E0203", "NUL byte in source"},
+    {"E0204", "unexpected character '%s'"},
+    {"E0205", "invalid UTF-8 byte 0x%02x"},
+    {"E0206", "unexpected character '\\x%02x'"},
+    {"E0207", "unexpected character '%c'"},
+    {"E0208", "integer literal '%.*s' is too large"},
+    {"E0209", "floating-point literal '%.*s' is too large"},
+    {"E0301", "only '.T' (transpose) is supported after '.', not '.%s'"},
+    {"E0302", "unknown memory space '@%s' (expected '@global' or '@shared')"},
+    {"E0303", "duplicate '%s' clause"},
+    {"E0304", "expression nested too deeply"},
+    {"E0305", "the default of a compile-time parameter must be a literal, a name or an expression in parentheses"},
+    {"E0306", "comparison operators cannot be chained; use '&&' or parentheses"},
+    {"E0307", "expected ';' after %s"},
+    {"E0308", "unexpected %s"},
+    {"E0309", "expected %s, found %s"},
+    {"E0401", "'%s' is already defined"},
+    {"E0402", "%s has a dim of symbolic size '%s'; tiles need static shapes (take a static block of it, e.g. with ds(start, SIZE))"},
+    {"E0403", "%s has shape %s; every tile dim must be a power of two (dim %d is %lld)"},
+    {"E0404", "%s has shape %s, more than %d elements; tiles must fit on chip"},
+    {"E0405", "division by zero in a constant expression"},
+    {"E0406", "%s must be an integer known at compile time"},
+    {"E0407", "'%s' is a ref, not a value; read it with '%s[...]'"},
+    {"E0408", "a ref is not a value; index it to read it ('r[...]')"},
+    {"E0409", "a type is not a value here"},
+    {"E0410", "this call gives no value"},
+    {"E0411", "a float literal cannot take the dtype %s of the other operand of %s; cast with 'as'"},
+    {"E0412", "a number cannot be combined with a bool tile in %s"},
+    {"E0413", "mixed dtypes %s and %s in %s; cast one side with 'as'"},
+    {"E0414", "shapes %s and %s do not broadcast in %s"},
+    {"E0415", "%s needs bool operands, got %s and %s"},
+    {"E0416", "%s is not defined on bool values"},
+    {"E0417", "'!' needs a bool operand, got %s"},
+    {"E0418", "unary '-' is not defined on bool values"},
+    {"E0419", "undefined name '%s'"},
+    {"E0420", "slice 'a:' of a dim of symbolic size '%s' has no static end; use ds(start, size)"},
+    {"E0421", "slice %lld:%lld is empty or outside a dim of size %lld"},
+    {"E0422", "slice %lld:%lld is empty"},
+    {"E0423", "%d ind%s for a ref of rank %d (%s)"},
+    {"E0424", "only one '...' is allowed in an index"},
+    {"E0425", "'None' adds a dim to a tile, not to a ref; load first ('r[...][:, None]')"},
+    {"E0426", "ds() has no keyword argument '%s'"},
+    {"E0427", "ds() takes 2 arguments (start, size), got %d"},
+    {"E0428", "the start of ds() must be an i32 scalar, got %s"},
+    {"E0429", "the size of ds() must be known at compile time; '%s' is a symbolic size, known only at launch"},
+    {"E0430", "the size of ds() must be positive, got %lld"},
+    {"E0431", "a ref index must be an i32 scalar, ':', a slice or ds(start, size); got %s"},
+    {"E0432", "%d ind%s for a tile of rank %d"},
+    {"E0433", "a tile has at most %d dims; this index gives %d"},
+    {"E0434", "ds() selects from a ref; a tile takes static slices 'a:b'"},
+    {"E0435", "index %lld is outside a dim of size %lld"},
+    {"E0436", "a positional argument cannot follow a keyword argument"},
+    {"E0437", "%s() has no keyword argument '%s'"},
+    {"E0438", "keyword argument '%s' given twice"},
+    {"E0439", "%s() takes %d argument%s, got %d"},
+    {"E0440", "%s() takes %d to %d arguments, got %d"},
+    {"E0441", "a shape is written as a list of sizes, e.g. [128, 64]"},
+    {"E0442", "a tile has at most %d dims"},
+    {"E0443", "expected a dtype such as f32"},
+    {"E0444", "axis %lld does not exist: the value is a scalar"},
+    {"E0445", "axis %lld does not exist in a tile of rank %d (axes 0..%d)"},
+    {"E0446", "the first argument of %s() must be a ref place such as x[...], got %s"},
+    {"E0447", "cannot store to '%s': it is an 'in' parameter"},
+    {"E0448", "cannot store to a read-only ref"},
+    {"E0449", "cannot store %s into %s; cast with 'as %s'"},
+    {"E0450", "cannot store a float literal into %s"},
+    {"E0451", "cannot store a value of shape %s into a place of shape %s"},
+    {"E0452", "a mask must be a bool tile, got %s"},
+    {"E0453", "a mask of shape %s does not broadcast to %s"},
+    {"E0454", "%s() needs a %s tile, got %s"},
+    {"E0455", "%s() reduces a tile; give it a tile, not a literal"},
+    {"E0456", "%s() is not defined on bool tiles"},
+    {"E0457", "dot() takes two rank-2 tiles ([m, k] and [k, n]), got %s and %s"},
+    {"E0458", "dot() inner sizes differ: %s and %s (%lld != %lld)"},
+    {"E0459", "dot() of %s and %s is not supported; it takes two f16, two bf16, two f32 (computed as tf32) or two i8 tiles"},
+    {"E0460", "alloc() takes a shaped type, e.g. alloc(f32[128, 64] @shared)"},
+    {"E0461", "alloc() makes @shared memory; @global memory comes only from kernel parameters"},
+    {"E0462", "a ref has at most %d dims"},
+    {"E0463", "shared allocation dim %lld is out of range"},
+    {"E0464", "this allocation brings kernel '%s' to %ld bytes of shared memory, over the %ld bytes that %s allows"},
+    {"E0465", "unknown function '%s'"},
+    {"E0466", "ds(start, size) is only allowed as an index of a ref"},
+    {"E0467", "%s() is known only when the kernel runs; it cannot be used in a const, a compile-time parameter's default or an array dim"},
+    {"E0468", "axis %lld does not exist: the grid has %d dimension%s"},
+    {"E0469", "the fill value of full() must be a scalar, got %s"},
+    {"E0470", "the fill value %s does not match the dtype %s"},
+    {"E0471", "%s() needs %s operands, got %s and %s"},
+    {"E0472", "the condition of where() must be a bool tile, got %s"},
+    {"E0473", "the condition's shape %s does not broadcast with %s"},
+    {"E0474", "'other' of %s does not match the loaded dtype %s"},
+    {"E0475", "'other' of shape %s does not broadcast to %s"},
+    {"E0476", "%s() is not supported on %s"},
+    {"E0477", "'.T' needs a tile of rank 2 or more, got %s"},
+    {"E0478", "a list is only allowed as a shape argument, e.g. zeros([4, 4], f32)"},
+    {"E0479", "a keyword argument is only allowed in a call"},
+    {"E0480", "'%s' is only allowed inside an index"},
+    {"E0481", "'_' is only allowed as a block dim"},
+    {"E0482", "cannot assign to ref '%s'; store into it with '%s[...] = ...'"},
+    {"E0483", "cannot assign to '%s': it is a %s%s"},
+    {"E0484", "'%s=' is not defined on bool values"},
+    {"E0485", "cannot assign %s to var '%s' of type %s; cast with 'as %s'"},
+    {"E0486", "cannot assign a float literal to var '%s' of type %s"},
+    {"E0487", "cannot assign a value of shape %s to var '%s' of shape %s"},
+    {"E0488", "cannot store into a tile: tiles are immutable values (store into a ref, or build a new tile with where())"},
+    {"E0489", "store through one index of the ref, e.g. 'x[a:b, i] = ...'; 'x[...][i]' reads x first"},
+    {"E0490", "cannot assign to this expression; assign to a var or store into a ref place"},
+    {"E0491", "the loop %s must be an i32 scalar, got %s"},
+    {"E0492", "the loop step must be positive, got %lld"},
+    {"E0493", "the condition of 'if' must be a bool scalar, got %s%s"},
+    {"E0494", "scalar parameter '%s' is passed by value and cannot be '%s'"},
+    {"E0495", "scalar parameter '%s' has no memory space"},
+    {"E0496", "parameter '%s' cannot be in @shared: parameters are arrays in @global memory; shared memory comes from alloc() inside the kernel"},
+    {"E0497", "parameter '%s' has %d dims; at most %d are supported"},
+    {"E0498", "an array dim must be positive, got %lld"},
+    {"E0499", "the index map may only use its own names, sizes and constants; '%s' is a %s"},
+    {"E0500", "the index map may only call cdiv, min and max"},
+    {"E0501", "block spec for '%s', which is not a parameter of kernel '%s'"},
+    {"E0502", "block spec for scalar parameter '%s'; block specs apply to arrays"},
+    {"E0503", "a second block spec for '%s'"},
+    {"E0504", "block spec for '%s' has %d dim%s, but '%s' has rank %d"},
+    {"E0505", "the index map of '%s' takes %d name%s, but the grid has %d dimension%s"},
+    {"E0506", "the index map of '%s' gives %d block index%s, but '%s' has rank %d"},
+    {"E0507", "a block index must be an i32 scalar, got %s"},
+    {"E0508", "block dim '%s' is a symbolic size, so it must be the whole dim of '%s', which is %s"},
+    {"E0509", "block dim '%s' covers the whole array dim, so its block index must be 0"},
+    {"E0510", "a block dim must be positive, got %lld"},
+    {"E0511", "the default of '%s' must be known at compile time"},
+    {"E0512", "compile-time parameter '%s' has no default; set it with -D %s=VALUE"},
+    {"E0513", "the grid has %d dimensions; at most 3 are allowed"},
+    {"E0514", "a grid dimension must be an integer expression of sizes and constants (+ - * / %% cdiv min max)"},
+    {"E0515", "a grid dimension must be between 1 and %d, got %lld"},
+    {"E0516", "warps must be a power of two from 1 to 32, got %lld"},
+    {"E0517", "stages must be from 1 to 8, got %lld"},
+    {"E0518", "the value of const '%s' must be a number known at compile time"},
+    {"E0519", "a second kernel named '%s'"},
+    {"E0520", "kernel '%s' has the name of a const"},
+    {"E0601", "unterminated string"},
+    {"E0602", "unknown escape in string"},
+    {"E0603", "NUL byte in string"},
+    {"E0604", "malformed number"},
+    {"E0605", "number too long"},
+    {"E0606", "unexpected byte 0x%02x"},
+    {"E0607", "%s out of range [%"},
+    {"E0608", "%s out of range"},
+    {"E0609", "redefinition of '%%%s'"},
+    {"E0610", "use of undefined value '%%%s'"},
+    {"E0611", "'%%%s' is not visible here: it is defined in a block that has closed"},
+    {"E0612", "unknown dtype '%s'"},
+    {"E0613", "rank exceeds %d"},
+    {"E0614", "grid expression nested too deeply"},
+    {"E0615", "'%s' defines %d value%s, but %d name%s given"},
+    {"E0616", "'%s' defines %d to %d values, but %d names are given"},
+    {"E0617", "too many operands"},
+    {"E0618", "expected %d result types, found %d"},
+    {"E0619", "expected %d result type%s, found more"},
+    {"E0620", "blocks nested too deeply"},
+    {"E0621", "too many loop-carried values"},
+    {"E0622", "'for' carries %d value%s, but %d result name%s given"},
+    {"E0623", "type mismatch: initial value has type %s, but the loop carries %s"},
+    {"E0624", "a %s constant needs a number"},
+    {"E0625", "a bool constant is true or false"},
+    {"E0626", "a %s constant needs an integer"},
+    {"E0627", "view of a rank-%d value needs %d dims, found %d"},
+    {"E0628", "extract from a rank-%d value needs %d starts, found %d"},
+    {"E0629", "too many results"},
+    {"E0630", "unknown opcode '%s'"},
+    {"E0631", "too many compile-time parameters"},
+    {"E0632", "a parameter name must start with a letter or '_'"},
+    {"E0633", "a grid has at most 3 dimensions"},
+    {"E0634", "kernel '%s' is not valid tile IR: %s"},
+    {"E0701", "kernel '%s' needs %lld bytes of shared memory (its allocs and the compiler's staging buffers), more than the %ld bytes of %s"},
+    {"W0001", "this expression's value is unused"},
+    {"W0002", "no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped"},
+};
+
+/* Whether `text` is what printf could make of `format`: each conversion
+   matches any run of characters. */
+static bool diag_matches(const char *format, const char *text) {
+    while (*format) {
+        if (format[0] == '%' && format[1] == '%') {
+            if (*text != '%')
+                return false;
+            format += 2, text++;
+            continue;
+        }
+        if (format[0] == '%') {
+            const char *end = format + 1 + strspn(format + 1, "0123456789.*-+ #lhzjt");
+            if (*end == '\0')
+                return false;
+            format = end + 1;
+            for (const char *t = text;; t++) {
+                if (diag_matches(format, t))
+                    return true;
+                if (!*t)
+                    return false;
+            }
+        }
+        if (*format != *text)
+            return false;
+        format++, text++;
+    }
+    return *text == '\0';
+}
+
+/* How much of a format is literal text: the longest match is the most specific. */
+static size_t diag_literal_length(const char *format) {
+    size_t n = 0;
+    for (const char *p = format; *p; p++) {
+        if (p[0] == '%' && p[1] != '%') {
+            p += 1 + strspn(p + 1, "0123456789.*-+ #lhzjt");
+            if (!*p)
+                break;
+        } else {
+            n++;
+            p += p[0] == '%';
+        }
+    }
+    return n;
+}
+
+const char *diag_code_of(const char *message) {
+    const char *best = "E0000";
+    size_t best_length = 0;
+    for (size_t i = 0; i < sizeof diag_codes / sizeof diag_codes[0]; i++) {
+        size_t n = diag_literal_length(diag_codes[i].format);
+        if (n >= best_length && diag_matches(diag_codes[i].format, message)) {
+            best = diag_codes[i].code;
+            best_length = n;
+        }
+    }
+    return best;
+}
+
+/* ---- recorded diagnostics (json, sarif) ---------------------------------------- */
+
+typedef struct DiagRecord {
+    const char *level;          /* "error", "warning", "note" */
+    const char *code;           /* NULL for notes */
+    char *file;                 /* NULL: none */
+    Span span;                  /* line 0: no position */
+    char *message;
+} DiagRecord;
+
+static DiagFormat diag_current_format = DIAG_TEXT;
+static DiagRecord *diag_records;
+static int diag_num_records, diag_cap_records;
+static bool diag_finished;
+
+static char *diag_strdup(const char *s) {
+    char *copy = s ? strdup(s) : NULL;
+    if (s && !copy)
+        INTERNAL_ERROR("out of memory");
+    return copy;
+}
+
+static void diag_record(const char *level, Span span, const char *file, const char *message) {
+    if (diag_num_records == diag_cap_records) {
+        diag_cap_records = diag_cap_records ? 2 * diag_cap_records : 32;
+        diag_records = realloc(diag_records, sizeof *diag_records * (size_t)diag_cap_records);
+        if (!diag_records)
+            INTERNAL_ERROR("out of memory");
+    }
+    bool note = strcmp(level, "note") == 0;
+    diag_records[diag_num_records++] = (DiagRecord){
+        level, note ? NULL : diag_code_of(message), diag_strdup(file), span, diag_strdup(message)};
+}
+
+static void diag_at_exit(void) { diag_finish(); }
+
+void diag_set_format(DiagFormat format) {
+    static bool registered;
+    diag_current_format = format;
+    if (format != DIAG_TEXT && !registered) {
+        registered = true;
+        atexit(diag_at_exit);
+    }
+}
+
+DiagFormat diag_format(void) { return diag_current_format; }
+
+static void diag_json_string(FILE *out, const char *s) {
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p == '\t')
+            fputs("\\t", out);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void diag_json_location(FILE *out, const DiagRecord *r) {
+    fputs("\"file\": ", out);
+    if (r->file)
+        diag_json_string(out, r->file);
+    else
+        fputs("null", out);
+    if (r->span.line > 0)
+        fprintf(out, ", \"line\": %d, \"column\": %d, \"end_column\": %d", r->span.line, r->span.col,
+                r->span.end_col > r->span.col ? r->span.end_col : r->span.col + 1);
+    else
+        fputs(", \"line\": null, \"column\": null, \"end_column\": null", out);
+}
+
+/* {"version": 1, "tool": ..., "diagnostics": [{level, code, message, file,
+   line, column, end_column, notes: [{message, file, ...}]}]} */
+static void diag_print_json(FILE *out) {
+    fprintf(out, "{\n  \"version\": 1,\n  \"tool\": \"tessc\",\n  \"tool_version\": \"%s\",\n  \"diagnostics\": [",
+            TESSC_VERSION);
+    bool first = true;
+    for (int i = 0; i < diag_num_records; i++) {
+        const DiagRecord *r = &diag_records[i];
+        if (!r->code)
+            continue;   /* a note, printed with its diagnostic */
+        fprintf(out, "%s\n    {\"level\": \"%s\", \"code\": \"%s\", \"message\": ", first ? "" : ",", r->level,
+                r->code);
+        first = false;
+        diag_json_string(out, r->message);
+        fputs(", ", out);
+        diag_json_location(out, r);
+        fputs(", \"notes\": [", out);
+        for (int j = i + 1; j < diag_num_records && !diag_records[j].code; j++) {
+            fputs(j > i + 1 ? ", {\"message\": " : "{\"message\": ", out);
+            diag_json_string(out, diag_records[j].message);
+            fputs(", ", out);
+            diag_json_location(out, &diag_records[j]);
+            fputc('}', out);
+        }
+        fputs("]}", out);
+    }
+    fputs(first ? "]\n}\n" : "\n  ]\n}\n", out);
+}
+
+static void diag_sarif_location(FILE *out, const DiagRecord *r) {
+    fputs("{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
+    diag_json_string(out, r->file ? r->file : "tessc");
+    fputc('}', out);
+    if (r->span.line > 0)
+        fprintf(out, ", \"region\": {\"startLine\": %d, \"startColumn\": %d, \"endColumn\": %d}", r->span.line,
+                r->span.col, r->span.end_col > r->span.col ? r->span.end_col : r->span.col + 1);
+    fputc('}', out);
+}
+
+/* SARIF 2.1.0: one run, a rule per code used, a result per error or warning,
+   its notes as related locations. */
+static void diag_print_sarif(FILE *out) {
+    fprintf(out,
+            "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
+            "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"tessc\", \"version\": \"%s\", "
+            "\"rules\": [",
+            TESSC_VERSION);
+    /* rules: each code once, in order of first use */
+    const char **rules = calloc((size_t)diag_num_records + 1, sizeof *rules);
+    int num_rules = 0;
+    for (int i = 0; rules && i < diag_num_records; i++) {
+        const char *code = diag_records[i].code;
+        bool seen = !code;
+        for (int j = 0; j < num_rules && !seen; j++)
+            seen = strcmp(rules[j], code) == 0;
+        if (seen)
+            continue;
+        rules[num_rules++] = code;
+        const char *format = "";
+        for (size_t k = 0; k < sizeof diag_codes / sizeof diag_codes[0]; k++)
+            if (strcmp(diag_codes[k].code, code) == 0)
+                format = diag_codes[k].format;
+        fprintf(out, "%s\n      {\"id\": \"%s\", \"shortDescription\": {\"text\": ", num_rules > 1 ? "," : "", code);
+        diag_json_string(out, format[0] ? format : "(no code)");
+        fputs("}}", out);
+    }
+    fputs(num_rules ? "\n    ]}},\n" : "]}},\n", out);
+    fputs("    \"columnKind\": \"unicodeCodePoints\",\n    \"results\": [", out);
+    bool first = true;
+    for (int i = 0; i < diag_num_records; i++) {
+        const DiagRecord *r = &diag_records[i];
+        if (!r->code)
+            continue;
+        int rule = 0;
+        for (int j = 0; j < num_rules; j++)
+            if (strcmp(rules[j], r->code) == 0)
+                rule = j;
+        fprintf(out, "%s\n      {\"ruleId\": \"%s\", \"ruleIndex\": %d, \"level\": \"%s\", \"message\": {\"text\": ",
+                first ? "" : ",", r->code, rule, r->level);
+        first = false;
+        diag_json_string(out, r->message);
+        fputs("}, \"locations\": [", out);
+        diag_sarif_location(out, r);
+        fputc(']', out);
+        if (i + 1 < diag_num_records && !diag_records[i + 1].code) {
+            fputs(", \"relatedLocations\": [", out);
+            for (int j = i + 1; j < diag_num_records && !diag_records[j].code; j++) {
+                fputs(j > i + 1 ? ", " : "", out);
+                /* a location with a message: the note */
+                fputs("{\"message\": {\"text\": ", out);
+                diag_json_string(out, diag_records[j].message);
+                fputs("}, \"physicalLocation\": ", out);
+                fputs("{\"artifactLocation\": {\"uri\": ", out);
+                diag_json_string(out, diag_records[j].file ? diag_records[j].file : "tessc");
+                fputc('}', out);
+                if (diag_records[j].span.line > 0)
+                    fprintf(out, ", \"region\": {\"startLine\": %d, \"startColumn\": %d}", diag_records[j].span.line,
+                            diag_records[j].span.col);
+                fputs("}}", out);
+            }
+            fputc(']', out);
+        }
+        fputc('}', out);
+    }
+    fputs(first ? "]\n  }]\n}\n" : "\n    ]\n  }]\n}\n", out);
+    free(rules);
+}
+
+void diag_finish(void) {
+    if (diag_current_format == DIAG_TEXT || diag_finished)
+        return;
+    diag_finished = true;
+    fflush(stdout);
+    if (diag_current_format == DIAG_JSON)
+        diag_print_json(diag_stream());
+    else
+        diag_print_sarif(diag_stream());
+    fflush(diag_stream());
+    for (int i = 0; i < diag_num_records; i++) {
+        free(diag_records[i].file);
+        free(diag_records[i].message);
+    }
+    free(diag_records);
+    diag_records = NULL;
+    diag_num_records = diag_cap_records = 0;
+}
+
+/* ---- printing ------------------------------------------------------------------ */
+
 static void report(const char *kind, Span span, const char *fmt, va_list ap) {
+    if (diag_current_format != DIAG_TEXT) {
+        char message[2048];
+        vsnprintf(message, sizeof message, fmt, ap);
+        diag_record(kind, span, current_file ? current_file->name : NULL, message);
+        return;
+    }
     const char *name = current_file ? current_file->name : "tessc";
     if (span.line > 0)
         fprintf(diag_stream(), "%s:%d:%d: %s: ", name, span.line, span.col, kind);
@@ -84,7 +579,7 @@ void diag_error(Span span, const char *fmt, ...) {
     error_count++;
     if (error_count > DIAG_MAX_ERRORS) {
         suppress_notes = true;
-        if (error_count == DIAG_MAX_ERRORS + 1)
+        if (error_count == DIAG_MAX_ERRORS + 1 && diag_current_format == DIAG_TEXT)
             fprintf(diag_stream(), "tessc: too many errors (%d); stopping here\n", DIAG_MAX_ERRORS);
         return;
     }
@@ -111,12 +606,34 @@ void diag_warning(Span span, const char *fmt, ...) {
     va_end(ap);
 }
 
-void diag_error_plain(const char *fmt, ...) {
-    error_count++;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("tessc: error: ", diag_stream());
+/* "tessc: error: message", or "tessc: warning: message". */
+static void report_plain(const char *kind, const char *fmt, va_list ap) {
+    if (diag_current_format != DIAG_TEXT) {
+        char message[2048];
+        vsnprintf(message, sizeof message, fmt, ap);
+        diag_record(kind, (Span){0, 0, 0}, NULL, message);
+        return;
+    }
+    fprintf(diag_stream(), "tessc: %s: ", kind);
     vfprintf(diag_stream(), fmt, ap);
     fputc('\n', diag_stream());
+}
+
+void diag_error_plain_v(const char *fmt, va_list ap) {
+    error_count++;
+    report_plain("error", fmt, ap);
+}
+
+void diag_error_plain(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_error_plain_v(fmt, ap);
+    va_end(ap);
+}
+
+void diag_warning_plain(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    report_plain("warning", fmt, ap);
     va_end(ap);
 }

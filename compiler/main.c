@@ -7,10 +7,18 @@
  * renamed into place, so a failed or killed compile never leaves a file that
  * a build could mistake for output.
  *
- * Exit codes: 0 success, 1 errors in the input, 2 bad usage, 3 internal error.
+ * Build-system support (docs/build-integration.md): -MD/-MF write a make
+ * depfile beside the outputs, --print-outputs names the outputs and writes
+ * nothing, --check-golden/--update-golden compare the text artifacts with
+ * a directory of expected files (golden.c) instead of writing them, and
+ * --diagnostics-format=json|sarif makes diag.c print one document.
+ *
+ * Exit codes: 0 success, 1 errors in the input (or a golden difference),
+ * 2 bad usage, 3 internal error.
  */
 #include "ast.h"
 #include "codegen.h"
+#include "golden.h"
 #include "ir.h"
 #include "manifest.h"
 
@@ -26,6 +34,7 @@ enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 typedef enum EmitKind {
     EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_IR_OPT,
     EMIT_LLVM, EMIT_PTX, EMIT_CUBIN, EMIT_MANIFEST,   /* the backend's (emit.c) */
+    EMIT_HEADER, EMIT_SOURCE,                          /* C bindings (embed.c) */
     EMIT_COUNT
 } EmitKind;
 
@@ -43,7 +52,12 @@ static const struct {
     [EMIT_PTX] = {"ptx", ".KERNEL.ARCH.ptx", "PTX per kernel and arch", true},
     [EMIT_CUBIN] = {"cubin", ".KERNEL.ARCH.cubin", "ptxas's cubin per kernel and arch", true},
     [EMIT_MANIFEST] = {"manifest", ".manifest.json", "the launch manifest (docs/manifest.md)", true},
+    [EMIT_HEADER] = {"header", ".h", "C header: a typed launch function per kernel", false},
+    [EMIT_SOURCE] = {"source", ".c", "C source: PTX, cubins, manifest embedded; the functions", false},
 };
+
+/* What --check-golden and --update-golden compare when --emit is not given. */
+static const char golden_default_emit[] = "ir,ir-opt,llvm,ptx,manifest";
 
 typedef struct Options {
     const char *input;
@@ -57,6 +71,12 @@ typedef struct Options {
     int arch_count;
     int opt_level;
     const char *dump_after;
+    bool emit_given;             /* --emit was on the command line */
+    bool depfile_wanted;         /* -MD or -MF */
+    const char *depfile;         /* -MF FILE; NULL: DIR/STEM.d */
+    bool print_outputs;
+    const char *golden_dir;      /* --check-golden DIR or --update-golden DIR */
+    bool update_golden;
 } Options;
 
 static Arena driver_arena;
@@ -82,22 +102,45 @@ static void usage(FILE *out) {
             "                    the smallest of them\n"
             "  -O0 .. -O3        optimization level (default -O2; -O0 runs no IR pass)\n"
             "  --dump-after=PASS print the tile IR to stderr after PASS (%s)\n"
+            "\n"
+            "build integration (docs/build-integration.md):\n"
+            "  -MD               also write a make depfile, DIR/FILE.d, naming the outputs\n"
+            "                    and the inputs they depend on\n"
+            "  -MF FILE          write the depfile to FILE (implies -MD)\n"
+            "  --print-outputs   print the path of every file the command would write,\n"
+            "                    one a line, and write nothing\n"
+            "  --check-golden DIR  compare each text artifact (default --emit %s)\n"
+            "                    with DIR/NAME after normalising tool-version lines;\n"
+            "                    print a unified diff and exit 1 on a difference\n"
+            "  --update-golden DIR write those artifacts into DIR as the new golden files\n"
+            "  --diagnostics-format=FORMAT\n"
+            "                    text (default), json or sarif (SARIF 2.1.0): print the\n"
+            "                    diagnostics, with stable codes, as one document on stderr\n"
             "  --version         print the version and exit\n"
             "  --help            print this help and exit\n"
             "\n"
-            "exit status: 0 success, 1 errors in the input, 2 bad usage, 3 internal error\n",
-            arch_names_joined(), passes_names());
+            "exit status: 0 success, 1 errors in the input (or a golden difference),\n"
+            "2 bad usage, 3 internal error\n",
+            arch_names_joined(), passes_names(), golden_default_emit);
 }
 
 static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static _Noreturn void usage_error(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("tessc: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\ntry 'tessc --help'\n", stderr);
+    diag_error_plain_v(fmt, ap);
     va_end(ap);
-    exit(EXIT_USAGE);
+    if (diag_format() == DIAG_TEXT)
+        fputs("try 'tessc --help'\n", stderr);
+    exit(EXIT_USAGE);   /* diag_finish runs at exit */
+}
+
+static const char *emit_names_joined(void) {
+    static char names[256];
+    if (!names[0])
+        for (int i = 0; i < EMIT_COUNT; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", emit_kinds[i].name);
+    return names;
 }
 
 static void parse_emit_list(Options *opt, const char *list) {
@@ -112,8 +155,7 @@ static void parse_emit_list(Options *opt, const char *list) {
             if (strlen(emit_kinds[i].name) == n && strncmp(emit_kinds[i].name, p, n) == 0)
                 found = i;
         if (found < 0)
-            usage_error("unknown --emit kind '%.*s' (known: tokens, ast, ir, ir-opt, llvm, ptx, cubin, manifest)",
-                        (int)n, p);
+            usage_error("unknown --emit kind '%.*s' (known: %s)", (int)n, p, emit_names_joined());
         if (!opt->emit[found])
             opt->emit_count++;
         opt->emit[found] = true;
@@ -175,12 +217,51 @@ static const char *option_value(int argc, char **argv, int *i, const char *arg, 
     return argv[++*i];
 }
 
+/* --diagnostics-format is looked at before anything else, so that the
+   errors of the command line itself come out in the format asked for. */
+static void parse_diagnostics_format(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--diagnostics-format", 20) != 0 || (argv[i][20] != '\0' && argv[i][20] != '='))
+            continue;
+        const char *value = argv[i][20] == '=' ? argv[i] + 21 : i + 1 < argc ? argv[i + 1] : "";
+        if (strcmp(value, "json") == 0)
+            diag_set_format(DIAG_JSON);
+        else if (strcmp(value, "sarif") == 0)
+            diag_set_format(DIAG_SARIF);
+        else if (strcmp(value, "text") == 0)
+            diag_set_format(DIAG_TEXT);
+        else
+            usage_error("unknown --diagnostics-format '%s' (known: text, json, sarif)", value);
+    }
+}
+
+static bool option_is(const char *arg, const char *name) {
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
 static void parse_args(Options *opt, int argc, char **argv) {
+    parse_diagnostics_format(argc, argv);
     parse_emit_list(opt, "ptx,cubin,manifest");
     opt->opt_level = 2;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        if (option_is(arg, "--diagnostics-format")) {
+            option_value(argc, argv, &i, arg, 20);   /* taken by parse_diagnostics_format */
+        } else if (strcmp(arg, "-MD") == 0) {
+            opt->depfile_wanted = true;
+        } else if (strncmp(arg, "-MF", 3) == 0) {
+            opt->depfile_wanted = true;
+            opt->depfile = option_value(argc, argv, &i, arg, 3);
+        } else if (strcmp(arg, "--print-outputs") == 0) {
+            opt->print_outputs = true;
+        } else if (option_is(arg, "--check-golden") || option_is(arg, "--update-golden")) {
+            bool update = arg[2] == 'u';
+            if (opt->golden_dir && update != opt->update_golden)
+                usage_error("--check-golden and --update-golden cannot be used together");
+            opt->update_golden = update;
+            opt->golden_dir = option_value(argc, argv, &i, arg, update ? 15 : 14);
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             usage(stdout);
             exit(0);
         } else if (strcmp(arg, "--version") == 0) {
@@ -190,6 +271,7 @@ static void parse_args(Options *opt, int argc, char **argv) {
             opt->output_dir = option_value(argc, argv, &i, arg, 2);
         } else if (strncmp(arg, "--emit", 6) == 0 && (arg[6] == '\0' || arg[6] == '=')) {
             parse_emit_list(opt, option_value(argc, argv, &i, arg, 6));
+            opt->emit_given = true;
         } else if (strcmp(arg, "-k") == 0 || strncmp(arg, "--kernel", 8) == 0) {
             size_t prefix = arg[1] == 'k' ? 2 : 8;
             if (prefix == 8 && arg[8] != '\0' && arg[8] != '=')
@@ -217,6 +299,14 @@ static void parse_args(Options *opt, int argc, char **argv) {
     }
     if (!opt->input)
         usage_error("no input file");
+    if (opt->golden_dir && !opt->emit_given)
+        parse_emit_list(opt, golden_default_emit);
+    if (opt->golden_dir && opt->output_dir)
+        usage_error("-o cannot be used with %s", opt->update_golden ? "--update-golden" : "--check-golden");
+    if (opt->golden_dir && opt->depfile_wanted)
+        usage_error("-MD and -MF cannot be used with %s", opt->update_golden ? "--update-golden" : "--check-golden");
+    if (opt->depfile_wanted && !opt->depfile && opt->output_dir && strcmp(opt->output_dir, "-") == 0)
+        usage_error("-MD writes FILE.d beside the outputs; with '-o -' name it with -MF FILE");
     if (opt->arch_count == 0)
         parse_arch_list(opt, "sm_90");
     if (opt->output_dir && strcmp(opt->output_dir, "-") == 0 && opt->emit_count != 1)
@@ -233,12 +323,12 @@ enum { MAX_SOURCE_BYTES = 64 << 20 };
 static bool read_source(const char *path, SourceFile *file) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "tessc: error: cannot open '%s': %s\n", path, strerror(errno));
+        diag_error_plain("cannot open '%s': %s", path, strerror(errno));
         return false;
     }
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tessc: error: '%s' is a directory\n", path);
+        diag_error_plain("'%s' is a directory", path);
         fclose(f);
         return false;
     }
@@ -250,7 +340,7 @@ static bool read_source(const char *path, SourceFile *file) {
         size_t n = fread(text + len, 1, cap - len - 1, f);
         len += n;
         if (len > MAX_SOURCE_BYTES) {
-            fprintf(stderr, "tessc: error: '%s' is larger than %d MiB\n", path, MAX_SOURCE_BYTES >> 20);
+            diag_error_plain("'%s' is larger than %d MiB", path, MAX_SOURCE_BYTES >> 20);
             free(text);
             fclose(f);
             return false;
@@ -265,7 +355,7 @@ static bool read_source(const char *path, SourceFile *file) {
     bool failed = ferror(f);
     fclose(f);
     if (failed) {
-        fprintf(stderr, "tessc: error: cannot read '%s'\n", path);
+        diag_error_plain("cannot read '%s'", path);
         free(text);
         return false;
     }
@@ -306,14 +396,14 @@ static bool write_artifact(const char *dir, const char *name, const Artifact *a)
     char *tmp = arena_printf(&driver_arena, "%s/.%s.tmp.XXXXXX", dir, name);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        fprintf(stderr, "tessc: error: cannot create a file in '%s': %s\n", dir, strerror(errno));
+        diag_error_plain("cannot create a file in '%s': %s", dir, strerror(errno));
         return false;
     }
     size_t done = 0;
     while (done < a->size) {
         ssize_t n = write(fd, a->data + done, a->size - done);
         if (n <= 0) {
-            fprintf(stderr, "tessc: error: cannot write '%s': %s\n", path, strerror(errno));
+            diag_error_plain("cannot write '%s': %s", path, strerror(errno));
             close(fd);
             unlink(tmp);
             return false;
@@ -321,7 +411,7 @@ static bool write_artifact(const char *dir, const char *name, const Artifact *a)
         done += (size_t)n;
     }
     if (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
-        fprintf(stderr, "tessc: error: cannot write '%s': %s\n", path, strerror(errno));
+        diag_error_plain("cannot write '%s': %s", path, strerror(errno));
         unlink(tmp);
         return false;
     }
@@ -338,7 +428,7 @@ static bool make_directories(const char *dir) {
         *p = '\0';
         struct stat st;
         if (stat(path, &st) != 0 && mkdir(path, 0755) != 0 && errno != EEXIST) {
-            fprintf(stderr, "tessc: error: cannot create directory '%s': %s\n", path, strerror(errno));
+            diag_error_plain("cannot create directory '%s': %s", path, strerror(errno));
             return false;
         }
         if (saved == '\0')
@@ -347,10 +437,15 @@ static bool make_directories(const char *dir) {
     }
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tessc: error: '%s' is not a directory\n", dir);
+        diag_error_plain("'%s' is not a directory", dir);
         return false;
     }
     return true;
+}
+
+static bool has_suffix(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
 /* What the backend made: files named per kernel and arch, and the manifest's
@@ -364,58 +459,133 @@ typedef struct Backend {
     BackendFile *files;
     int num_files;
     CodegenKernel *kernels;
-    ManifestKernel *manifest;
+    ManifestKernel *manifest;        /* the artifacts written (--emit ptx, cubin) */
+    ManifestKernel *embedded;        /* every PTX and cubin, for --emit header, source */
     int num_kernels;
     const SourceFile *source;
+    char *manifest_text;             /* --emit manifest; malloc'd */
 } Backend;
 
+/* One file a run writes, in the order it is written. */
+typedef struct OutputFile {
+    const char *name;                /* in the output directory */
+    const char *data;
+    size_t size;
+    bool text;                       /* compared by --check-golden */
+} OutputFile;
+
+/* Every output of the run in writing order: per-file artifacts, then the
+   per-kernel files, then the manifest (which names files that must already
+   be in place). Returns the count; `list` has room for EMIT_COUNT + files. */
+static int collect_outputs(const Options *opt, const Artifact *artifacts, const Backend *backend, OutputFile *list) {
+    const char *stem = path_stem(opt->input);
+    int n = 0;
+    for (int i = 0; i < EMIT_COUNT; i++)
+        if (opt->emit[i] && !emit_kinds[i].per_kernel)
+            list[n++] = (OutputFile){arena_printf(&driver_arena, "%s%s", stem, emit_kinds[i].suffix),
+                                     artifacts[i].data, artifacts[i].size, true};
+    for (int i = 0; backend && i < backend->num_files; i++)
+        list[n++] = (OutputFile){backend->files[i].name, backend->files[i].data.data, backend->files[i].data.size,
+                                 !has_suffix(backend->files[i].name, ".cubin")};
+    if (backend && backend->manifest_text)
+        list[n++] = (OutputFile){arena_printf(&driver_arena, "%s%s", stem, emit_kinds[EMIT_MANIFEST].suffix),
+                                 backend->manifest_text, strlen(backend->manifest_text), true};
+    return n;
+}
+
+/* The path a build tool sees for an output: NAME, or DIR/NAME with -o DIR. */
+static const char *output_path(const Options *opt, const char *name) {
+    return opt->output_dir ? arena_printf(&driver_arena, "%s/%s", opt->output_dir, name) : name;
+}
+
+static const char *depfile_path(const Options *opt) {
+    if (opt->depfile)
+        return opt->depfile;
+    return output_path(opt, arena_printf(&driver_arena, "%s.d", path_stem(opt->input)));
+}
+
+/* A path in a make rule: spaces, '#' and '$' escaped as make reads them. */
+static void depfile_put_path(FILE *out, const char *path) {
+    for (const char *p = path; *p; p++) {
+        if (*p == ' ' || *p == '#' || *p == '\\')
+            fputc('\\', out);
+        if (*p == '$')
+            fputc('$', out);
+        fputc(*p, out);
+    }
+}
+
+/* -MD: "OUT1 OUT2 ...: INPUT", one rule naming every output and every file
+   read (a .tess or .tir file has no includes: the input alone). */
+static bool write_depfile(const Options *opt, const OutputFile *outputs, int num_outputs) {
+    Artifact a = {0};
+    FILE *out = artifact_open(&a);
+    for (int i = 0; i < num_outputs; i++) {
+        if (i)
+            fputs(" \\\n ", out);
+        depfile_put_path(out, output_path(opt, outputs[i].name));
+    }
+    fputs(":", out);
+    fputc(' ', out);
+    depfile_put_path(out, opt->input);
+    fputc('\n', out);
+    fclose(out);
+    const char *path = depfile_path(opt);
+    const char *slash = strrchr(path, '/');
+    const char *dir = slash ? arena_strndup(&driver_arena, path, (size_t)(slash - path)) : ".";
+    if (slash == path)
+        dir = "/";
+    bool ok = make_directories(dir) && write_artifact(dir, slash ? slash + 1 : path, &a);
+    free(a.data);
+    return ok;
+}
+
 static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend *backend) {
+    OutputFile *outputs = ARENA_ARRAY(&driver_arena, OutputFile, EMIT_COUNT + (backend ? backend->num_files : 0) + 1);
+    int n = collect_outputs(opt, artifacts, backend, outputs);
+    if (opt->golden_dir && !opt->update_golden) {
+        GoldenFile *files = ARENA_ARRAY(&driver_arena, GoldenFile, n + 1);
+        int num_files = 0;
+        for (int i = 0; i < n; i++)
+            if (outputs[i].text)
+                files[num_files++] = (GoldenFile){outputs[i].name, outputs[i].data, outputs[i].size};
+        int differences = 0;
+        bool ok = golden_check(opt->golden_dir, files, num_files, stdout, &differences);
+        fflush(stdout);
+        if (ok && differences)
+            fprintf(stderr, "tessc: %d of %d artifacts differ from the golden files in '%s' "
+                            "(--update-golden %s rewrites them)\n",
+                    differences, num_files, opt->golden_dir, opt->golden_dir);
+        return ok && differences == 0;
+    }
     if (opt->output_dir && strcmp(opt->output_dir, "-") == 0) {
-        for (int i = 0; i < EMIT_COUNT; i++)
-            if (opt->emit[i] && !emit_kinds[i].per_kernel)
-                fwrite(artifacts[i].data, 1, artifacts[i].size, stdout);
-        for (int i = 0; backend && i < backend->num_files; i++)
-            fwrite(backend->files[i].data.data, 1, backend->files[i].data.size, stdout);
+        for (int i = 0; i < n; i++)
+            fwrite(outputs[i].data, 1, outputs[i].size, stdout);
+        if (opt->depfile_wanted && !write_depfile(opt, outputs, 0))
+            return false;
         return fflush(stdout) == 0;
     }
-    const char *dir = opt->output_dir ? opt->output_dir : ".";
+    const char *dir = opt->golden_dir ? opt->golden_dir : opt->output_dir ? opt->output_dir : ".";
     if (!make_directories(dir))
         return false;
-    const char *stem = path_stem(opt->input);
-    for (int i = 0; i < EMIT_COUNT; i++) {
-        if (!opt->emit[i] || emit_kinds[i].per_kernel)
-            continue;
-        const char *name = arena_printf(&driver_arena, "%s%s", stem, emit_kinds[i].suffix);
-        if (!write_artifact(dir, name, &artifacts[i]))
+    for (int i = 0; i < n; i++) {
+        if (opt->golden_dir && !outputs[i].text)
+            continue;   /* --update-golden writes the text artifacts only */
+        Artifact a = {(char *)outputs[i].data, outputs[i].size, NULL};
+        if (!write_artifact(dir, outputs[i].name, &a))
             return false;
     }
-    for (int i = 0; backend && i < backend->num_files; i++)
-        if (!write_artifact(dir, backend->files[i].name, &backend->files[i].data))
-            return false;
-    if (backend && opt->emit[EMIT_MANIFEST]) {
-        /* Last: a manifest names files that must already be in place. */
-        ManifestInput input = {
-            .source_name = opt->input,
-            .source_bytes = backend->source->text,
-            .source_length = backend->source->length,
-            .kernels = backend->manifest,
-            .num_kernels = backend->num_kernels,
-        };
-        char err[512];
-        const char *path = arena_printf(&driver_arena, "%s/%s%s", dir, stem, emit_kinds[EMIT_MANIFEST].suffix);
-        if (!manifest_write(path, &input, err, sizeof err)) {
-            fprintf(stderr, "tessc: error: cannot write '%s': %s\n", path, err);
-            return false;
-        }
-    }
-    return true;
+    return !opt->depfile_wanted || write_depfile(opt, outputs, n);
 }
 
 /* ---- the backend ---------------------------------------------------------------- */
 
 static bool backend_wanted(const Options *opt) {
-    return opt->emit[EMIT_LLVM] || opt->emit[EMIT_PTX] || opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST];
+    return opt->emit[EMIT_LLVM] || opt->emit[EMIT_PTX] || opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST] ||
+           opt->emit[EMIT_HEADER] || opt->emit[EMIT_SOURCE];
 }
+
+static bool embed_wanted(const Options *opt) { return opt->emit[EMIT_HEADER] || opt->emit[EMIT_SOURCE]; }
 
 static void backend_file(Backend *b, const char *name, const char *data, size_t size) {
     BackendFile *f = &b->files[b->num_files++];
@@ -424,19 +594,77 @@ static void backend_file(Backend *b, const char *name, const char *data, size_t 
     f->data.size = size;
 }
 
+static char *backend_manifest(const Options *opt, const Backend *b, const ManifestKernel *kernels) {
+    ManifestInput input = {
+        .source_name = opt->input,
+        .source_bytes = b->source->text,
+        .source_length = b->source->length,
+        .kernels = kernels,
+        .num_kernels = b->num_kernels,
+    };
+    char err[512];
+    char *text = manifest_format(&input, err, sizeof err);
+    if (!text)
+        fprintf(stderr, "tessc: internal error: the manifest of '%s': %s\n", opt->input, err);
+    return text;
+}
+
+/* --emit header, source: the C bindings, with every PTX and cubin embedded
+   under the names the manifest gives them. */
+static bool backend_embed(const Options *opt, Backend *b, Artifact *artifacts) {
+    char *manifest = backend_manifest(opt, b, b->embedded);
+    if (!manifest)
+        return false;
+    int num_images = 0;
+    for (int k = 0; k < b->num_kernels; k++)
+        num_images += b->embedded[k].num_artifacts;
+    EmbedImage *images = ARENA_ARRAY(&driver_arena, EmbedImage, num_images + 1);
+    num_images = 0;
+    for (int k = 0; k < b->num_kernels; k++) {
+        const CodegenKernel *c = &b->kernels[k];
+        for (int a = 0, i = 0; a < c->num_archs; a++) {
+            const ManifestArtifact *ptx = &b->embedded[k].artifacts[i++];
+            images[num_images++] = (EmbedImage){ptx->file, c->archs[a].ptx, c->archs[a].ptx_size};
+            if (c->archs[a].cubin) {
+                const ManifestArtifact *cubin = &b->embedded[k].artifacts[i++];
+                images[num_images++] = (EmbedImage){cubin->file, c->archs[a].cubin, c->archs[a].cubin_size};
+            }
+        }
+    }
+    const char *base = strrchr(opt->input, '/');
+    EmbedInput input = {
+        .stem = path_stem(opt->input),
+        .source_name = base ? base + 1 : opt->input,
+        .kernels = b->kernels,
+        .num_kernels = b->num_kernels,
+        .manifest = manifest,
+        .manifest_size = strlen(manifest),
+        .images = images,
+        .num_images = num_images,
+    };
+    if (opt->emit[EMIT_HEADER])
+        embed_header(&input, artifact_open(&artifacts[EMIT_HEADER]));
+    if (opt->emit[EMIT_SOURCE])
+        embed_source(&input, artifact_open(&artifacts[EMIT_SOURCE]));
+    free(manifest);
+    return true;
+}
+
 /* Every kernel through codegen_kernel (emit.c) for every --arch; files are
    STEM.KERNEL.ll, STEM.KERNEL.ARCH.ptx and STEM.KERNEL.ARCH.cubin. Returns an
    exit status. */
-static int run_backend(const Options *opt, const SourceFile *source, IrModule *module, Backend *b) {
+static int run_backend(const Options *opt, const SourceFile *source, IrModule *module, Backend *b,
+                       Artifact *artifacts) {
     int n = module->kernels.len;
     b->source = source;
     b->num_kernels = n;
     b->kernels = ARENA_ARRAY(&driver_arena, CodegenKernel, n + 1);
     b->manifest = ARENA_ARRAY(&driver_arena, ManifestKernel, n + 1);
+    b->embedded = ARENA_ARRAY(&driver_arena, ManifestKernel, n + 1);
     b->files = ARENA_ARRAY(&driver_arena, BackendFile, n * (1 + 2 * opt->arch_count) + 1);
-    bool want_cubin = opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST];
-    if (opt->emit[EMIT_CUBIN] && !codegen_find_ptxas())
-        fprintf(stderr, "tessc: warning: no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped\n");
+    bool want_cubin = opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST] || embed_wanted(opt);
+    if ((opt->emit[EMIT_CUBIN] || embed_wanted(opt)) && !codegen_find_ptxas())
+        diag_warning_plain("no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped");
     const char *stem = path_stem(opt->input);
     const char *base = strrchr(opt->input, '/');
     CodegenOptions options = {
@@ -455,33 +683,46 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         if (opt->emit[EMIT_LLVM])
             backend_file(b, arena_printf(&driver_arena, "%s.%s.ll", stem, kernel->name), c->llvm_ir, c->llvm_ir_size);
         ManifestArtifact *arts = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
-        int num_arts = 0;
+        ManifestArtifact *all = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
+        int num_arts = 0, num_all = 0;
         for (int a = 0; a < c->num_archs; a++) {
             CodegenArch *arch = &c->archs[a];
             const char *version = arena_printf(&driver_arena, "%d.%d", arch->ptx_version / 10, arch->ptx_version % 10);
+            const char *ptx_name = arena_printf(&driver_arena, "%s.%s.%s.ptx", stem, kernel->name, arch->arch->name);
+            ManifestArtifact ptx = {.arch = arch->arch->name, .kind = MANIFEST_PTX, .file = ptx_name,
+                                    .ptx_version = version, .registers = -1, .spills = -1,
+                                    .shared_bytes = (long)c->shared_bytes};
+            all[num_all++] = ptx;
             if (opt->emit[EMIT_PTX]) {
-                const char *name = arena_printf(&driver_arena, "%s.%s.%s.ptx", stem, kernel->name, arch->arch->name);
-                backend_file(b, name, arch->ptx, arch->ptx_size);
-                arts[num_arts++] = (ManifestArtifact){.arch = arch->arch->name, .kind = MANIFEST_PTX, .file = name,
-                                                      .ptx_version = version, .registers = -1, .spills = -1,
-                                                      .shared_bytes = (long)c->shared_bytes};
+                backend_file(b, ptx_name, arch->ptx, arch->ptx_size);
+                arts[num_arts++] = ptx;
             }
-            if (opt->emit[EMIT_CUBIN] && arch->cubin) {
+            if (arch->cubin) {
                 const char *name = arena_printf(&driver_arena, "%s.%s.%s.cubin", stem, kernel->name, arch->arch->name);
-                backend_file(b, name, arch->cubin, arch->cubin_size);
-                arts[num_arts++] = (ManifestArtifact){
+                ManifestArtifact cubin = {
                     .arch = arch->arch->name, .kind = MANIFEST_CUBIN, .file = name, .ptx_version = version,
                     .registers = arch->registers, .spills = arch->spill_stores + arch->spill_loads,
                     .shared_bytes = (long)c->shared_bytes};
+                all[num_all++] = cubin;
+                if (opt->emit[EMIT_CUBIN]) {
+                    backend_file(b, name, arch->cubin, arch->cubin_size);
+                    arts[num_arts++] = cubin;
+                }
             }
         }
         b->manifest[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = arts,
                                           .num_artifacts = num_arts};
+        b->embedded[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = all,
+                                          .num_artifacts = num_all};
     }
-    if (opt->output_dir && strcmp(opt->output_dir, "-") == 0 && b->num_files != 1) {
-        fprintf(stderr, "tessc: error: '-o -' writes one artifact to stdout, but this run makes %d "
-                        "(one per kernel%s); use -k and --arch to pick one\n",
-                b->num_files, opt->emit[EMIT_PTX] ? " and arch" : "");
+    if (opt->emit[EMIT_MANIFEST] && !(b->manifest_text = backend_manifest(opt, b, b->manifest)))
+        return 3;
+    if (embed_wanted(opt) && !backend_embed(opt, b, artifacts))
+        return 3;
+    if (opt->output_dir && strcmp(opt->output_dir, "-") == 0 && b->num_files + embed_wanted(opt) != 1) {
+        diag_error_plain("'-o -' writes one artifact to stdout, but this run makes %d (one per kernel%s); use -k "
+                         "and --arch to pick one",
+                         b->num_files, opt->emit[EMIT_PTX] ? " and arch" : "");
         return EXIT_USAGE;
     }
     return 0;
@@ -490,14 +731,11 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
 static void backend_free(Backend *b) {
     for (int k = 0; k < b->num_kernels; k++)
         codegen_kernel_free(&b->kernels[k]);
+    free(b->manifest_text);
+    b->manifest_text = NULL;
 }
 
 /* ---- the pipeline ------------------------------------------------------------ */
-
-static bool has_suffix(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
 
 /* -k NAME keeps only the named kernels (each name must exist) and frees
    the others. */
@@ -579,8 +817,54 @@ static IrModule *read_tile_ir(const SourceFile *file) {
 }
 
 static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Backend *backend);
+static int print_outputs(const Options *opt, IrModule *module);
+
+static bool per_kernel_outputs(const Options *opt) {
+    return opt->emit[EMIT_LLVM] || opt->emit[EMIT_PTX] || opt->emit[EMIT_CUBIN];
+}
+
+/* --print-outputs: the paths compile() would write, in its order
+   (collect_outputs), then the depfile. Per-kernel names need the kernels'
+   names, so those runs read the input up to the tile IR; the others read
+   nothing. Frees the module. */
+static int print_outputs(const Options *opt, IrModule *module) {
+    if (opt->golden_dir && !opt->update_golden)
+        return 0;   /* a check writes nothing */
+    const char *stem = path_stem(opt->input);
+    Options where = *opt;
+    if (opt->golden_dir)
+        where.output_dir = opt->golden_dir;
+    if (opt->output_dir && strcmp(opt->output_dir, "-") == 0) {
+        puts("-");
+    } else {
+        for (int i = 0; i < EMIT_COUNT; i++)
+            if (opt->emit[i] && !emit_kinds[i].per_kernel)
+                puts(output_path(&where, arena_printf(&driver_arena, "%s%s", stem, emit_kinds[i].suffix)));
+        bool cubins = opt->emit[EMIT_CUBIN] && codegen_find_ptxas() && !opt->golden_dir;
+        for (int k = 0; module && k < module->kernels.len; k++) {
+            const char *name = ((IrKernel *)module->kernels.items[k])->name;
+            if (opt->emit[EMIT_LLVM])
+                puts(output_path(&where, arena_printf(&driver_arena, "%s.%s.ll", stem, name)));
+            for (int a = 0; a < opt->arch_count; a++) {
+                if (opt->emit[EMIT_PTX])
+                    puts(output_path(&where, arena_printf(&driver_arena, "%s.%s.%s.ptx", stem, name, opt->archs[a]->name)));
+                if (cubins)
+                    puts(output_path(&where, arena_printf(&driver_arena, "%s.%s.%s.cubin", stem, name, opt->archs[a]->name)));
+            }
+        }
+        if (opt->emit[EMIT_MANIFEST])
+            puts(output_path(&where, arena_printf(&driver_arena, "%s%s", stem, emit_kinds[EMIT_MANIFEST].suffix)));
+    }
+    if (opt->depfile_wanted)
+        puts(depfile_path(opt));
+    for (int i = 0; module && i < module->kernels.len; i++)
+        ir_kernel_free(module->kernels.items[i]);
+    return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+}
 
 static int compile(const Options *opt) {
+    if (opt->print_outputs && !per_kernel_outputs(opt))
+        return print_outputs(opt, NULL);
     SourceFile file;
     if (!read_source(opt->input, &file))
         return EXIT_INPUT;
@@ -588,7 +872,7 @@ static int compile(const Options *opt) {
     Artifact artifacts[EMIT_COUNT] = {0};
     bool from_ir = has_suffix(opt->input, ".tir");
     if (from_ir && (opt->emit[EMIT_TOKENS] || opt->emit[EMIT_AST])) {
-        fprintf(stderr, "tessc: error: --emit tokens and ast need a .tess input\n");
+        diag_error_plain("--emit tokens and ast need a .tess input");
         return EXIT_USAGE;
     }
 
@@ -611,6 +895,8 @@ static int compile(const Options *opt) {
         return EXIT_INPUT;
     if (!select_kernels(opt, module))
         return EXIT_INPUT;
+    if (opt->print_outputs)
+        return print_outputs(opt, module);
     if (opt->emit[EMIT_IR])
         ir_print_module(module, artifact_open(&artifacts[EMIT_IR]));
 
@@ -632,7 +918,7 @@ static int compile(const Options *opt) {
     if (!backend_wanted(opt))
         return finish(opt, artifacts, module, NULL);
     Backend backend = {0};
-    int status = run_backend(opt, &file, module, &backend);
+    int status = run_backend(opt, &file, module, &backend, artifacts);
     if (status != 0) {
         backend_free(&backend);
         return status;

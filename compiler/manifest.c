@@ -320,7 +320,7 @@ static bool manifest_write_file(const char *path, const char *text, char *err, s
     fchmod(fd, 0644);
     FILE *f = fdopen(fd, "w");
     size_t len = strlen(text);
-    bool ok = f && fwrite(text, 1, len, f) == len && fputc('\n', f) != EOF;
+    bool ok = f && fwrite(text, 1, len, f) == len;
     if (f) {
         if (fclose(f) != 0)
             ok = false;
@@ -337,11 +337,11 @@ static bool manifest_write_file(const char *path, const char *text, char *err, s
     return true;
 }
 
-bool manifest_write(const char *path, const ManifestInput *input, char *err, size_t errsize) {
+char *manifest_format(const ManifestInput *input, char *err, size_t errsize) {
     Writer w = {err, errsize, false};
-    if (!path || !input || !input->source_name || (input->source_length && !input->source_bytes)) {
-        snprintf(err, errsize, "manifest_write: missing path, source name or source bytes");
-        return false;
+    if (!input || !input->source_name || (input->source_length && !input->source_bytes)) {
+        snprintf(err, errsize, "manifest_format: missing source name or source bytes");
+        return NULL;
     }
     char digest[65];
     sha256_hex(input->source_bytes ? input->source_bytes : "", input->source_length, digest);
@@ -357,12 +357,30 @@ bool manifest_write(const char *path, const ManifestInput *input, char *err, siz
     char *text = w.failed ? NULL : cJSON_Print(root);
     cJSON_Delete(root);
     if (w.failed)
-        return false;
-    if (!text) {
-        snprintf(err, errsize, "%s: out of memory", path);
+        return NULL;
+    size_t len = text ? strlen(text) : 0;
+    char *out = text ? malloc(len + 2) : NULL;
+    if (!out) {
+        snprintf(err, errsize, "out of memory");
+        cJSON_free(text);
+        return NULL;
+    }
+    memcpy(out, text, len);
+    out[len] = '\n';
+    out[len + 1] = '\0';
+    cJSON_free(text);
+    return out;
+}
+
+bool manifest_write(const char *path, const ManifestInput *input, char *err, size_t errsize) {
+    if (!path) {
+        snprintf(err, errsize, "manifest_write: missing path");
         return false;
     }
+    char *text = manifest_format(input, err, errsize);
+    if (!text)
+        return false;
     bool ok = manifest_write_file(path, text, err, errsize);
-    cJSON_free(text);
+    free(text);
     return ok;
 }

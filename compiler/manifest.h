@@ -64,6 +64,10 @@ typedef struct ManifestInput {
    leaves nothing behind. */
 bool manifest_write(const char *path, const ManifestInput *input, char *err, size_t errsize);
 
+/* The manifest's text, ending in a newline (what manifest_write writes), in
+   a malloc'd string; NULL with a message in err on failure. */
+char *manifest_format(const ManifestInput *input, char *err, size_t errsize);
+
 /* Prints a grid expression in the manifest's grammar: "cdiv(N, 256)". */
 void manifest_format_expr(const GridExpr *expr, char *buf, size_t size);
 

@@ -285,7 +285,14 @@ tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int ordinal, void 
         goto done;
     const TessrtArtifact *a = &kernel->artifacts[index];
     size_t length;
-    if (!(image = driver_read_file(a->path, &length))) {
+    if (a->data) {   /* in memory; copied so that PTX ends in a NUL */
+        if (!(image = malloc(a->size + 1))) {
+            s = tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "kernel '%s': out of memory", kernel->name);
+            goto done;
+        }
+        memcpy(image, a->data, a->size);
+        image[a->size] = '\0';
+    } else if (!(image = driver_read_file(a->path, &length))) {
         s = TESSRT_ERROR_IO;
         goto done;
     }

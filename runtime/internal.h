@@ -97,6 +97,8 @@ typedef struct TessrtArtifact {
     TessrtArtifactKind kind;
     const char *file;            /* as in the manifest */
     const char *path;            /* resolved against the manifest's directory */
+    const void *data;            /* in memory (tessrt_manifest_load_memory): the image, */
+    size_t size;                 /* not owned; path is NULL then */
     int shared_bytes;
 } TessrtArtifact;
 

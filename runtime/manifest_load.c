@@ -60,6 +60,9 @@ typedef struct Loader {
     TessrtPool *pool;
     tessrt_status status;        /* first failure */
     tessrt_kernel *kernel;       /* being loaded, for the size resolver */
+    const tessrt_image *images;  /* tessrt_manifest_load_memory: the artifacts, by file name */
+    int num_images;
+    bool memory;                 /* nothing is read from disk */
 } Loader;
 
 __attribute__((format(printf, 3, 4)))
@@ -328,6 +331,18 @@ static bool load_artifact(Loader *ld, const cJSON *obj, const char *where, Tessr
     if (a->file[0] == '\0' || a->file[0] == '/' || strstr(a->file, ".."))
         return load_fail(ld, where, "'file' is '%s'; expected a name relative to the manifest",
                          a->file);
+    if (ld->memory) {
+        for (int i = 0; i < ld->num_images; i++) {
+            if (ld->images[i].file && strcmp(ld->images[i].file, a->file) == 0) {
+                if (!ld->images[i].data || ld->images[i].size == 0)
+                    return load_fail(ld, where, "the image of artifact '%s' is empty", a->file);
+                a->data = ld->images[i].data;
+                a->size = ld->images[i].size;
+                return true;
+            }
+        }
+        return load_fail(ld, where, "no image named '%s' was given", a->file);
+    }
     size_t n = strlen(ld->dir) + strlen(a->file) + 2;
     char *path = tessrt_pool_alloc(ld->pool, n);
     if (!path)
@@ -462,7 +477,7 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
     if (!cJSON_IsNull(max) && !(cJSON_IsString(max) && parse_version(max->valuestring, &major, &minor)))
         return load_fail(ld, field, "'max' must be null or a string MAJOR.MINOR");
 
-    const cJSON *interp = cJSON_GetObjectItemCaseSensitive(obj, "interp");
+    const cJSON *interp = ld->memory ? NULL : cJSON_GetObjectItemCaseSensitive(obj, "interp");
     if (interp) {
         field_path(field, sizeof field, "%s.interp", where);
         if (!check_item(ld, interp, WANT_STRING, field))
@@ -531,24 +546,17 @@ static void load_position(const char *text, const char *at, int *line, int *col)
     }
 }
 
-tessrt_status tessrt_manifest_load(const char *path, tessrt_manifest **out) {
-    if (!path || !out)
-        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_manifest_load: NULL argument");
-    *out = NULL;
-    size_t length = 0;
-    char *text = load_read_file(path, &length);
-    if (!text)
-        return strstr(tessrt_last_error(), "out of memory") ? TESSRT_ERROR_OUT_OF_MEMORY
-                                                              : TESSRT_ERROR_IO;
+/* Parses and checks the manifest `text` (`length` bytes; text[length] is a
+   NUL) into a new manifest; the loader says where artifacts come from. */
+static tessrt_status load_text(Loader ld, const char *text, size_t length, tessrt_manifest **out) {
+    const char *path = ld.path;
     tessrt_manifest *m = calloc(1, sizeof *m);
-    if (!m) {
-        free(text);
+    if (!m)
         return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
-    }
     pthread_mutex_init(&m->lock, NULL);
-    Loader ld = {path, "", &m->pool, TESSRT_OK, NULL};
+    ld.pool = &m->pool;
     m->path = tessrt_pool_strdup(&m->pool, path);
-    const char *slash = strrchr(path, '/');
+    const char *slash = ld.memory ? NULL : strrchr(path, '/');
     if (slash) {
         size_t n = (size_t)(slash - path) + 1;
         char *dir = tessrt_pool_alloc(&m->pool, n + 1);
@@ -617,7 +625,6 @@ tessrt_status tessrt_manifest_load(const char *path, tessrt_manifest **out) {
         }
     }
     cJSON_Delete(root);
-    free(text);
     if (ld.status != TESSRT_OK) {
         pthread_mutex_destroy(&m->lock);
         tessrt_pool_free(&m->pool);
@@ -626,4 +633,38 @@ tessrt_status tessrt_manifest_load(const char *path, tessrt_manifest **out) {
     }
     *out = m;
     return TESSRT_OK;
+}
+
+tessrt_status tessrt_manifest_load(const char *path, tessrt_manifest **out) {
+    if (!path || !out)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_manifest_load: NULL argument");
+    *out = NULL;
+    size_t length = 0;
+    char *text = load_read_file(path, &length);
+    if (!text)
+        return strstr(tessrt_last_error(), "out of memory") ? TESSRT_ERROR_OUT_OF_MEMORY
+                                                              : TESSRT_ERROR_IO;
+    Loader ld = {path, "", NULL, TESSRT_OK, NULL, NULL, 0, false};
+    tessrt_status s = load_text(ld, text, length, out);
+    free(text);
+    return s;
+}
+
+/* The same checks as tessrt_manifest_load; artifacts come from `images`. */
+tessrt_status tessrt_manifest_load_memory(const char *name, const char *json, size_t json_size,
+                                          const tessrt_image *images, int num_images,
+                                          tessrt_manifest **out) {
+    if (!json || !out || num_images < 0 || (num_images > 0 && !images))
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_manifest_load_memory: NULL argument");
+    *out = NULL;
+    /* cJSON and the messages want a NUL after the text. */
+    char *text = malloc(json_size + 1);
+    if (!text)
+        return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "%s: out of memory", name ? name : "(memory)");
+    memcpy(text, json, json_size);
+    text[json_size] = '\0';
+    Loader ld = {name ? name : "(memory)", "", NULL, TESSRT_OK, NULL, images, num_images, true};
+    tessrt_status s = load_text(ld, text, json_size, out);
+    free(text);
+    return s;
 }

@@ -86,6 +86,24 @@ typedef struct tessrt_kernel tessrt_kernel;   /* owned by its manifest */
 /* Reads and validates a manifest. Artifact files are named relative to the
    manifest's directory; they must exist, and are read at first launch. */
 tessrt_status tessrt_manifest_load(const char *path, tessrt_manifest **out);
+/* An artifact held in memory: what tessc --emit source embeds. `file` is the
+   name the manifest gives it ("relu.relu.sm_90.cubin"); `data` and `size` are
+   its bytes (PTX need not end in a NUL). */
+typedef struct tessrt_image {
+    const char *file;
+    const void *data;
+    size_t size;
+} tessrt_image;
+
+/* Reads and validates a manifest held in memory (`json`, `json_size` bytes),
+   whose artifacts are the `images` (every artifact the manifest names must be
+   among them; others are ignored). Nothing is read from disk. `name` is used
+   in messages only (NULL: "(memory)"). The images are not copied: they must
+   stay valid until the manifest is freed. A kernel's "interp" file cannot be
+   embedded: it is ignored, and the kernel does not run on the interpreter. */
+tessrt_status tessrt_manifest_load_memory(const char *name, const char *json, size_t json_size,
+                                          const tessrt_image *images, int num_images,
+                                          tessrt_manifest **out);
 /* Unloads the manifest's modules from every device and frees it; NULL is fine. */
 void tessrt_manifest_free(tessrt_manifest *manifest);
 
@@ -192,12 +210,15 @@ tessrt_status tessrt_kernel_check(const tessrt_kernel *kernel, const tessrt_arg 
 /* Checks as tessrt_kernel_check does, loads the kernel's module on `device`
    (once) and launches it on `stream` in the device's primary context. The
    caller's current context is left as it was. Asynchronous, like
-   cuLaunchKernel. A grid with a 0 dimension launches nothing. */
+   cuLaunchKernel. A grid with a 0 dimension launches nothing. On the
+   interpreter (see "devices" below) the kernel's tile IR runs over the whole
+   grid before the call returns, and `stream` is ignored. */
 tessrt_status tessrt_launch(const tessrt_kernel *kernel, int device, const tessrt_arg *args,
                             int num_args, void *stream);
 
 /* Loads the kernel's module on `device` without launching; says which
-   artifact was chosen ("sm_90 cubin relu.sm_90.cubin") if `chosen` is not NULL. */
+   artifact was chosen ("sm_90 cubin relu.sm_90.cubin", or on the interpreter
+   "interp relu.tir") if `chosen` is not NULL. */
 tessrt_status tessrt_kernel_prepare(const tessrt_kernel *kernel, int device, char *chosen,
                                     size_t chosen_size);
 

@@ -28,11 +28,10 @@
         }                                                                                  \
     } while (0)
 
-int main(int argc, char **argv) {
-    if (argc < 3) {
-        fprintf(stderr, "usage: runtime_interp MANIFEST N [api]\n");
-        return 2;
-    }
+static tessrt_manifest *m;
+static float *x, *o;
+
+static int run(int argc, char **argv) {
     int n = atoi(argv[2]);
     if (argc > 3 && strcmp(argv[3], "api") == 0)
         TRY(tessrt_set_device_kind(TESSRT_DEVICE_KIND_INTERP));
@@ -44,7 +43,6 @@ int main(int argc, char **argv) {
     printf("device kind %s, %d device(s), capability %d.%d\n",
            kind == TESSRT_DEVICE_KIND_INTERP ? "interp" : "gpu", count, major, minor);
 
-    tessrt_manifest *m;
     tessrt_kernel *k;
     TRY(tessrt_manifest_load(argv[1], &m));
     TRY(tessrt_kernel_get(m, "relu2x1", &k));
@@ -53,7 +51,8 @@ int main(int argc, char **argv) {
     printf("chosen: %s\n", chosen);
 
     size_t bytes = (size_t)n * sizeof(float);
-    float *x = malloc(bytes + 4), *o = malloc(bytes + 4);
+    x = malloc(bytes + 4);
+    o = malloc(bytes + 4);
     for (int i = 0; i < n; i++) {
         x[i] = (float)((i * 7919) % 2001 - 1000) / 250.0f;
         o[i] = NAN;
@@ -78,13 +77,22 @@ int main(int argc, char **argv) {
     /* A wrong argument is still refused before anything runs. */
     tessrt_status s = tessrt_launch(k, 0, args, 2, NULL);
     printf("two arguments: %s\n", s == TESSRT_OK ? "accepted" : tessrt_last_error());
-    tessrt_manifest_free(m);
-    free(x);
-    free(o);
     if (bad) {
         printf("FAIL: %d of %d elements differ\n", bad, n);
         return 1;
     }
     printf("ok: %d elements\n", n);
     return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: runtime_interp MANIFEST N [api]\n");
+        return 2;
+    }
+    int code = run(argc, argv);
+    tessrt_manifest_free(m);
+    free(x);
+    free(o);
+    return code;
 }
