@@ -42,6 +42,29 @@ void llvm_math_iota(Lowering *L, IrOp *op) {
 
 static int float_rank(DType d) { return d == DT_F16 || d == DT_BF16 ? 16 : d == DT_F32 ? 32 : 64; }
 
+/* f64 -> f32 rounded to odd: truncate toward zero, and set the last bit when
+   anything was dropped. A value rounded to odd with 24 bits rounds to a
+   format of at most 22 bits exactly as the f64 would in one step, so
+   f64 -> (odd) f32 -> bf16 is one correct rounding. (sm_80 has no f64 ->
+   bf16 conversion, and LLVM lowers one through a nearest-rounded f32.) */
+static LLVMValueRef f32_round_to_odd(Lowering *L, LLVMValueRef d) {
+    LLVMValueRef nearest = LLVMBuildFPTrunc(L->b, d, L->f32, "");
+    LLVMValueRef back = LLVMBuildFPExt(L->b, nearest, L->f64, "");
+    LLVMValueRef inexact = LLVMBuildFCmp(L->b, LLVMRealONE, back, d, "");
+    /* |nearest| > |d|: it rounded away from zero; step its bits back by one
+       (the bits of a float are monotonic in its magnitude). */
+    LLVMTypeRef f64_type = L->f64;
+    LLVMValueRef abs_back = llvm_kernel_intrinsic(L, "llvm.fabs", &f64_type, 1, &back, 1);
+    LLVMValueRef abs_d = llvm_kernel_intrinsic(L, "llvm.fabs", &f64_type, 1, &d, 1);
+    LLVMValueRef away = LLVMBuildFCmp(L->b, LLVMRealOGT, abs_back, abs_d, "");
+    LLVMValueRef bits = LLVMBuildBitCast(L->b, nearest, L->i32, "");
+    LLVMValueRef one = LLVMConstInt(L->i32, 1, 0);
+    LLVMValueRef toward_zero = LLVMBuildSelect(L->b, away, LLVMBuildSub(L->b, bits, one, ""), bits, "");
+    LLVMValueRef odd = LLVMBuildOr(L->b, toward_zero, one, "");
+    LLVMValueRef result = LLVMBuildSelect(L->b, inexact, odd, bits, "");
+    return LLVMBuildBitCast(L->b, result, L->f32, "");
+}
+
 LLVMValueRef llvm_math_cast(Lowering *L, LLVMValueRef v, DType from, DType to) {
     if (from == to)
         return v;
@@ -56,6 +79,8 @@ LLVMValueRef llvm_math_cast(Lowering *L, LLVMValueRef v, DType from, DType to) {
     if (dtype_is_float(from) && dtype_is_float(to)) {
         if ((from == DT_F16 && to == DT_BF16) || (from == DT_BF16 && to == DT_F16))
             return LLVMBuildFPTrunc(L->b, LLVMBuildFPExt(L->b, v, L->f32, ""), tt, "");
+        if (from == DT_F64 && to == DT_BF16)
+            return LLVMBuildFPTrunc(L->b, f32_round_to_odd(L, v), tt, "");
         return float_rank(to) > float_rank(from) ? LLVMBuildFPExt(L->b, v, tt, "") : LLVMBuildFPTrunc(L->b, v, tt, "");
     }
     if (dtype_is_float(from)) {
@@ -67,9 +92,16 @@ LLVMValueRef llvm_math_cast(Lowering *L, LLVMValueRef v, DType from, DType to) {
         return llvm_kernel_intrinsic(L, dtype_is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", types, 2, &v, 1);
     }
     if (dtype_is_float(to)) {
-        /* Through f32 for the 16-bit floats: every target converts to f32. */
-        LLVMTypeRef via = to == DT_F16 || to == DT_BF16 ? L->f32 : tt;
+        /* The 16-bit floats go through a wider float so that every target
+           can convert. f16 through f32: an integer that f16 does not turn
+           into infinity is exact in f32, so it rounds once. bf16 through f64:
+           integers above 2^24 are not exact in f32, and rounding twice
+           (int -> f32 -> bf16) can land on the wrong bf16; f64 holds every
+           i32 and u32 exactly (i64 beyond 2^53 may still round twice). */
+        LLVMTypeRef via = to == DT_F16 ? L->f32 : to == DT_BF16 ? L->f64 : tt;
         LLVMValueRef f = dtype_is_signed(from) ? LLVMBuildSIToFP(L->b, v, via, "") : LLVMBuildUIToFP(L->b, v, via, "");
+        if (to == DT_BF16)
+            return LLVMBuildFPTrunc(L->b, f32_round_to_odd(L, f), tt, "");
         return via == tt ? f : LLVMBuildFPTrunc(L->b, f, tt, "");
     }
     int fb = dtype_bytes(from), tb = dtype_bytes(to);
@@ -171,7 +203,14 @@ static LLVMValueRef math_function(Lowering *L, IrOpcode opcode, DType dtype, LLV
     case IR_EXP2: r = libdevice(L, "exp2", work, v); break;
     case IR_LOG: r = libdevice(L, "log", work, v); break;
     case IR_LOG2: r = libdevice(L, "log2", work, v); break;
-    case IR_SQRT: r = libdevice(L, "sqrt", work, v); break;
+    case IR_SQRT: {
+        /* llvm.sqrt is sqrt.rn (correctly rounded, as the interpreter and
+           nvcc's default are); libdevice's __nv_sqrtf picks sqrt.approx
+           unless __CUDA_PREC_SQRT is reflected as 1. */
+        LLVMTypeRef t = LLVMTypeOf(v);
+        r = llvm_kernel_intrinsic(L, "llvm.sqrt", &t, 1, &v, 1);
+        break;
+    }
     case IR_RSQRT: r = libdevice(L, "rsqrt", work, v); break;
     case IR_TANH: r = libdevice(L, "tanh", work, v); break;
     case IR_SIN: r = libdevice(L, "sin", work, v); break;

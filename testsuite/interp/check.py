@@ -358,6 +358,47 @@ def int_ops(rng):
     return [a, b, fl] + outs, ref
 
 
+def bf16_exact(v):
+    """The bf16 nearest to the exact value v (ties to even), by rational
+    arithmetic: no float rounding on the way."""
+    from fractions import Fraction
+    f = Fraction(v)
+    if f == 0:
+        return 0.0
+    a = abs(f)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** e > a:
+        e -= 1
+    quantum = Fraction(2) ** (e - 7)          # bf16 keeps 8 significant bits
+    r = round(a / quantum) * quantum          # round() of a Fraction: ties to even
+    return float(r if f > 0 else -r)
+
+
+@case("to-bf16", inputs("elementwise.tess"), kernel="to_bf16")
+def to_bf16(rng):
+    # Halfway cases above 2^24, where int -> f32 -> bf16 rounds twice.
+    hard = [2**24 + 2**16 + 1, -(2**24 + 2**16 + 1), 2**25 + 2**17 + 3, 2**30 + 2**22 + 1,
+            2**31 - 1, -2**31, 3, 0]
+    n = 100
+    iv = rng.integers(-2**31, 2**31, n)
+    iv[:len(hard)] = hard
+    lv = rng.integers(-2**53, 2**53, n)
+    lv[:len(hard)] = hard
+    dv = rng.standard_normal(n) * np.exp2(rng.integers(-20, 40, n))
+    dv[:3] = [1 + 2.0**-8 + 2.0**-30, 1 + 2.0**-8, -(1 + 3 * 2.0**-8 + 2.0**-40)]
+    i = array_in("i", "i32", iv)
+    l = array_in("l", "i64", lv)
+    d = array_in("d", "f64", dv)
+
+    def ref():
+        return {k: np.array([bf16_exact(int(x) if k != "e" else float(x)) for x in src.value])
+                for k, src in (("a", i), ("c", l), ("e", d))}
+    outs = [array_out(nm, "bf16") for nm in ("a", "c", "e")]
+    for o in outs:
+        o.exact = True
+    return [i, l, d] + outs, ref
+
+
 @case("reduce-rows", inputs("reduce.tess"), kernel="reduce_rows")
 def reduce_rows(rng):
     m, n = 29, 100
@@ -439,8 +480,9 @@ def shared_loop(rng):
 
 # ---- the driver --------------------------------------------------------------------
 
-def compare(name, dtype, got, want):
-    """True when `got` (as written) matches the float64 reference."""
+def compare(name, dtype, got, want, exact=False):
+    """True when `got` (as written) matches the float64 reference (bit for
+    bit when `exact`)."""
     if dtype == "bf16":
         got = from_bf16_bits(got)
     got = np.asarray(got).astype(np.float64)
@@ -448,7 +490,7 @@ def compare(name, dtype, got, want):
     if got.shape != want.shape:
         print(f"FAIL {name}: shape {got.shape}, expected {want.shape}")
         return False
-    if dtype in TOLERANCE:
+    if dtype in TOLERANCE and not exact:
         rtol, afrac = TOLERANCE[dtype]
         finite = np.isfinite(want)
         scale = np.abs(want[finite]).max() if finite.any() else 1.0
@@ -576,7 +618,7 @@ def main():
     ok = True
     for a in args:
         if a.kind in ("out", "inout"):
-            ok &= compare(a.name, a.dtype, got[a.name], want[a.name])
+            ok &= compare(a.name, a.dtype, got[a.name], want[a.name], getattr(a, "exact", False))
     what = f"{sum(a.kind in ('out', 'inout') for a in args)} outputs match"
     if ok and opts.compare_interp:
         interp_dir = os.path.join(opts.tmp, "interp")
@@ -591,7 +633,7 @@ def main():
                 else:
                     device = got[a.name].astype(np.float64)
                 ok &= compare(a.name + " (interpreter vs " + opts.device + ")", a.dtype,
-                              interp[a.name], device)
+                              interp[a.name], device, getattr(a, "exact", False))
         what += ", interpreter == " + opts.device
     if not ok:
         print(f"(case {opts.case}, seed {seed}; command: {' '.join(cmd)})")
