@@ -10,8 +10,9 @@
  * with the shape its sizes give; inout: read, then overwritten), a scalar
  * takes a number, and a symbolic size comes from the arrays' shapes or from
  * SIZE=VALUE (two sources that disagree are an error naming both). The
- * kernel runs on the interpreter (the GPU path is not built yet), and the
- * out and inout arrays are written back to their files.
+ * kernel runs on the interpreter, and the out and inout arrays are written
+ * back to their files. On the GPU (run_on_gpu) the kernel is compiled into a
+ * temporary directory and run by the tessrun beside tessc.
  *
  * Exit status: 0 ok, 1 bad input or an error the interpreter caught, 2 usage.
  */
@@ -24,9 +25,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 int run_main(int argc, char **argv);
 
@@ -58,8 +64,9 @@ static void run_usage(FILE *out) {
             "  -k NAME         the kernel (needed when the file has more than one)\n"
             "  -D NAME=VALUE   set a compile-time parameter\n"
             "  -O0 .. -O3      optimization level of the IR passes (default -O2)\n"
-            "  --device DEV    interp (the interpreter) or gpu (not built yet); default: gpu when a\n"
-            "                  CUDA device is present and the GPU path is built, else interp\n"
+            "  --device DEV    gpu (compiles for sm_80 and sm_90 into a temporary directory and\n"
+            "                  runs it with the tessrun beside tessc) or interp (the interpreter);\n"
+            "                  default: gpu when a CUDA device is present, else interp\n"
             "  -v              say which kernel, grid and device ran, and how long it took\n"
             "bf16 arrays are stored as '<u2' (raw bits).\n"
             "exit status: 0 ok, 1 bad input or an error the interpreter caught, 2 usage\n");
@@ -537,18 +544,125 @@ static int run_kernel(const RunOptions *opt, const IrKernel *kernel, const Sourc
     return code;
 }
 
+/* ---- the GPU path ---------------------------------------------------------------- */
+
+/* Runs argv[0] with argv and waits: its exit status, or -1 when it could not
+   start or died from a signal. */
+static int run_spawn(char **argv) {
+    pid_t pid;
+    if (posix_spawn(&pid, argv[0], NULL, NULL, argv, environ) != 0)
+        return -1;
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void run_remove_directory(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                unlink(arena_printf(&run_arena, "%s/%s", dir, e->d_name));
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* On the GPU, `tessc run` is the build a user would do, then tessrun: this
+   tessc compiles the kernel into a temporary directory (PTX and cubins for
+   sm_80 and sm_90, so that every device from 8.0 up gets an exact cubin or
+   a PTX to JIT), and the tessrun installed beside it binds the arguments,
+   launches and writes the outputs. Both paths share one argument binder and
+   one runtime. */
+static int run_on_gpu(const RunOptions *opt) {
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return run_fail(RUN_EXIT_INPUT, "cannot find the tessc executable (/proc/self/exe)");
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    const char *tessrun = arena_printf(&run_arena, "%.*s/tessrun", slash ? (int)(slash - self) : 1,
+                                       slash ? self : ".");
+    if (access(tessrun, X_OK) != 0)
+        return run_fail(RUN_EXIT_INPUT, "--device gpu runs kernels with tessrun, which is not beside "
+                        "tessc ('%s')", tessrun);
+    char dir[] = "/tmp/tessc-run-XXXXXX";
+    if (!mkdtemp(dir))
+        return run_fail(RUN_EXIT_INPUT, "cannot create a temporary directory: %s", strerror(errno));
+
+    const char *base = strrchr(opt->input, '/');
+    base = base ? base + 1 : opt->input;
+    const char *dot = strrchr(base, '.');
+    const char *manifest = arena_printf(&run_arena, "%s/%.*s.manifest.json", dir,
+                                        dot && dot != base ? (int)(dot - base) : (int)strlen(base), base);
+
+    char **compile = ARENA_ARRAY(&run_arena, char *, 16 + 2 * opt->define_count);
+    int c = 0;
+    compile[c++] = self;
+    compile[c++] = (char *)opt->input;
+    compile[c++] = "--emit";
+    compile[c++] = "ptx,cubin,manifest";
+    compile[c++] = "--arch";
+    compile[c++] = "sm_80,sm_90";
+    compile[c++] = "-o";
+    compile[c++] = dir;
+    compile[c++] = arena_printf(&run_arena, "-O%d", opt->opt_level);
+    if (opt->kernel) {
+        compile[c++] = "-k";
+        compile[c++] = (char *)opt->kernel;
+    }
+    for (int i = 0; i < opt->define_count; i++) {
+        compile[c++] = "-D";
+        compile[c++] = arena_printf(&run_arena, "%s=%s", opt->defines[i].name, opt->defines[i].value_text);
+    }
+    compile[c] = NULL;
+    int code = run_spawn(compile);
+    if (code == 0) {
+        char **launch = ARENA_ARRAY(&run_arena, char *, 8 + opt->num_words);
+        int l = 0;
+        launch[l++] = (char *)tessrun;
+        launch[l++] = (char *)manifest;
+        launch[l++] = "--device";
+        launch[l++] = "gpu";
+        if (opt->kernel) {
+            launch[l++] = "-k";
+            launch[l++] = (char *)opt->kernel;
+        }
+        if (opt->verbose)
+            launch[l++] = "-v";
+        for (int i = 0; i < opt->num_words; i++)
+            launch[l++] = (char *)opt->words[i];
+        launch[l] = NULL;
+        code = run_spawn(launch);
+        if (code < 0)
+            code = run_fail(RUN_EXIT_INPUT, "cannot run '%s'", tessrun);
+    } else if (code < 0) {
+        code = run_fail(RUN_EXIT_INPUT, "cannot run '%s' to compile the kernel", self);
+    }
+    run_remove_directory(dir);
+    return code;
+}
+
 int run_main(int argc, char **argv) {
     RunOptions opt = {0};
     int code = run_parse_args(&opt, argc, argv);
     if (code)
         return code;
-    if (opt.device && strcmp(opt.device, "gpu") == 0)
-        return run_fail(RUN_EXIT_USAGE, "--device gpu is not built yet; use --device interp");
     if (!opt.device) {
-        if (run_cuda_device_present())
-            fputs("tessc run: the GPU path is not built yet; running on the interpreter\n", stderr);
-        else
+        if (run_cuda_device_present()) {
+            opt.device = "gpu";
+        } else {
             fputs("tessc run: no CUDA device; running on the interpreter\n", stderr);
+            opt.device = "interp";
+        }
+    }
+    if (strcmp(opt.device, "gpu") == 0) {
+        code = run_on_gpu(&opt);
+        arena_free(&run_arena);
+        return code;
     }
 
     SourceFile file;
