@@ -1,0 +1,95 @@
+#!/bin/sh
+# build.sh: everything the benchmark needs on the GPU machine, built HERE (the
+# build machine, with LLVM), into one self-contained folder to carry there:
+#
+#   sh bench/build.sh [--build DIR] [--pkg DIR]
+#
+#   --build DIR  a `make STATIC=1 BUILD=DIR` tree (default build-static); it
+#                is built first if its tessc is missing or older than the sources
+#   --pkg DIR    the folder to fill (default build-benchpkg; ignored by git)
+#
+# The folder gets: tessc (static LLVM, stripped), libtessrt.so, libcjson.so.1,
+# launch_overhead (bare cuLaunchKernel vs tessrt_launch), libdevice.10.bc (so
+# the tessc cold compile also runs where CUDA's nvvm/ is missing), and
+# artifacts/VARIANT/STEM.manifest.json + PTX + cubin for every variant below,
+# compiled with `tessc --emit ptx,cubin,manifest --arch sm_90`. It prints one
+# line per variant, the folder's size, and fails when anything fails or the
+# folder is over 60 MiB (the device copy limit is 64 MiB in all).
+set -eu
+BUILD=build-static
+PKG=build-benchpkg
+while [ $# -gt 0 ]; do
+    case $1 in
+        --build) BUILD=$2; shift 2 ;;
+        --pkg) PKG=$2; shift 2 ;;
+        *) echo "build.sh: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+make --no-print-directory STATIC=1 BUILD="$BUILD" -j"$(nproc 2>/dev/null || echo 2)" \
+    "$BUILD/tessc" "$BUILD/libtessrt.so" "$BUILD/bench/launch_overhead" "$BUILD/libcjson.so.1" >/dev/null
+if ldd "$BUILD/tessc" | grep -q libLLVM; then
+    echo "build.sh: $BUILD/tessc is not the static one (make STATIC=1 BUILD=$BUILD)" >&2
+    exit 1
+fi
+
+rm -rf "$PKG"
+mkdir -p "$PKG/artifacts" "$PKG/nvvm/libdevice"
+cp "$BUILD/tessc" "$BUILD/libtessrt.so" "$BUILD/libcjson.so.1" "$BUILD/bench/launch_overhead" "$PKG/"
+LIBDEVICE=${CUDA_HOME:-/usr/local/cuda}/nvvm/libdevice/libdevice.10.bc
+cp "$LIBDEVICE" "$PKG/nvvm/libdevice/"
+
+# VARIANT  FILE  -D ...   (the harness, bench/bench.py, knows these names)
+VARIANTS='
+relu_b4096_w8         relu2x1    BLOCK=4096
+softmax_bn4096_w16    softmax    BN=4096 W=16
+softmax_bn4096_w8     softmax    BN=4096 W=8
+softmax_bn1024_w4     softmax    BN=1024 W=4
+softmax_bn1024_w8     softmax    BN=1024 W=8
+layernorm_bn4096_w16  layernorm  BN=4096 W=16
+layernorm_bn4096_w8   layernorm  BN=4096 W=8
+rowsum_bn2048_w8      rowsum     BN=2048 W=8
+rowsum_bn1024_w4      rowsum     BN=1024 W=4
+add2d_bm8_bn512_w8    add2d      BM=8 BN=512 W=8
+add2d_bm16_bn256_w8   add2d      BM=16 BN=256 W=8
+matmul_128x128x64_w8  matmul     BM=128 BN=128 BK=64 W=8
+matmul_64x64x32_w4    matmul     BM=64 BN=64 BK=32 W=4
+attn_d64_bq128_w8     attention  D=64 BQ=128 BK=64 W=8
+attn_d64_bq64_w4      attention  D=64 BQ=64 BK=64 W=4
+attn_d128_bq64_w8     attention  D=128 BQ=64 BK=64 W=8
+'
+fail=0
+count=0
+echo "$VARIANTS" | while read -r name file defs; do
+    [ -n "$name" ] || continue
+    set -- "$PKG/tessc" "bench/kernels/$file.tess" --emit ptx,cubin,manifest --arch sm_90 -o "$PKG/artifacts/$name"
+    for d in $defs; do set -- "$@" -D "$d"; done
+    if "$@"; then
+        info=$(python3 - "$PKG/artifacts/$name/$file.manifest.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+out = []
+for k in m["kernels"]:
+    c = [a for a in k["artifacts"] if a["kind"] == "cubin"]
+    c = c[0] if c else {}
+    out.append("%s: %d thr, %s regs, %s spill B, %d smem B" % (k["entry"], k["threads"], c.get("registers"),
+               c.get("spills"), k["shared_bytes"]))
+print("; ".join(out))
+EOF
+)
+        echo "built $name ($info)"
+    else
+        echo "FAIL: $*"
+        exit 1
+    fi
+done || fail=1
+[ "$fail" -eq 0 ] || { echo "build.sh: a variant failed" >&2; exit 1; }
+
+bytes=$(du -sb "$PKG" | cut -f1)
+echo "$PKG: $bytes bytes ($(ls "$PKG/artifacts" | wc -l) variants)"
+if [ "$bytes" -gt 62914560 ]; then
+    echo "build.sh: $PKG is over 60 MiB" >&2
+    exit 1
+fi
