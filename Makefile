@@ -14,6 +14,12 @@
 # libcjson.a): $(BUILD)/libcjson.so.1 is copied beside tessc, and tessc,
 # tessrun and libtessrt.so find it there through an $$ORIGIN rpath.
 
+# SANITIZE=1 builds with ASan, UBSan and LeakSanitizer, in build-asan/ unless
+# BUILD says otherwise: `make SANITIZE=1 test`. `make fuzz FUZZ_SECONDS=N`
+# runs the fuzz targets (docs/reliability.md).
+ifeq ($(SANITIZE),1)
+BUILD ?= build-asan
+endif
 BUILD ?= build
 CC ?= gcc
 LLVM_CONFIG ?= llvm-config-22
@@ -92,7 +98,7 @@ GEN_SRCS := $(BUILD)/gen/parser.c $(BUILD)/gen/lexer.c
 COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS := $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
 
-.PHONY: all run test test-gpu gpu-artifacts deps clean runtime
+.PHONY: all run test test-gpu gpu-artifacts deps clean runtime install
 all: $(BUILD)/tessc runtime
 
 # `tessc run` reads and writes .npy files through the runtime's npy.c.
@@ -115,8 +121,8 @@ $(BUILD)/libcjson.so.1:
 
 # Fails early, with the package to install, when libzstd.a is missing.
 static-deps:
-	$(Q)case "$$($(CC) -print-file-name=libzstd.a)" in /*) ;; \
-		*) echo "STATIC=1 needs libzstd.a: run 'make deps STATIC=1' (or apt-get install libzstd-dev)" >&2; exit 1 ;; esac
+	$(Q)test -f "$$($(CC) -print-file-name=libzstd.a)" || \
+		{ echo "STATIC=1 needs libzstd.a: run 'make deps STATIC=1' (or apt-get install libzstd-dev)" >&2; exit 1; }
 .PHONY: static-deps
 endif
 $(BACKEND_LLVM_SRCS:%.c=$(BUILD)/obj/%.o): CPPFLAGS += $(LLVM_CFLAGS)
@@ -180,7 +186,7 @@ MANIFEST_OBJS := $(MANIFEST_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # Programs for testsuite/runtime (no GPU), testsuite/gpu and bench/ (GPU).
 RUNTIME_TESTS := $(BUILD)/tests/runtime_test $(BUILD)/tests/manifest_write_test \
-	$(BUILD)/tests/npy_tool $(BUILD)/tests/runtime_launch $(BUILD)/bench/launch_overhead
+	$(BUILD)/tests/npy_tool $(BUILD)/tests/runtime_launch $(BUILD)/tests/runtime_errors $(BUILD)/bench/launch_overhead
 
 runtime: $(BUILD)/libtessrt.a $(BUILD)/libtessrt.so $(BUILD)/tessrun $(MANIFEST_OBJS) $(RUNTIME_TESTS) \
 	$(BUILD)/libtessinterp.a $(BUILD)/libtessinterp.so $(BUILD)/tests/runtime_interp
@@ -264,6 +270,12 @@ $(BUILD)/tests/runtime_launch: testsuite/gpu/runtime_launch.c $(BUILD)/libtessrt
 	@echo "  CC      $<"
 	$(Q)$(RUNTIME_TEST_CC) -o $@ $< $(BUILD)/libtessrt.a $(RUNTIME_LIBS)
 
+# GPU-only errors (out of memory, corrupt artifacts, capability): testsuite/gpu/run.sh runs it.
+$(BUILD)/tests/runtime_errors: testsuite/gpu/runtime_errors.c $(BUILD)/libtessrt.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(RUNTIME_TEST_CC) -o $@ $< $(BUILD)/libtessrt.a $(RUNTIME_LIBS)
+
 # Links the driver directly (bare cuLaunchKernel); needs libcuda.so.1 to start.
 $(BUILD)/bench/launch_overhead: bench/launch_overhead.c $(BUILD)/libtessrt.a
 	@mkdir -p $(dir $@)
@@ -290,7 +302,7 @@ DEPS_CHECK := \
 	command -v $(BISON) >/dev/null || missing="$$missing bison"; \
 	test -f /usr/include/cjson/cJSON.h || missing="$$missing libcjson-dev"; \
 	/usr/bin/python3 -c 'import numpy' 2>/dev/null || missing="$$missing python3-numpy"; \
-	$(if $(filter 1,$(STATIC)),case "$$($(CC) -print-file-name=libzstd.a)" in /*) ;; *) missing="$$missing libzstd-dev" ;; esac;)
+	$(if $(filter 1,$(STATIC)),test -f "$$($(CC) -print-file-name=libzstd.a)" || missing="$$missing libzstd-dev";)
 
 deps:
 	@missing=""; $(DEPS_CHECK) \
@@ -309,7 +321,7 @@ deps:
 # ---- tests ---------------------------------------------------------------
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)BUILD=$(BUILD) LIT=$(LIT) sh testsuite/run-tests.sh
+	$(Q)BUILD=$(BUILD) LIT=$(LIT) SANITIZE=$(SANITIZE) sh testsuite/run-tests.sh
 
 test-gpu: all
 	$(Q)BUILD=$(BUILD) sh testsuite/run-gpu-tests.sh
@@ -318,6 +330,109 @@ test-gpu: all
 # sh testsuite/gpu/run.sh --build $(BUILD) --artifacts $(BUILD)/gpu-artifacts).
 gpu-artifacts: $(BUILD)/tessc
 	$(Q)sh testsuite/gpu/build-artifacts.sh --tessc $(BUILD)/tessc --out $(BUILD)/gpu-artifacts
+
+# ---- install (docs/build-integration.md) ------------------------------------
+# make install PREFIX=/opt/tessera [DESTDIR=/stage]: the compiler, the
+# runtime and its header, a pkg-config file, a CMake package and a man page.
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_VERSION := $(shell sed -n 's/^\#define TESSC_VERSION "\(.*\)"/\1/p' compiler/base.h)
+INSTALL_ROOT = $(DESTDIR)$(PREFIX)
+install: all
+	@echo "  INSTALL $(INSTALL_ROOT)"
+	$(Q)install -d $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/lib/pkgconfig $(INSTALL_ROOT)/include \
+		$(INSTALL_ROOT)/lib/cmake/Tessera $(INSTALL_ROOT)/share/man/man1
+	$(Q)install -m 755 $(BUILD)/tessc $(BUILD)/tessrun $(INSTALL_ROOT)/bin/
+	$(Q)install -m 644 $(BUILD)/libtessrt.a $(BUILD)/libtessinterp.a $(INSTALL_ROOT)/lib/
+	$(Q)install -m 755 $(BUILD)/libtessrt.so $(BUILD)/libtessinterp.so $(INSTALL_ROOT)/lib/
+	$(Q)install -m 644 runtime/include/tessrt.h runtime/include/tessrt_interp.h $(INSTALL_ROOT)/include/
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(INSTALL_VERSION)|g' install/tessrt.pc.in \
+		> $(INSTALL_ROOT)/lib/pkgconfig/tessrt.pc
+	$(Q)for f in TesseraConfig.cmake TesseraConfigVersion.cmake; do \
+		sed -e 's|@VERSION@|$(INSTALL_VERSION)|g' install/$$f > $(INSTALL_ROOT)/lib/cmake/Tessera/$$f || exit 1; \
+	done
+	$(Q)sed -e 's|@VERSION@|$(INSTALL_VERSION)|g' install/tessc.1 > $(INSTALL_ROOT)/share/man/man1/tessc.1
+
+# ---- fuzzing (docs/reliability.md) ------------------------------------------
+# make fuzz [FUZZ_SECONDS=60]: builds the libFuzzer targets of fuzz/ with
+# clang, ASan and UBSan into $(BUILD)/fuzz and runs each for FUZZ_SECONDS.
+# Seeds: fuzz/corpus/ and every example and test kernel; new inputs are kept
+# in $(BUILD)/fuzz/corpus/TARGET, findings in $(BUILD)/fuzz/TARGET-crash-*,
+# each run's log in $(BUILD)/fuzz/TARGET.log. fuzz-deps installs clang's
+# libFuzzer (Debian's libclang-rt-N-dev) when it is missing.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
+FUZZ_RUN_FLAGS := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+FUZZ_FRONTEND_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out compiler/main.c,$(COMPILER_SRCS)) \
+	runtime/npy.c $(MANIFEST_SRCS)) $(FUZZ_DIR)/obj/gen/parser.o $(FUZZ_DIR)/obj/gen/lexer.o
+FUZZ_RUNTIME_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(RUNTIME_SRCS) runtime/npy.c)
+
+.PHONY: fuzz fuzz-build fuzz-deps
+fuzz: fuzz-build
+	$(Q)for t in frontend runtime; do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$t; \
+		echo "  FUZZ    $$t for $(FUZZ_SECONDS) s (log: $(FUZZ_DIR)/$$t.log)"; \
+		max=$$(test $$t = frontend && echo 16384 || echo 8192); \
+		$(FUZZ_DIR)/fuzz_$$t $(FUZZ_RUN_FLAGS) -max_len=$$max -max_total_time=$(FUZZ_SECONDS) \
+			-artifact_prefix=$(FUZZ_DIR)/$$t- $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/seeds/$$t \
+			> $(FUZZ_DIR)/$$t.log 2>&1 || { tail -60 $(FUZZ_DIR)/$$t.log; exit 1; }; \
+		grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^Done ' $(FUZZ_DIR)/$$t.log; \
+	done
+
+fuzz-build: fuzz-deps $(FUZZ_DIR)/fuzz_frontend $(FUZZ_DIR)/fuzz_runtime $(FUZZ_DIR)/seeds/frontend $(FUZZ_DIR)/seeds/runtime
+
+fuzz-deps:
+	$(Q)mkdir -p $(FUZZ_DIR) && echo 'int LLVMFuzzerTestOneInput(void) { return 0; }' > $(FUZZ_DIR)/probe.c; \
+	if ! $(FUZZ_CC) -fsanitize=fuzzer -o $(FUZZ_DIR)/probe $(FUZZ_DIR)/probe.c 2>/dev/null; then \
+		v=$$($(FUZZ_CC) -dumpversion 2>/dev/null | cut -d. -f1); \
+		pkgs="clang libclang-rt-$${v:-14}-dev"; \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing: $$pkgs"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkgs >/dev/null || exit 1; \
+		else \
+			echo "make fuzz needs clang's libFuzzer; run:"; echo "  sudo apt-get install -y $$pkgs"; exit 1; \
+		fi; \
+	fi; rm -f $(FUZZ_DIR)/probe $(FUZZ_DIR)/probe.c
+
+$(FUZZ_DIR)/fuzz_frontend: fuzz/fuzz_frontend.c $(FUZZ_FRONTEND_OBJS) compiler/codegen.h compiler/manifest.h
+	@echo "  LINK    $@"
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(OWN_WARN) $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS) -o $@ $< $(FUZZ_FRONTEND_OBJS) \
+		$(LLVM_LIBS) -lcjson -lm
+
+$(FUZZ_DIR)/fuzz_runtime: fuzz/fuzz_runtime.c $(FUZZ_RUNTIME_OBJS) $(RUNTIME_HEADERS)
+	@echo "  LINK    $@"
+	$(Q)$(FUZZ_CC) $(RUNTIME_CFLAGS) $(OWN_WARN) $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS) -o $@ $< $(FUZZ_RUNTIME_OBJS) \
+		$(RUNTIME_LIBS)
+
+$(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c compiler/base.h compiler/ast.h compiler/ir.h compiler/codegen.h \
+		compiler/manifest.h $(BUILD)/gen/parser.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (fuzz)"
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -Iruntime $(if $(filter $(BACKEND_LLVM_SRCS),$<),$(LLVM_CFLAGS)) \
+		$(OWN_WARN) $(FUZZ_CFLAGS) -c -o $@ $<
+$(FUZZ_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/parser.h $(BUILD)/gen/lexer.h compiler/base.h compiler/ast.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (fuzz)"
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -Igrammar $(GEN_WARN) $(FUZZ_CFLAGS) -c -o $@ $<
+$(FUZZ_DIR)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (fuzz)"
+	$(Q)$(FUZZ_CC) $(RUNTIME_CFLAGS) $(OWN_WARN) $(FUZZ_CFLAGS) -c -o $@ $<
+
+# The seed corpora, rebuilt from the sources of truth each time.
+.PHONY: $(FUZZ_DIR)/seeds/frontend $(FUZZ_DIR)/seeds/runtime
+$(FUZZ_DIR)/seeds/frontend:
+	$(Q)rm -rf $@ && mkdir -p $@ && cp fuzz/corpus/frontend/* $@/ && \
+	for f in examples/*.tess $$(find testsuite -name '*.tess' -o -name '*.tir' | sort); do \
+		cp "$$f" "$@/$$(echo $$f | tr / _)"; \
+	done
+$(FUZZ_DIR)/seeds/runtime:
+	$(Q)rm -rf $@ && mkdir -p $@ && cp fuzz/corpus/runtime/* $@/ && \
+	for f in $$(find testsuite/runtime -name '*.json' | sort); do cp "$$f" "$@/$$(echo $$f | tr / _)"; done
 
 clean:
 	rm -rf $(BUILD)

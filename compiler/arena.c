@@ -142,3 +142,13 @@ const char *intern(const char *s, size_t n) {
 const char *intern_cstr(const char *s) {
     return intern(s, strlen(s));
 }
+
+/* Drops every interned string. Only for a process that compiles many inputs
+   one after another (the fuzz targets, fuzz/): no pointer from an earlier
+   run may be used afterwards. */
+void intern_reset(void) {
+    free(intern_table);
+    intern_table = NULL;
+    intern_capacity = intern_count = 0;
+    arena_free(&intern_arena);
+}

@@ -44,6 +44,8 @@ void ptrvec_push(Arena *arena, PtrVec *vec, void *item);
 /* Interned strings: equal names are equal pointers. */
 const char *intern(const char *s, size_t n);
 const char *intern_cstr(const char *s);
+/* Frees every interned string (for the fuzz targets, between inputs). */
+void intern_reset(void);
 
 /* Out-of-memory or an impossible state: prints "internal error" and exits 3. */
 _Noreturn void fatal_internal(const char *file, int line, const char *fmt, ...)

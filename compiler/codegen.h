@@ -138,6 +138,9 @@ const Layout *layout_of(const KernelPlan *plan, const IrValue *value);
 const Layout *layout_blocked_default(IrKernel *kernel, const IrType *shape, int threads);
 /* A value of shape `type`: how many registers each thread holds. */
 int64_t layout_regs_per_thread(const Layout *layout, const IrType *type);
+/* The register rule (layout.c): false, after an error at the op, when a
+   tile value needs more than a thread's 255 registers by itself. */
+bool layout_check_registers(const KernelPlan *plan);
 
 /* ---- shared memory (shared_alloc.c) ----------------------------------------- */
 
@@ -146,6 +149,8 @@ int64_t layout_regs_per_thread(const Layout *layout, const IrType *type);
    overlap, 16-byte alignment. Sets each OpPlan's scratch_offset (an alloc's
    buffer is its op's scratch) and plan->shared_bytes. */
 void shared_alloc(KernelPlan *plan);
+/* The first op (program order) whose buffer ends past `limit`, or NULL. */
+const OpPlan *shared_over_limit(const KernelPlan *plan, int64_t limit);
 
 /* ---- code generation (emit.c) --------------------------------------------------- */
 
@@ -178,9 +183,12 @@ typedef struct CodegenOptions {
     const char *source_name;           /* module's source_filename: a basename */
 } CodegenOptions;
 
-/* Lowers one kernel for every arch. On failure prints an internal error
-   naming the kernel and returns false; never aborts on valid IR. The
-   buffers in `out` are malloc'd; codegen_kernel_free releases them. */
+/* Lowers one kernel for every arch. On failure returns false after either
+   a diagnostic (a limit of the register rule or of shared memory, at the op;
+   a temporary file for ptxas that cannot be written; diag_error_count() > 0)
+   or an internal error naming the kernel; never aborts on valid IR (LLVM's
+   fatal errors become internal errors). The buffers in `out` are malloc'd;
+   codegen_kernel_free releases them. */
 bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKernel *out);
 void codegen_kernel_free(CodegenKernel *out);
 /* The PTX ISA version chosen for an arch (80 = 8.0). */

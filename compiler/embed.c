@@ -23,8 +23,8 @@
 
 #include <string.h>
 
-/* Names a C or C++ program cannot use for a parameter, and the names the
-   launch functions use themselves. */
+/* Names a C or C++ program cannot use for a parameter, and `stream`; the
+   launch functions' own locals start with "tessera_". */
 static const char *const embed_reserved[] = {
     "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
     "catch", "char", "char16_t", "char32_t", "char8_t", "class", "compl", "concept", "const", "consteval",
@@ -35,14 +35,13 @@ static const char *const embed_reserved[] = {
     "public", "register", "reinterpret_cast", "requires", "restrict", "return", "short", "signed",
     "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
     "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned",
-    "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "stream", "args",
-    "manifest", "kernel", "status",
+    "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "stream",
 };
 
 /* A parameter's name in C: the Tessera name, with '_' appended when C or
    C++ reserves it. */
 static void embed_param_name(const char *name, char *buf, size_t size) {
-    bool reserved = name[0] == '_';
+    bool reserved = name[0] == '_' || strncmp(name, "tessera_", 8) == 0;
     for (size_t i = 0; i < sizeof embed_reserved / sizeof embed_reserved[0]; i++)
         reserved |= strcmp(name, embed_reserved[i]) == 0;
     snprintf(buf, size, "%s%s", name, reserved ? "_" : "");
@@ -141,8 +140,10 @@ static void embed_kernel_comment(const CodegenKernel *c, FILE *out) {
 }
 
 void embed_header(const EmbedInput *in, FILE *out) {
-    char id[256];
+    char id[256], guard[256];
     embed_identifier(in->stem, id, sizeof id);
+    for (size_t i = 0; i <= strlen(id); i++)
+        guard[i] = id[i] >= 'a' && id[i] <= 'z' ? (char)(id[i] - 'a' + 'A') : id[i];
     fprintf(out,
             "/*\n"
             " * %s.h: C bindings for the kernels of %s.\n"
@@ -169,7 +170,7 @@ void embed_header(const EmbedInput *in, FILE *out) {
             "/* The manifest of %s, loaded from the embedded copy on the first call;\n"
             "   for the tessrt_* functions (tessrt_kernel_get, tessrt_kernel_prepare). */\n"
             "tessrt_status %s_manifest(tessrt_manifest **out);\n",
-            in->stem, in->source_name, TESSC_VERSION, in->stem, id, id, in->source_name, id);
+            in->stem, in->source_name, TESSC_VERSION, in->stem, guard, guard, in->source_name, id);
     for (int i = 0; i < in->num_kernels; i++) {
         fputc('\n', out);
         embed_kernel_comment(&in->kernels[i], out);
@@ -267,30 +268,31 @@ void embed_source(const EmbedInput *in, FILE *out) {
         embed_prototype(k, out);
         fprintf(out,
                 " {\n"
-                "    tessrt_manifest *m;\n"
-                "    tessrt_kernel *k;\n"
-                "    tessrt_status s = %s_manifest(&m);\n"
-                "    if (s == TESSRT_OK)\n"
-                "        s = tessrt_manifest_kernel_at(m, %d, &k);\n"
-                "    if (s != TESSRT_OK)\n"
-                "        return s;\n"
-                "    tessrt_arg args[%d];\n",
+                "    tessrt_manifest *tessera_m;\n"
+                "    tessrt_kernel *tessera_k;\n"
+                "    tessrt_status tessera_s = %s_manifest(&tessera_m);\n"
+                "    if (tessera_s == TESSRT_OK)\n"
+                "        tessera_s = tessrt_manifest_kernel_at(tessera_m, %d, &tessera_k);\n"
+                "    if (tessera_s != TESSRT_OK)\n"
+                "        return tessera_s;\n"
+                "    tessrt_arg tessera_args[%d];\n",
                 id, i, k->num_params ? k->num_params : 1);
         for (int p = 0; p < k->num_params; p++) {
             const IrParam *param = &k->params[p];
-            char name[256];
-            embed_param_name(param->name, name, sizeof name);
+            char arg[256];
+            embed_param_name(param->name, arg, sizeof arg);
             if (param->kind == PARAM_ARRAY) {
-                fprintf(out, "    args[%d] = tessrt_arg_array(%s);\n", p, name);
+                fprintf(out, "    tessera_args[%d] = tessrt_arg_array(%s);\n", p, arg);
             } else if (param->kind == PARAM_SIZE) {
-                fprintf(out, "    args[%d] = tessrt_arg_size(%s);\n", p, name);
+                fprintf(out, "    tessera_args[%d] = tessrt_arg_size(%s);\n", p, arg);
             } else {
                 const char *member, *constant;
                 embed_scalar_member(param->value ? param->value->type.dtype : DT_I32, &member, &constant);
-                fprintf(out, "    args[%d] = tessera_%s_scalar(%s);\n", p, id, constant);
-                fprintf(out, "    args[%d].value.%s = %s;\n", p, member, name);
+                fprintf(out, "    tessera_args[%d] = tessera_%s_scalar(%s);\n", p, id, constant);
+                fprintf(out, "    tessera_args[%d].value.%s = %s;\n", p, member, arg);
             }
         }
-        fprintf(out, "    return tessrt_launch(k, TESSRT_DEVICE_CURRENT, args, %d, stream);\n}\n", k->num_params);
+        fprintf(out, "    return tessrt_launch(tessera_k, TESSRT_DEVICE_CURRENT, tessera_args, %d, stream);\n}\n",
+                k->num_params);
     }
 }

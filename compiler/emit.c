@@ -22,6 +22,7 @@
 #include "llvm_lower.h"
 
 #include <llvm-c/BitReader.h>
+#include <llvm-c/ErrorHandling.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -50,10 +51,17 @@ int codegen_ptx_version(const ArchInfo *arch) {
     return 80;
 }
 
+/* LLVM's report_fatal_error would print its reason and abort(): a crash to
+   whoever runs tessc. It becomes our internal error instead (exit 3). */
+static void emit_llvm_fatal(const char *reason) {
+    INTERNAL_ERROR("LLVM fatal error: %s", reason ? reason : "(no reason given)");
+}
+
 static void emit_init_llvm(void) {
     static bool done;
     if (done)
         return;
+    LLVMInstallFatalErrorHandler(emit_llvm_fatal);
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -228,12 +236,43 @@ static int emit_number_before(const char *log, const char *what) {
     return atoi(p);
 }
 
-static bool emit_ptxas(const char *ptxas, CodegenArch *a, const char *entry, char *error, size_t error_size) {
+/* Whether a cubin is a whole ELF file: ptxas exits 0 even when it could not
+   write all of it (a full disk, `ulimit -f`), so the section header table
+   and every section with contents must lie inside the bytes we got. */
+static bool emit_cubin_complete(const unsigned char *p, size_t size) {
+    if (size < 64 || memcmp(p, "\x7f" "ELF", 4) != 0 || p[4] != 2 || p[5] != 1)
+        return false;
+    uint64_t shoff = 0;
+    for (int i = 7; i >= 0; i--)
+        shoff = shoff << 8 | p[0x28 + i];
+    unsigned shentsize = p[0x3a] | (unsigned)p[0x3b] << 8, shnum = p[0x3c] | (unsigned)p[0x3d] << 8;
+    if (shentsize < 64 || shoff > size || (uint64_t)shnum * shentsize > size - shoff)
+        return false;
+    for (unsigned i = 0; i < shnum; i++) {
+        const unsigned char *sh = p + shoff + (uint64_t)i * shentsize;
+        uint32_t type = sh[4] | (uint32_t)sh[5] << 8 | (uint32_t)sh[6] << 16 | (uint32_t)sh[7] << 24;
+        uint64_t offset = 0, length = 0;
+        for (int b = 7; b >= 0; b--) {
+            offset = offset << 8 | sh[0x18 + b];
+            length = length << 8 | sh[0x20 + b];
+        }
+        if (type != 8 /* SHT_NOBITS */ && (offset > size || length > size - offset))
+            return false;
+    }
+    return true;
+}
+
+/* Runs ptxas on one arch's PTX in a private temporary directory. *io_error
+   says that the failure was the disk's (a temporary file that could not be
+   written, or a cubin ptxas left incomplete), not ptxas rejecting the PTX. */
+static bool emit_ptxas(const char *ptxas, CodegenArch *a, const char *entry, char *error, size_t error_size,
+                       bool *io_error) {
     const char *tmp = getenv("TMPDIR");
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/tessc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         snprintf(error, error_size, "cannot create a temporary directory: %s", strerror(errno));
+        *io_error = true;
         return false;
     }
     char in[1100], out[1100], log[1100], arch[40];
@@ -242,6 +281,10 @@ static bool emit_ptxas(const char *ptxas, CodegenArch *a, const char *entry, cha
     snprintf(log, sizeof log, "%s/ptxas.log", dir);
     snprintf(arch, sizeof arch, "-arch=%s", a->arch->name);
     bool ok = emit_write_file(in, a->ptx, a->ptx_size);
+    if (!ok) {
+        snprintf(error, error_size, "cannot write a temporary file for ptxas in '%s': %s", dir, strerror(errno));
+        *io_error = true;
+    }
     int status = -1;
     if (ok) {
         posix_spawn_file_actions_t actions;
@@ -257,7 +300,9 @@ static bool emit_ptxas(const char *ptxas, CodegenArch *a, const char *entry, cha
     }
     size_t log_size = 0;
     char *report = emit_read_file(log, &log_size);
-    if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (*io_error) {
+        ok = false;
+    } else if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         snprintf(error, error_size, "ptxas %s rejected the PTX of '%s':\n%.2000s", a->arch->name, entry,
                  report ? report : "(no output)");
         ok = false;
@@ -270,6 +315,14 @@ static bool emit_ptxas(const char *ptxas, CodegenArch *a, const char *entry, cha
         ok = a->cubin != NULL;
         if (!ok)
             snprintf(error, error_size, "ptxas wrote no cubin for '%s'", entry);
+        if (ok && !emit_cubin_complete((const unsigned char *)a->cubin, a->cubin_size)) {
+            snprintf(error, error_size, "ptxas wrote an incomplete cubin for '%s' (%zu bytes in '%s'); is the disk full?",
+                     entry, a->cubin_size, dir);
+            free(a->cubin);
+            a->cubin = NULL;
+            ok = false;
+            *io_error = true;
+        }
     }
     free(report);
     unlink(in);
@@ -337,15 +390,24 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
     out->threads = warps * 32;
     out->entry = emit_entry_symbol(kernel);
     KernelPlan *plan = layout_assign(kernel, out->threads);
+    if (!layout_check_registers(plan))
+        return false;
     shared_alloc(plan);
     out->shared_bytes = plan->shared_bytes;
     for (int i = 0; i < options->num_archs; i++) {
         const ArchInfo *arch = options->archs[i];
         if (plan->shared_bytes > arch->shared_bytes_max) {
-            diag_error(kernel->loc,
+            /* At the op whose buffer crosses the limit (the kernel's name if
+               none can be blamed). */
+            const OpPlan *over = shared_over_limit(plan, arch->shared_bytes_max);
+            diag_error(over ? over->op->loc : kernel->loc,
                        "kernel '%s' needs %lld bytes of shared memory (its allocs and the compiler's staging "
                        "buffers), more than the %ld bytes of %s",
                        kernel->name, (long long)plan->shared_bytes, arch->shared_bytes_max, arch->name);
+            if (over)
+                diag_note(over->op->loc, "this %s's buffer of %lld bytes ends past the limit",
+                          over->op->opcode == IR_ALLOC ? "alloc" : ir_opcode_name(over->op->opcode),
+                          (long long)over->scratch_bytes);
             return false;
         }
     }
@@ -356,6 +418,7 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
     LLVMModuleRef module = LLVMModuleCreateWithNameInContext(source, ctx);
     LLVMSetSourceFileName(module, source, strlen(source));
     LLVMSetTarget(module, emit_triple);
+    bool io_error = false;
     bool ok = true;
     LLVMTargetMachineRef tm = options->num_archs > 0 ? emit_target_machine(options->archs[0], error, sizeof error) : NULL;
     if (tm) {
@@ -379,11 +442,15 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
         a->registers = a->spill_stores = a->spill_loads = -1;
         ok = emit_arch(module, a, options->want_llvm && i == 0, out, error, sizeof error);
         if (ok && ptxas)
-            ok = emit_ptxas(ptxas, a, out->entry, error, sizeof error);
+            ok = emit_ptxas(ptxas, a, out->entry, error, sizeof error, &io_error);
     }
     LLVMDisposeModule(module);
     LLVMContextDispose(ctx);
-    if (!ok)
+    /* A full or unwritable temporary directory is the machine's problem
+       (exit 1, like an output that cannot be written), not a bug. */
+    if (!ok && io_error)
+        diag_error_plain("kernel '%s': %s", kernel->name, error);
+    else if (!ok)
         fprintf(stderr, "tessc: internal error: kernel '%s': %s\n", kernel->name, error);
     return ok;
 }

@@ -627,7 +627,8 @@ static void scratch_op(Assign *A, OpPlan *p) {
         const LayoutDim *dim = &map.dims[op->axis];
         int warps = dim->in_registers || dim->unique_threads <= dim->tpw ? 1 : dim->unique_threads / dim->tpw;
         if (warps > 1) {
-            int64_t bytes = warps * tile_bytes(&op->results[0]->type);
+            /* Two slots: llvm_reduce.c alternates them to save a barrier. */
+            int64_t bytes = 2 * warps * tile_bytes(&op->results[0]->type);
             if (bytes > need)
                 need = bytes;
         }
@@ -733,4 +734,69 @@ KernelPlan *layout_assign(IrKernel *kernel, int threads) {
     for (int i = 0; i < plan->num_ops; i++)
         scratch_op(&A, &plan->ops[i]);
     return plan;
+}
+
+/* ---- the register limit ---------------------------------------------------------------- */
+
+/* A thread has 255 32-bit registers (PTX ISA: maxnreg). A tile value has
+   layout_regs_per_thread elements in each thread, which take at least
+   ceil(elements * bytes / 4) registers (f16 pairs and i8 quads packed).
+   Most values need not be held whole: LLVM streams an elementwise chain
+   into a reduction or a store element by element. The rule counts only
+   what must be held at once, so it never rejects a kernel that could run:
+   - the values a `for` carries (all of them are live at its back edge),
+   - a dot's result (the lowering's k loop carries every accumulator);
+   over 255 registers is an error at that op. Kernels that pass may still
+   spill (ptxas reports it, the manifest records it). Separately, any value
+   with more than LAYOUT_MAX_THREAD_ELEMENTS elements in a thread is too
+   large to compile: the lowering unrolls a tile's elements, and LLVM's
+   time grows with them (a 2^20-element tile in one warp would take
+   minutes). */
+enum { LAYOUT_MAX_REGISTERS = 255, LAYOUT_MAX_THREAD_ELEMENTS = 1024 };
+
+/* Registers (32-bit words) of one value in each thread; 0 for refs. */
+static int64_t layout_value_registers(const KernelPlan *plan, const IrValue *v, int64_t *elements) {
+    const Layout *layout = v->type.kind == IRT_TILE ? plan->values[v->id].layout : NULL;
+    *elements = layout ? layout_regs_per_thread(layout, &v->type) : 0;
+    int bytes = v->type.dtype == DT_BOOL ? 1 : dtype_bytes(v->type.dtype);
+    return (*elements * bytes + 3) / 4;
+}
+
+static void layout_register_error(const KernelPlan *plan, Span loc, const char *what, int64_t registers) {
+    diag_error(loc, "%s %lld registers in each of the kernel's %d threads, more than the %d a thread has; "
+               "use smaller blocks or more warps",
+               what, (long long)registers, plan->threads, LAYOUT_MAX_REGISTERS);
+}
+
+bool layout_check_registers(const KernelPlan *plan) {
+    for (int i = 0; i < plan->num_ops; i++) {
+        const IrOp *op = plan->ops[i].op;
+        char type[160], what[200];
+        int64_t elements;
+        for (int r = 0; r < op->num_results; r++) {
+            int64_t registers = layout_value_registers(plan, op->results[r], &elements);
+            ir_type_format(&op->results[r]->type, type, sizeof type);
+            if (elements > LAYOUT_MAX_THREAD_ELEMENTS) {
+                diag_error(op->loc, "this %s has %lld elements in each of the kernel's %d threads, more than "
+                           "the %d tessc compiles; use smaller blocks or more warps",
+                           type, (long long)elements, plan->threads, LAYOUT_MAX_THREAD_ELEMENTS);
+                return false;
+            }
+            if (op->opcode == IR_DOT && registers > LAYOUT_MAX_REGISTERS) {
+                snprintf(what, sizeof what, "this dot's accumulator (%s) needs", type);
+                layout_register_error(plan, op->loc, what, registers);
+                return false;
+            }
+        }
+        if (op->opcode == IR_FOR && op->body) {
+            int64_t registers = 0;
+            for (int a = 1; a < op->body->num_args; a++)
+                registers += layout_value_registers(plan, op->body->args[a], &elements);
+            if (registers > LAYOUT_MAX_REGISTERS) {
+                layout_register_error(plan, op->loc, "the values this loop carries need", registers);
+                return false;
+            }
+        }
+    }
+    return true;
 }

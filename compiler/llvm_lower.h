@@ -48,6 +48,7 @@ typedef struct Ref {
     int rank;
     RefDim dims[IR_MAX_RANK];
     LLVMValueRef valid;                /* i1: dropped (indexed) dims in bounds; NULL: true */
+    bool readonly;                     /* an `in` array (or a view of one): ld.global.nc */
 } Ref;
 
 /* Per (layout, shape): this thread's coordinate bases and whether it holds
@@ -73,6 +74,13 @@ typedef struct Lowering {
     Ref **refs;
     ThreadInfo *threads;
     LLVMValueRef smem;                 /* the dynamic shared buffer */
+    /* Shared-memory phases (llvm_kernel_shared_phase): the byte ranges of
+       the shared buffer some thread may have accessed since the last
+       barrier on the current path; smem_unknown: any byte may have been. */
+    bool smem_unknown;
+    int smem_num_ranges;
+    int64_t smem_lo[8], smem_hi[8];
+    int smem_events;                   /* counts barriers and phases (for regions) */
     LLVMValueRef tid, lane, warp;      /* i32 */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
 } Lowering;
@@ -89,7 +97,17 @@ LLVMValueRef llvm_kernel_intrinsic(Lowering *L, const char *name, LLVMTypeRef *t
                                    LLVMValueRef *args, int num_args);
 LLVMValueRef llvm_kernel_i32(Lowering *L, int64_t v);
 LLVMValueRef llvm_kernel_i64(Lowering *L, int64_t v);
+/* A barrier before a phase that touches shared memory in a way the
+   tracking below does not describe: after it, any byte counts as accessed. */
 void llvm_kernel_barrier(Lowering *L);
+/* A barrier after which nothing counts as accessed (the caller records its
+   own accesses with llvm_kernel_shared_touch). */
+void llvm_kernel_sync(Lowering *L);
+/* Is [lo, hi) of the shared buffer untouched since the last barrier on
+   every path to here (so a thread may write it without a barrier)? */
+bool llvm_kernel_shared_free(Lowering *L, int64_t lo, int64_t hi);
+/* Records that this phase accesses [lo, hi). */
+void llvm_kernel_shared_touch(Lowering *L, int64_t lo, int64_t hi);
 LLVMBasicBlockRef llvm_kernel_block(Lowering *L, const char *name);
 Tile *llvm_kernel_tile_new(Lowering *L, const Layout *layout, const IrType *type);
 Tile *llvm_kernel_splat(Lowering *L, const Layout *layout, const IrType *type, LLVMValueRef scalar);

@@ -4,7 +4,9 @@
  *
  * f16 and bf16 are LLVM half and bfloat: + - * / and comparisons act on them
  * directly (each result correctly rounded), and the math functions compute
- * in f32 through libdevice and round back. Float min and max propagate NaN
+ * in f32 and round back: exp and exp2 on ex2.approx.f32 (below), the rest
+ * through libdevice. Float +, - and * carry LLVM's `contract` flag, so a*b+c
+ * may become one fma (as with nvcc's default). Float min and max propagate NaN
  * (llvm.minimum/maximum: PTX min.NaN/max.NaN on sm_80+, PTX ISA 9.7.3.10).
  * Float-to-integer casts saturate and send NaN to 0 (llvm.fpto[su]i.sat,
  * PTX cvt.rzi.sat); integer division by zero gives the dividend rather than
@@ -149,12 +151,24 @@ static LLVMValueRef compare(Lowering *L, IrOpcode opcode, DType dtype, LLVMValue
     return LLVMBuildICmp(L->b, p, a, b, "");
 }
 
+/* The `contract` flag on float +, - and *: LLVM may fuse a*b+c (and a*b-c,
+   c-a*b) into one fma.rn, rounding once instead of twice, as nvcc does by
+   default (-fmad=true) and Triton does. docs/language.md ("Floating-point
+   contraction") documents it; the interpreter rounds twice, so the two can
+   differ by the rounding error of the product. Constants fold to constants
+   (no flag to set). */
+static LLVMValueRef contract(LLVMValueRef v) {
+    if (LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
+        LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
+    return v;
+}
+
 LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef a, LLVMValueRef b) {
     bool f = dtype_is_float(dtype), s = dtype_is_signed(dtype);
     switch (opcode) {
-    case IR_ADD: return f ? LLVMBuildFAdd(L->b, a, b, "") : dtype == DT_BOOL ? LLVMBuildXor(L->b, a, b, "") : LLVMBuildAdd(L->b, a, b, "");
-    case IR_SUB: return f ? LLVMBuildFSub(L->b, a, b, "") : dtype == DT_BOOL ? LLVMBuildXor(L->b, a, b, "") : LLVMBuildSub(L->b, a, b, "");
-    case IR_MUL: return f ? LLVMBuildFMul(L->b, a, b, "") : dtype == DT_BOOL ? LLVMBuildAnd(L->b, a, b, "") : LLVMBuildMul(L->b, a, b, "");
+    case IR_ADD: return f ? contract(LLVMBuildFAdd(L->b, a, b, "")) : dtype == DT_BOOL ? LLVMBuildXor(L->b, a, b, "") : LLVMBuildAdd(L->b, a, b, "");
+    case IR_SUB: return f ? contract(LLVMBuildFSub(L->b, a, b, "")) : dtype == DT_BOOL ? LLVMBuildXor(L->b, a, b, "") : LLVMBuildSub(L->b, a, b, "");
+    case IR_MUL: return f ? contract(LLVMBuildFMul(L->b, a, b, "")) : dtype == DT_BOOL ? LLVMBuildAnd(L->b, a, b, "") : LLVMBuildMul(L->b, a, b, "");
     case IR_DIV:
         if (f)
             return LLVMBuildFDiv(L->b, a, b, "");
@@ -192,6 +206,51 @@ static LLVMValueRef libdevice(Lowering *L, const char *name, DType dtype, LLVMVa
     return LLVMBuildCall2(L->b, fty, fn, &x, 1, "");
 }
 
+/* exp and exp2 in f32 (also the f16/bf16 ones, which compute in f32) on
+   ex2.approx.f32 (PTX ISA 9.7.3.20 ex2; not .ftz: subnormal inputs and
+   results are kept), about 2 SASS instructions (MUFU.EX2 and a scale)
+   against libdevice's __nv_expf range reduction and polynomial.
+
+   exp(x) = 2^(x log2 e). The product x*log2e is rounded to t, and its
+   rounding error is carried as a correction: with log2e = hi + lo (hi the
+   f32 nearest log2 e, lo the rest), c = fma(x, hi, -t) + x*lo is
+   x*log2e - t to about 2^-48 relative, and
+       exp(x) = 2^t * 2^c ~= ex2(t) * (1 + c ln 2) = fma(e, c ln 2, e),
+   with |c| <= 2^-17 (half an ulp of t <= 128), so the linear term is exact
+   to 2^-35. What is left is ex2.approx's own error on t (t is exact).
+   Outside -150 < t < 128 (x = +-inf, overflow, underflow to 0) the result
+   is ex2(t) alone: the correction would make NaN of an infinite 2^t. docs/codegen.md ("Math functions") gives the resulting
+   error bound and the edge cases; bench/exp_ulp.c checks it. */
+static LLVMValueRef ex2_approx(Lowering *L, LLVMValueRef t) {
+    LLVMTypeRef f32 = L->f32;
+    return llvm_kernel_intrinsic(L, "llvm.nvvm.ex2.approx", &f32, 1, &t, 1);
+}
+
+static LLVMValueRef fma_f32(Lowering *L, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
+    LLVMTypeRef f32 = L->f32;
+    LLVMValueRef args[3] = {a, b, c};
+    return llvm_kernel_intrinsic(L, "llvm.fma", &f32, 1, args, 3);
+}
+
+static LLVMValueRef exp_f32(Lowering *L, LLVMValueRef x) {
+    LLVMValueRef hi = LLVMConstReal(L->f32, (double)1.44269502162933349609375f);   /* 0x3fb8aa3b */
+    LLVMValueRef lo = LLVMConstReal(L->f32, (double)1.925963033500011e-08f);       /* log2(e) - hi */
+    LLVMValueRef ln2 = LLVMConstReal(L->f32, (double)0.693147182464599609375f);
+    LLVMValueRef t = LLVMBuildFMul(L->b, x, hi, "");
+    LLVMValueRef c = fma_f32(L, x, hi, LLVMBuildFNeg(L->b, t, ""));
+    c = fma_f32(L, x, lo, c);
+    LLVMTypeRef f32 = L->f32;
+    LLVMValueRef e = ex2_approx(L, t);
+    LLVMValueRef r = fma_f32(L, e, LLVMBuildFMul(L->b, c, ln2, ""), e);
+    /* Outside -150 < t < 128 (and for NaN): 2^t alone, which is inf or 0
+       there (or NaN); the correction would make NaN of it (inf * c + inf
+       with c < 0, or c = inf - inf for x = +-inf). */
+    (void)f32;
+    LLVMValueRef below = LLVMBuildFCmp(L->b, LLVMRealOLT, t, LLVMConstReal(L->f32, 128.0), "");
+    LLVMValueRef above = LLVMBuildFCmp(L->b, LLVMRealOGT, t, LLVMConstReal(L->f32, -150.0), "");
+    return LLVMBuildSelect(L->b, LLVMBuildAnd(L->b, below, above, ""), r, e, "");
+}
+
 static LLVMValueRef math_function(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef x) {
     if (!dtype_is_float(dtype))
         INTERNAL_ERROR("kernel '%s': %s of %s", L->kernel->name, ir_opcode_name(opcode), dtype_name(dtype));
@@ -199,8 +258,8 @@ static LLVMValueRef math_function(Lowering *L, IrOpcode opcode, DType dtype, LLV
     LLVMValueRef v = llvm_math_cast(L, x, dtype, work);
     LLVMValueRef r;
     switch (opcode) {
-    case IR_EXP: r = libdevice(L, "exp", work, v); break;
-    case IR_EXP2: r = libdevice(L, "exp2", work, v); break;
+    case IR_EXP: r = work == DT_F32 ? exp_f32(L, v) : libdevice(L, "exp", work, v); break;
+    case IR_EXP2: r = work == DT_F32 ? ex2_approx(L, v) : libdevice(L, "exp2", work, v); break;
     case IR_LOG: r = libdevice(L, "log", work, v); break;
     case IR_LOG2: r = libdevice(L, "log2", work, v); break;
     case IR_SQRT: {
@@ -218,7 +277,8 @@ static LLVMValueRef math_function(Lowering *L, IrOpcode opcode, DType dtype, LLV
     case IR_SIGMOID: {
         /* 1 / (1 + exp(-x)) */
         LLVMValueRef one = LLVMConstReal(LLVMTypeOf(v), 1.0);
-        LLVMValueRef e = libdevice(L, "exp", work, LLVMBuildFNeg(L->b, v, ""));
+        LLVMValueRef nv = LLVMBuildFNeg(L->b, v, "");
+        LLVMValueRef e = work == DT_F32 ? exp_f32(L, nv) : libdevice(L, "exp", work, nv);
         r = LLVMBuildFDiv(L->b, one, LLVMBuildFAdd(L->b, one, e, ""), "");
         break;
     }

@@ -28,6 +28,7 @@ static Ref *ref_new(Lowering *L, const IrValue *v) {
     r->dtype = v->type.dtype;
     r->space = v->type.space;
     r->rank = v->type.rank;
+    r->readonly = v->type.access == ACCESS_IN;
     L->refs[v->id] = r;
     return r;
 }
@@ -115,6 +116,24 @@ static bool nonneg(const IrKernel *kernel, const IrValue *v, int depth) {
     }
 }
 
+/* Is `o` (a view's index along dim d of `parent`) in [0, size) by
+   construction? When o is program_id(a), grid dim a is the bare size symbol
+   of that array dim, and the parent's only bound along d is the array's
+   own [0, size): program_id(a) < num_programs(a) = size. (A launch runs
+   exactly the kernel's grid: docs/codegen.md, "Memory".) */
+static bool grid_covers(Lowering *L, const IrValue *parent, int d, const IrValue *o, const RefDim *sd) {
+    const IrDim *dim = &parent->type.dims[d];
+    if (!dim->sym || !o->def || o->def->opcode != IR_PROGRAM_ID)
+        return false;
+    int axis = o->def->axis;
+    if (axis < 0 || axis >= L->kernel->grid_rank || axis >= 3)
+        return false;
+    const GridExpr *g = L->kernel->grid[axis];
+    if (!g || g->kind != GRID_SIZE || !g->size || strcmp(g->size, dim->sym) != 0)
+        return false;
+    return sd->num_bounds == 1 && !sd->bounds[0].lo && sd->bounds[0].hi == size_value(L, dim);
+}
+
 static void add_bound(Lowering *L, RefDim *dim, RefBound bound) {
     if (dim->num_bounds == REF_MAX_BOUNDS)
         INTERNAL_ERROR("kernel '%s': views nested more than %d deep", L->kernel->name, REF_MAX_BOUNDS);
@@ -141,7 +160,11 @@ void llvm_memory_view(Lowering *L, IrOp *op) {
         bool o_nonneg = nonneg(L->kernel, offset_value, 0);
         r->offset = LLVMBuildAdd(L->b, r->offset, LLVMBuildMul(L->b, LLVMBuildSExt(L->b, o, L->i64, ""), sd->stride, ""), "");
         if (vd->kind == VIEW_INDEX) {
-            /* The one position o must be in bounds of the parent. */
+            /* The one position o must be in bounds of the parent, which the
+               grid guarantees when o is program_id(a) and grid dim a is
+               exactly this array dim's size. */
+            if (grid_covers(L, op->operands[0], d, offset_value, sd))
+                continue;
             for (int k = 0; k < sd->num_bounds; k++) {
                 const RefBound *b = &sd->bounds[k];
                 if (b->lo)
@@ -287,6 +310,22 @@ typedef struct MemAccess {
     bool is_store;
 } MemAccess;
 
+/* Mask of element e of the group at register r0 (coords: its first
+   element's): in bounds, first copy (stores), explicit mask. */
+static LLVMValueRef element_mask(Lowering *L, MemAccess *a, LLVMValueRef *coords, int64_t r0, int e) {
+    int rank = a->tile->type.rank;
+    LLVMValueRef c[IR_MAX_RANK];
+    memcpy(c, coords, sizeof(LLVMValueRef) * (size_t)rank);
+    if (e > 0)
+        c[rank - 1] = LLVMBuildAdd(L->b, coords[rank - 1], llvm_kernel_i32(L, e), "");
+    LLVMValueRef m = llvm_kernel_and(L, a->unique, bounds_mask(L, a->ref, c, &a->tile->type));
+    if (a->mask)
+        m = llvm_kernel_and(L, m, a->mask->regs[r0 + e]);
+    return m;
+}
+
+static DType r_dtype(const MemAccess *a) { return a->ref->dtype; }
+
 static void access_group(Lowering *L, MemAccess *a, const ThreadInfo *ti, int64_t r0, int g) {
     const Ref *r = a->ref;
     Tile *t = a->tile;
@@ -295,20 +334,12 @@ static void access_group(Lowering *L, MemAccess *a, const ThreadInfo *ti, int64_
     for (int d = 0; d < rank; d++)
         coords[d] = last[d] = llvm_kernel_coord(L, t, ti, r0, d);
     LLVMValueRef ptr0 = element_ptr(L, r, coords);
-    LLVMValueRef base_mask = llvm_kernel_and(L, a->unique, bounds_mask(L, r, coords, &t->type));
+    /* The first and the last element's masks decide the vector path; the
+       others are computed on the element path only. */
     LLVMValueRef elem_masks[16];
-    for (int e = 0; e < g; e++) {
-        LLVMValueRef m = base_mask;
-        if (e > 0) {
-            LLVMValueRef c[IR_MAX_RANK];
-            memcpy(c, coords, sizeof(LLVMValueRef) * (size_t)rank);
-            c[rank - 1] = LLVMBuildAdd(L->b, coords[rank - 1], llvm_kernel_i32(L, e), "");
-            m = llvm_kernel_and(L, a->unique, bounds_mask(L, r, c, &t->type));
-        }
-        if (a->mask)
-            m = llvm_kernel_and(L, m, a->mask->regs[r0 + e]);
-        elem_masks[e] = m;
-    }
+    for (int e = 0; e < g; e++)
+        if (e == 0 || e == g - 1 || a->mask)
+            elem_masks[e] = element_mask(L, a, coords, r0, e);
     LLVMTypeRef mt = llvm_kernel_mem_type(L, r->dtype);
     int bytes = llvm_kernel_mem_bytes(r->dtype);
     if (g == 1) {
@@ -353,6 +384,9 @@ static void access_group(Lowering *L, MemAccess *a, const ThreadInfo *ti, int64_
     LLVMBuildBr(L->b, merge);
 
     LLVMPositionBuilderAtEnd(L->b, slow_bb);
+    for (int e = 0; e < g; e++)
+        if (!(e == 0 || e == g - 1 || a->mask))
+            elem_masks[e] = element_mask(L, a, coords, r0, e);
     if (a->is_store) {
         for (int e = 0; e < g; e++) {
             LLVMValueRef idx = llvm_kernel_i64(L, e);
@@ -395,6 +429,155 @@ static void access_group(Lowering *L, MemAccess *a, const ThreadInfo *ti, int64_
     }
 }
 
+/* The condition under which every vector of this thread's part of the
+   tile can go unmasked and aligned, tested once per thread (NULL when it
+   cannot be decided that way: then each vector tests its own):
+     - alignment: every vector starts at base + offset + sum_d c_d * stride_d
+       elements with c_last a multiple of g (the thread's base along the last
+       dim and each vector's register offset are, checked here at compile
+       time), so (base + offset) and every other dim's stride being
+       multiples of g elements make every vector aligned to g * bytes;
+     - bounds: every bound is an interval per dim, so the thread's smallest
+       and largest coordinate along each dim being in bounds puts all of its
+       elements in bounds;
+     - stores: the thread holds the first copy of its elements. */
+static LLVMValueRef tile_fast_condition(Lowering *L, MemAccess *a, const ThreadInfo *ti, int g) {
+    const Ref *r = a->ref;
+    Tile *t = a->tile;
+    int rank = t->type.rank;
+    if (g < 2 || a->mask || rank == 0 || rank != r->rank || t->map.num_regs > 256)
+        return NULL;
+    const LayoutDim *last = &t->map.dims[rank - 1];
+    if (last->spt % g != 0 || last->size % g != 0)
+        return NULL;
+    int64_t lo[IR_MAX_RANK], hi[IR_MAX_RANK];
+    for (int64_t reg = 0; reg < t->map.num_regs; reg++) {
+        int64_t off[IR_MAX_RANK];
+        layout_reg_offsets(&t->map, reg, off);
+        if (reg % g == 0 && off[rank - 1] % g != 0)
+            return NULL;
+        for (int d = 0; d < rank; d++) {
+            if (reg == 0 || off[d] < lo[d])
+                lo[d] = off[d];
+            if (reg == 0 || off[d] > hi[d])
+                hi[d] = off[d];
+        }
+    }
+    int bytes = llvm_kernel_mem_bytes(r->dtype);
+    LLVMValueRef origin = LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, r->dtype), r->base, (LLVMValueRef *)&r->offset, 1, "");
+    LLVMValueRef bits = LLVMBuildPtrToInt(L->b, origin, L->i64, "");
+    for (int d = 0; d < rank - 1; d++)
+        if (t->type.dims[d].size > 1)
+            bits = LLVMBuildOr(L->b, bits, LLVMBuildMul(L->b, r->dims[d].stride, llvm_kernel_i64(L, bytes), ""), "");
+    LLVMValueRef misaligned = LLVMBuildAnd(L->b, bits, llvm_kernel_i64(L, (int64_t)g * bytes - 1), "");
+    LLVMValueRef fast = LLVMBuildICmp(L->b, LLVMIntEQ, misaligned, llvm_kernel_i64(L, 0), "");
+    LLVMValueRef first[IR_MAX_RANK], end[IR_MAX_RANK];
+    for (int d = 0; d < rank; d++) {
+        first[d] = LLVMBuildAdd(L->b, ti->base[d], llvm_kernel_i32(L, lo[d]), "");
+        end[d] = LLVMBuildAdd(L->b, ti->base[d], llvm_kernel_i32(L, hi[d]), "");
+    }
+    fast = llvm_kernel_and(L, fast, bounds_mask(L, r, first, &t->type));
+    fast = llvm_kernel_and(L, fast, bounds_mask(L, r, end, &t->type));
+    return llvm_kernel_and(L, fast, a->unique);
+}
+
+/* Every vector of the tile unmasked and aligned (the caller tested
+   tile_fast_condition). */
+static void access_fast(Lowering *L, MemAccess *a, const ThreadInfo *ti, int g) {
+    const Ref *r = a->ref;
+    Tile *t = a->tile;
+    LLVMTypeRef mt = llvm_kernel_mem_type(L, r->dtype);
+    LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)g);
+    int bytes = llvm_kernel_mem_bytes(r->dtype);
+    for (int64_t r0 = 0; r0 < t->map.num_regs; r0 += g) {
+        LLVMValueRef coords[IR_MAX_RANK];
+        for (int d = 0; d < t->type.rank; d++)
+            coords[d] = llvm_kernel_coord(L, t, ti, r0, d);
+        LLVMValueRef ptr = element_ptr(L, r, coords);
+        if (a->is_store) {
+            LLVMValueRef vec = LLVMGetUndef(vt);
+            for (int e = 0; e < g; e++)
+                vec = LLVMBuildInsertElement(L->b, vec, to_memory(L, t->regs[r0 + e], r->dtype), llvm_kernel_i32(L, e), "");
+            LLVMSetAlignment(LLVMBuildStore(L->b, vec, ptr), (unsigned)(g * bytes));
+        } else {
+            LLVMValueRef vec = LLVMBuildLoad2(L->b, vt, ptr, "");
+            LLVMSetAlignment(vec, (unsigned)(g * bytes));
+            for (int e = 0; e < g; e++)
+                t->regs[r0 + e] = to_register(L, LLVMBuildExtractElement(L->b, vec, llvm_kernel_i32(L, e), ""), r->dtype);
+        }
+    }
+}
+
+/* The edge path of a global tile access: element by element, each a
+   predicated ld/st (PTX ISA 9.7.9.8, 9.7.9.10: `@p ld.global`), written as
+   inline asm so that it stays one straight-line block per tile rather than
+   a branch per element (LLVM has no predicated load; its masked loads
+   become branches), which keeps the PTX short and ptxas fast. The asm has
+   side effects, so it keeps its order with the kernel's other accesses. */
+static LLVMValueRef predicated(Lowering *L, bool is_store, bool readonly, DType dtype, LLVMValueRef ptr,
+                               int64_t byte_offset, LLVMValueRef pred, LLVMValueRef v) {
+    int bits = llvm_kernel_mem_bytes(dtype) * 8;
+    LLVMTypeRef it = LLVMIntTypeInContext(L->ctx, bits < 16 ? 16 : (unsigned)bits);
+    const char *reg = bits <= 16 ? "h" : bits == 32 ? "r" : "l";
+    const char *ptype = bits == 8 ? "u8" : bits == 16 ? "b16" : bits == 32 ? "b32" : "b64";
+    LLVMValueRef bitsv = to_memory(L, v, dtype);
+    LLVMTypeRef mt = llvm_kernel_mem_type(L, dtype);
+    if (LLVMGetTypeKind(mt) != LLVMIntegerTypeKind)
+        bitsv = LLVMBuildBitCast(L->b, bitsv, LLVMIntTypeInContext(L->ctx, (unsigned)bits), "");
+    if (bits == 8)
+        bitsv = LLVMBuildZExt(L->b, bitsv, it, "");
+    char text[128], constraints[32];
+    if (is_store) {
+        snprintf(text, sizeof text, "@$2 st.global.%s [$0+%lld], $1;", ptype, (long long)byte_offset);
+        snprintf(constraints, sizeof constraints, "l,%s,b,~{memory}", reg);
+        LLVMTypeRef params[3] = {L->ptr_global, it, L->i1};
+        LLVMTypeRef fty = LLVMFunctionType(L->void_type, params, 3, 0);
+        LLVMValueRef fn = LLVMGetInlineAsm(fty, text, strlen(text), constraints, strlen(constraints), 1, 0,
+                                           LLVMInlineAsmDialectATT, 0);
+        LLVMValueRef args[3] = {ptr, bitsv, pred};
+        LLVMBuildCall2(L->b, fty, fn, args, 3, "");
+        return NULL;
+    }
+    snprintf(text, sizeof text, "mov.b%d $0, $3;\n\t@$2 ld.global%s.%s $0, [$1+%lld];", bits < 16 ? 16 : bits,
+             readonly ? ".nc" : "", ptype,
+             (long long)byte_offset);
+    snprintf(constraints, sizeof constraints, "=&%s,l,b,%s,~{memory}", reg, reg);
+    LLVMTypeRef params[3] = {L->ptr_global, L->i1, it};
+    LLVMTypeRef fty = LLVMFunctionType(it, params, 3, 0);
+    LLVMValueRef fn = LLVMGetInlineAsm(fty, text, strlen(text), constraints, strlen(constraints), 1, 0,
+                                       LLVMInlineAsmDialectATT, 0);
+    LLVMValueRef args[3] = {ptr, pred, bitsv};
+    LLVMValueRef out = LLVMBuildCall2(L->b, fty, fn, args, 3, "");
+    if (bits == 8)
+        out = LLVMBuildTrunc(L->b, out, L->i8, "");
+    if (LLVMGetTypeKind(mt) != LLVMIntegerTypeKind)
+        out = LLVMBuildBitCast(L->b, out, mt, "");
+    return to_register(L, out, dtype);
+}
+
+static void access_edge(Lowering *L, MemAccess *a, const ThreadInfo *ti, int g) {
+    Tile *t = a->tile;
+    int bytes = llvm_kernel_mem_bytes(a->ref->dtype);
+    for (int64_t r0 = 0; r0 < t->map.num_regs; r0 += g) {
+        LLVMValueRef coords[IR_MAX_RANK];
+        for (int d = 0; d < t->type.rank; d++)
+            coords[d] = llvm_kernel_coord(L, t, ti, r0, d);
+        LLVMValueRef ptr = element_ptr(L, a->ref, coords);
+        for (int e = 0; e < g; e++) {
+            int64_t reg = r0 + e;
+            LLVMValueRef m = element_mask(L, a, coords, r0, e);
+            if (!m)
+                m = LLVMConstInt(L->i1, 1, 0);
+            if (a->is_store) {
+                predicated(L, true, false, a->ref->dtype, ptr, (int64_t)e * bytes, m, t->regs[reg]);
+            } else {
+                LLVMValueRef other = a->other ? a->other->regs[reg] : zero_of(L, a->ref->dtype);
+                t->regs[reg] = predicated(L, false, a->ref->readonly, a->ref->dtype, ptr, (int64_t)e * bytes, m, other);
+            }
+        }
+    }
+}
+
 static void access_tile(Lowering *L, MemAccess *a) {
     Tile *t = a->tile;
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
@@ -403,8 +586,46 @@ static void access_tile(Lowering *L, MemAccess *a) {
         a->unique = LLVMIsAConstantInt(u) && LLVMConstIntGetZExtValue(u) == 1 ? NULL : u;
     }
     int g = vector_width(a->ref, t);
-    for (int64_t r0 = 0; r0 < t->map.num_regs; r0 += g)
-        access_group(L, a, ti, r0, g);
+    LLVMValueRef fast = tile_fast_condition(L, a, ti, g);
+    if (!fast) {
+        for (int64_t r0 = 0; r0 < t->map.num_regs; r0 += g)
+            access_group(L, a, ti, r0, g);
+        return;
+    }
+    /* One test per thread: all vectors straight-line, or each vector on
+       its own (the general path, with its per-vector tests). */
+    int64_t n = t->map.num_regs;
+    LLVMBasicBlockRef fast_bb = llvm_kernel_block(L, a->is_store ? "st.tile" : "ld.tile");
+    LLVMBasicBlockRef slow_bb = llvm_kernel_block(L, a->is_store ? "st.edge" : "ld.edge");
+    LLVMBasicBlockRef merge = llvm_kernel_block(L, a->is_store ? "st.tile.done" : "ld.tile.done");
+    LLVMBuildCondBr(L->b, fast, fast_bb, slow_bb);
+    LLVMPositionBuilderAtEnd(L->b, fast_bb);
+    access_fast(L, a, ti, g);
+    LLVMValueRef *fast_vals = NULL;
+    if (!a->is_store) {
+        fast_vals = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, n + 1);
+        memcpy(fast_vals, t->regs, sizeof(LLVMValueRef) * (size_t)n);
+    }
+    LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, merge);
+    LLVMPositionBuilderAtEnd(L->b, slow_bb);
+    if (a->ref->space == SPACE_GLOBAL)
+        access_edge(L, a, ti, g);
+    else
+        for (int64_t r0 = 0; r0 < n; r0 += g)
+            access_group(L, a, ti, r0, g);
+    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, merge);
+    LLVMPositionBuilderAtEnd(L->b, merge);
+    if (!a->is_store) {
+        LLVMBasicBlockRef blocks[2] = {fast_end, slow_end};
+        for (int64_t i = 0; i < n; i++) {
+            LLVMValueRef phi = LLVMBuildPhi(L->b, llvm_kernel_reg_type(L, r_dtype(a)), "");
+            LLVMValueRef values[2] = {fast_vals[i], t->regs[i]};
+            LLVMAddIncoming(phi, values, blocks, 2);
+            t->regs[i] = phi;
+        }
+    }
 }
 
 /* Barriers around shared memory: one before every access of an `alloc`, so

@@ -23,6 +23,7 @@
 #include "manifest.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -948,6 +949,11 @@ static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Bac
 int run_main(int argc, char **argv);   /* `tessc run` (run.c) */
 
 int main(int argc, char **argv) {
+    /* A full disk or `ulimit -f` fails a write (EFBIG, temp file removed) instead of killing tessc. */
+    signal(SIGXFSZ, SIG_IGN);
+    for (int i = 1; i < argc; i++)   /* hidden, not in --help: tests the internal-error path */
+        if (strcmp(argv[i], "--debug-internal-error") == 0)
+            INTERNAL_ERROR("deliberate internal error (--debug-internal-error)");
     if (argc > 1 && strcmp(argv[1], "run") == 0)
         return run_main(argc - 1, argv + 1);
     Options opt = {0};

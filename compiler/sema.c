@@ -413,6 +413,13 @@ static Type *check_binary(Sema *s, Scope *scope, Node *node) {
     if (result.weak && node->lhs->value.known && node->rhs->value.known) {
         if (!fold_binary(op, node->lhs->value, node->rhs->value, &node->value, node->span))
             return set_type(node, type_error());
+    } else if ((op == OP_DIV || op == OP_REM) && dtype_is_int(result.dtype) && node->rhs->value.known &&
+               !node->rhs->value.is_float && node->rhs->value.i == 0) {
+        /* Not folded (the dividend is known only at run time), but certainly
+           wrong: the GPU does not trap, it gives an undefined value. */
+        diag_error(node->rhs->span, "integer %s by zero: the divisor is the constant 0",
+                   op == OP_DIV ? "division" : "remainder");
+        return set_type(node, type_error());
         if (!compare && result.dtype == DT_I32 && node->value.is_float)
             result.dtype = DT_F32;
     }
@@ -1179,8 +1186,9 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
                     r = type_error();
                     break;
                 }
-                int64_t q = x.i / y.i;
-                if ((x.i % y.i != 0) && ((x.i < 0) == (y.i < 0)))
+                /* x / -1 is -x, which wraps for the most negative x (no trap). */
+                int64_t q = y.i == -1 ? (int64_t)(0 - (uint64_t)x.i) : x.i / y.i;
+                if (y.i != -1 && (x.i % y.i != 0) && ((x.i < 0) == (y.i < 0)))
                     q++;
                 node->value = const_int(q);
             } else {
@@ -1646,6 +1654,19 @@ static void check_params(Sema *s, Kernel *k, Scope *scope) {
             }
             t.dims[d] = (Dim){.size = size};
         }
+        /* Static dims whose element count or byte size overflows 64 bits
+           would wrap the kernel's index arithmetic. */
+        int64_t bytes = dtype_bytes(p->dtype), limit = INT64_MAX;
+        for (int d = 0; dims_ok && d < t.rank; d++) {
+            if (t.dims[d].sym || t.dims[d].size <= 0)
+                continue;
+            if (bytes > limit / t.dims[d].size) {
+                diag_error(p->span, "parameter '%s' (%s) is larger than 2^63 - 1 bytes", p->name, type_str(&t));
+                dims_ok = false;
+            } else {
+                bytes *= t.dims[d].size;
+            }
+        }
         sym->array_type = dims_ok ? t : type_error();
         sym->type = sym->array_type;
     }
@@ -1833,9 +1854,10 @@ static void check_kernel(Sema *s, Kernel *k) {
         if (!is_scalar(t) || !dtype_is_int(t->dtype) || (!t->weak && t->dtype != DT_I32) || !check_grid_expr(e))
             diag_error(e->span, "a grid dimension must be an integer expression of sizes and constants "
                        "(+ - * / %% cdiv min max)");
-        else if (e->value.known && (e->value.i <= 0 || e->value.i > INT32_MAX))
-            diag_error(e->span, "a grid dimension must be between 1 and %d, got %lld", INT32_MAX,
-                       (long long)e->value.i);
+        else if (e->value.known && (e->value.i <= 0 || e->value.i > (i == 0 ? INT32_MAX : 65535)))
+            /* The hardware's limits: 2^31 - 1 blocks along x, 65535 along y and z. */
+            diag_error(e->span, "a grid dimension must be between 1 and %d, got %lld%s", i == 0 ? INT32_MAX : 65535,
+                       (long long)e->value.i, i == 0 ? "" : " (y and z are limited to 65535)");
     }
 
     k->warps_value = 4;

@@ -106,3 +106,15 @@ void shared_alloc(KernelPlan *plan) {
     free(buffer_of);
     free(root);
 }
+
+/* The first op in program order whose buffer (an alloc, or the compiler's
+   scratch) reaches past `limit` bytes: where the kernel runs out of shared
+   memory, and where the error is reported. NULL when everything fits. */
+const OpPlan *shared_over_limit(const KernelPlan *plan, int64_t limit) {
+    for (int i = 0; i < plan->num_ops; i++) {
+        const OpPlan *p = &plan->ops[i];
+        if (p->scratch_bytes > 0 && p->scratch_offset + shared_align(p->scratch_bytes) > limit)
+            return p;
+    }
+    return NULL;
+}

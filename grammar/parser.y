@@ -116,6 +116,7 @@ static Node *bool_node(ParseState *ps, bool value, Loc loc);
 static Node *name_node(ParseState *ps, const char *name, Loc loc);
 static Node *unary(ParseState *ps, int op, Node *operand, Loc loc);
 static Node *binary(ParseState *ps, int op, Node *lhs, Node *rhs, Loc loc);
+static Node *nested(ParseState *ps, Node *n);
 static PtrVec list1(ParseState *ps, void *item);
 static PtrVec list_push(ParseState *ps, PtrVec list, void *item);
 static SpaceSuffix space_suffix(ParseState *ps, const char *name, Loc loc);
@@ -423,11 +424,13 @@ block
     : '{' stmts '}' {
         $$ = node(ps, N_BLOCK, @$);
         $$->items = $2;
+        $$ = nested(ps, $$);
     }
     | '{' stmts error '}' {
         yyerrok;
         $$ = node(ps, N_BLOCK, @$);
         $$->items = $2;
+        $$ = nested(ps, $$);
     }
     ;
 
@@ -488,6 +491,7 @@ for_stmt
         $$->rhs = $6;
         $$->step = $7;
         $$->body = $8;
+        $$ = nested(ps, $$);
     }
     | "for" error block    { yyerrok; $$ = NULL; }
     | "for" error ';'      { yyerrok; $$ = NULL; }
@@ -505,6 +509,7 @@ if_stmt
         $$->cond = $2;
         $$->then_body = $3;
         $$->else_body = $4;
+        $$ = nested(ps, $$);
     }
     | "if" error block else_opt    { yyerrok; $$ = NULL; }
     | "if" error ';'               { yyerrok; $$ = NULL; }
@@ -565,6 +570,7 @@ cast_expr
         $$ = node(ps, N_CAST, @$);
         $$->lhs = $1;
         $$->dtype = $3;
+        $$ = nested(ps, $$);
     }
     ;
 
@@ -582,12 +588,14 @@ postfix_expr
         $$ = node(ps, N_INDEX, @$);
         $$->lhs = $1;
         $$->items = $3;
+        $$ = nested(ps, $$);
     }
     | postfix_expr '.' IDENT {
         if (strcmp($3, "T") != 0)
             diag_error(span_of(@3), "only '.T' (transpose) is supported after '.', not '.%s'", $3);
         $$ = node(ps, N_TRANSPOSE, @$);
         $$->lhs = $1;
+        $$ = nested(ps, $$);
     }
     ;
 
@@ -602,9 +610,9 @@ index_item
     | "None"           { $$ = node(ps, N_NONE, @$); }
     | expr             { $$ = $1; }
     | ':'              { $$ = node(ps, N_SLICE, @$); }
-    | expr ':'         { $$ = node(ps, N_SLICE, @$); $$->lhs = $1; }
-    | ':' expr         { $$ = node(ps, N_SLICE, @$); $$->rhs = $2; }
-    | expr ':' expr    { $$ = node(ps, N_SLICE, @$); $$->lhs = $1; $$->rhs = $3; }
+    | expr ':'         { $$ = node(ps, N_SLICE, @$); $$->lhs = $1; $$ = nested(ps, $$); }
+    | ':' expr         { $$ = node(ps, N_SLICE, @$); $$->rhs = $2; $$ = nested(ps, $$); }
+    | expr ':' expr    { $$ = node(ps, N_SLICE, @$); $$->lhs = $1; $$->rhs = $3; $$ = nested(ps, $$); }
     ;
 
 /* primary := INT | FLOAT | 'inf' | 'nan' | 'true' | 'false' | IDENT
@@ -623,11 +631,13 @@ primary
         $$ = node(ps, N_CALL, @$);
         $$->name = $1;
         $$->items = $3;
+        $$ = nested(ps, $$);
     }
     | '(' expr ')'              { $$ = $2; }
     | '[' exprs_opt ']' {
         $$ = node(ps, N_LIST, @$);
         $$->items = $2;
+        $$ = nested(ps, $$);
     }
     ;
 
@@ -648,6 +658,7 @@ arg
         $$ = node(ps, N_KWARG, @$);
         $$->name = $1;
         $$->lhs = $3;
+        $$ = nested(ps, $$);
     }
     | type_arg                { $$ = $1; }
     ;
@@ -663,6 +674,7 @@ type_arg
         $$->space = $3.space;
         if ($3.present)
             $$->space_span = span_of(@3);
+        $$ = nested(ps, $$);
     }
     ;
 
@@ -716,7 +728,7 @@ static Node *unary(ParseState *ps, int op, Node *operand, Loc loc) {
     Node *n = node(ps, N_UNARY, loc);
     n->op = op;
     n->lhs = operand;
-    return n;
+    return nested(ps, n);
 }
 
 static Node *binary(ParseState *ps, int op, Node *lhs, Node *rhs, Loc loc) {
@@ -724,6 +736,60 @@ static Node *binary(ParseState *ps, int op, Node *lhs, Node *rhs, Loc loc) {
     n->op = op;
     n->lhs = lhs;
     n->rhs = rhs;
+    return nested(ps, n);
+}
+
+/* Nesting limits. Later phases (sema, lowering, --emit ast, the passes over
+   nested regions) walk the tree recursively, so its depth must be bounded
+   for any input: a chain like 'a + a + ... + a' never fills the parser's
+   stack (the rules are left-recursive) but makes a tree as deep as it is
+   long. An expression may nest PARSE_MAX_EXPR_DEPTH operators, calls,
+   casts and index levels; blocks (the kernel body, for, if, else) nest at
+   most PARSE_MAX_BLOCK_DEPTH deep, the limit of tile IR's reader too, so
+   that --emit ir always reads back. Both are far beyond hand-written
+   kernels and well inside the C stack, with sanitizers on as well. */
+enum { PARSE_MAX_EXPR_DEPTH = 256, PARSE_MAX_BLOCK_DEPTH = 64 };
+
+static int child_depth(const Node *child) { return child ? child->depth : 0; }
+
+/* Sets n->depth from its children (expressions: expression levels; blocks
+   and the statements that own blocks: block levels) and reports the node
+   where a limit is first crossed, once. */
+static Node *nested(ParseState *ps, Node *n) {
+    (void)ps;
+    int depth = 0;
+    if (n->kind == N_BLOCK) {
+        for (int i = 0; i < n->items.len; i++)
+            if (child_depth(n->items.items[i]) > depth)
+                depth = child_depth(n->items.items[i]);
+        n->depth = depth + 1;
+        if (n->depth == PARSE_MAX_BLOCK_DEPTH + 1)
+            diag_error(n->span, "blocks nested too deeply (more than %d levels)", PARSE_MAX_BLOCK_DEPTH);
+        return n;
+    }
+    if (n->kind == N_FOR || n->kind == N_IF) {
+        n->depth = child_depth(n->body);
+        if (child_depth(n->then_body) > n->depth)
+            n->depth = child_depth(n->then_body);
+        /* An else-if is an if inside the else block: one level more. */
+        int else_depth = child_depth(n->else_body) + (n->else_body && n->else_body->kind == N_IF);
+        if (else_depth > n->depth)
+            n->depth = else_depth;
+        if (n->else_body && n->else_body->kind == N_IF && else_depth == PARSE_MAX_BLOCK_DEPTH + 1)
+            diag_error(n->else_body->span, "blocks nested too deeply (more than %d levels)", PARSE_MAX_BLOCK_DEPTH);
+        return n;
+    }
+    const Node *children[3] = {n->lhs, n->rhs, n->step};
+    for (int i = 0; i < 3; i++)
+        if (child_depth(children[i]) > depth)
+            depth = child_depth(children[i]);
+    for (int i = 0; i < n->items.len; i++)
+        if (child_depth(n->items.items[i]) > depth)
+            depth = child_depth(n->items.items[i]);
+    n->depth = depth + 1;
+    if (n->depth == PARSE_MAX_EXPR_DEPTH + 1)
+        diag_error(n->span, "expression nested too deeply (more than %d levels); split it with 'let'",
+                   PARSE_MAX_EXPR_DEPTH);
     return n;
 }
 
@@ -756,11 +822,13 @@ static void duplicate_clause(const char *clause, Span first, Loc again) {
 /* ---- syntax error messages ------------------------------------------------ */
 
 /* Bison calls this only when its stack is full: the input nests deeper
-   than any kernel would. */
+   than any kernel would (blocks when many braces are open, else an
+   expression). */
 static void yyerror(Loc *loc, yyscan_t scanner, ParseState *ps, const char *message) {
     (void)scanner;
-    (void)ps;
-    if (strcmp(message, "memory exhausted") == 0)
+    if (strcmp(message, "memory exhausted") == 0 && ps->brace_depth > PARSE_MAX_BLOCK_DEPTH)
+        diag_error(span_of(*loc), "blocks nested too deeply (more than %d levels)", PARSE_MAX_BLOCK_DEPTH);
+    else if (strcmp(message, "memory exhausted") == 0)
         diag_error(span_of(*loc), "expression nested too deeply");
     else
         diag_error(span_of(*loc), "%s", message);

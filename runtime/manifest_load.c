@@ -117,7 +117,8 @@ static bool json_is_int(const cJSON *item) {
     if (!cJSON_IsNumber(item))
         return false;
     double v = item->valuedouble;
-    return v == (double)(int64_t)v && v >= -9007199254740992.0 && v <= 9007199254740992.0;
+    /* The range first: converting a double outside int64 is undefined. */
+    return v >= -9007199254740992.0 && v <= 9007199254740992.0 && v == (double)(int64_t)v;
 }
 
 static bool json_has(const cJSON *item, JsonWant want) {

@@ -41,9 +41,21 @@ ptxas = os.environ.get("PTXAS") or shutil.which("ptxas") or os.path.join(cuda_ho
 if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
 config.substitutions.append(("%ptxas", ptxas))
+# Build integration (testsuite/build): the consumer examples need these.
+for tool in ("cmake", "pkg-config", "g++"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
 config.substitutions.append(("FileCheck", os.environ.get("FILECHECK", "FileCheck-22")))
 config.substitutions.append(("not ", "not-22 "))
 config.environment["LC_ALL"] = "C"
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# make SANITIZE=1 test (docs/reliability.md): the libraries under test carry
+# ASan and UBSan. A program a test links against them adds %cflags-sanitize;
+# a test that cannot (a consumer built by pkg-config or CMake, which must load
+# the ASan runtime first) says UNSUPPORTED: sanitize.
+if os.environ.get("SANITIZE") == "1":
+    config.available_features.add("sanitize")
+config.substitutions.append(("%cflags-sanitize",
+                             "-fsanitize=address,undefined" if os.environ.get("SANITIZE") == "1" else ""))

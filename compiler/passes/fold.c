@@ -2,7 +2,8 @@
  * fold.c: canonicalization and constant folding.
  *
  * Requires: a verified kernel.
- * Preserves: verification, and the meaning of the kernel bit for bit. A
+ * Preserves: verification, and the meaning of the kernel bit for bit except
+ *   for the reciprocal rewrite below (documented, within 1 ulp). A
  *   value is only ever replaced by one of the same type, and an op folded
  *   to a constant keeps its result value (it becomes an IR_CONST in place),
  *   so uses need no rewriting.
@@ -30,6 +31,12 @@
  *     int x*0 -> 0, int x-x -> 0, min/max/and/or of x with itself, x&&true,
  *     x&&false, x||false, x||true, not not x, neg neg x; constants move to
  *     the right of commutative ops so that CSE sees one form;
+ *   - division by a broadcast value: div(x, broadcast(s)) becomes
+ *     mul(x, broadcast(div(1, s))) for f32, f64 and bf16 (one division per
+ *     element of s). This is the one rewrite that is NOT bit-exact: the
+ *     result is within 1 ulp of the divided one while 2^-126 <= |s| <= 2^126
+ *     (f32; docs/language.md). The interpreter runs the optimized IR, so it
+ *     and the GPU compute the same thing;
  *   - select with a constant condition or two equal arms picks its arm; an
  *     `if` with a constant condition is replaced by the ops of the block it
  *     takes; a `for` with constant bounds, step > 0 and lo >= hi is replaced
@@ -155,6 +162,8 @@ static void replace_op(Folder *F, IrOp *op, IrValue **values) {
 static void replace_with(Folder *F, IrOp *op, IrValue *value) { replace_op(F, op, &value); }
 
 /* ---- folding elementwise ops ----------------------------------------------- */
+
+static bool is_const_value(const IrValue *v) { return v->def && v->def->opcode == IR_CONST; }
 
 static bool is_commutative(IrOpcode opcode) {
     switch (opcode) {
@@ -285,6 +294,45 @@ static bool eval_cast(const Lit *a, DType to, int64_t *ri, double *rf) {
     return true;
 }
 
+/* div(x, broadcast(s)) -> mul(x, broadcast(div(1, s))) for f32, f64 and
+   bf16: one division per element of s (a row value in softmax, layer norm)
+   instead of one per element of x. The one rewrite here that is not exact:
+   x * RN(1/s) is within 1 ulp of RN(x / s) while 1/s is a normal number
+   (docs/language.md, "Division"). Not for f16, whose narrow range makes 1/s
+   overflow for |s| < 2^-16 and lose bits for |s| > 2^14. A broadcast of a
+   constant is a constant by now (fold_shape), so division by a constant
+   stays a correctly rounded division. */
+static bool reciprocal_of_broadcast(Folder *F, IrOp *op) {
+    IrValue *x = op->operands[0], *y = op->operands[1];
+    DType dtype = y->type.dtype;
+    if (y->type.kind != IRT_TILE || !(dtype == DT_F32 || dtype == DT_F64 || dtype == DT_BF16))
+        return false;
+    IrOp *bcast = y->def;
+    if (!bcast || bcast->opcode != IR_BROADCAST)
+        return false;
+    IrValue *s = bcast->operands[0];
+    if (s->type.kind != IRT_TILE || is_const_value(s) || ir_type_elements(&s->type) >= ir_type_elements(&y->type))
+        return false;
+    IrOp *one = ir_op_new(F->kernel, IR_CONST, op->loc, 0, 1);
+    one->float_value = 1.0;
+    ir_op_set_result_type(one, 0, s->type);
+    IrOp *recip = ir_op_new(F->kernel, IR_DIV, op->loc, 2, 1);
+    recip->operands[0] = one->results[0];
+    recip->operands[1] = s;
+    ir_op_set_result_type(recip, 0, s->type);
+    IrOp *nb = ir_op_new(F->kernel, IR_BROADCAST, op->loc, 1, 1);
+    nb->operands[0] = recip->results[0];
+    ir_op_set_result_type(nb, 0, y->type);
+    ir_op_insert_before(op, one);
+    ir_op_insert_before(op, recip);
+    ir_op_insert_before(op, nb);
+    op->opcode = IR_MUL;
+    op->operands[0] = x;
+    op->operands[1] = nb->results[0];
+    F->changed = true;
+    return true;
+}
+
 /* Rewrites of a binary op with at most one constant operand (on the right
    after canonicalization). */
 static void simplify_binary(Folder *F, IrOp *op) {
@@ -304,6 +352,8 @@ static void simplify_binary(Folder *F, IrOp *op) {
             break;
         }
     }
+    if (op->opcode == IR_DIV && reciprocal_of_broadcast(F, op))
+        return;
     Lit c = {0};
     if (!get_lit(y, &c))
         return;

@@ -85,8 +85,13 @@ while read -r name file kernel defines; do
     fi
 done < "$list"
 
-if [ "$DEVICE" = gpu ] && [ -z "$CASES" ]; then
-    "$BUILD_DIR/tests/runtime_launch" "$ROOT/testsuite/gpu/Inputs/kernels.json" > "$log" 2>&1
+# runtime_launch (kernels.json), then runtime_errors (out of memory, corrupt
+# artifacts, a device below the kernel's capability; it writes into $TMP).
+for prog in runtime_launch runtime_errors; do
+    [ "$DEVICE" = gpu ] && [ -z "$CASES" ] || break
+    if [ $prog = runtime_launch ]; then arg=$ROOT/testsuite/gpu/Inputs/kernels.json; else arg=$TMP/errors; fi
+    [ $prog = runtime_errors ] && mkdir -p "$arg"
+    "$BUILD_DIR/tests/$prog" "$arg" > "$log" 2>&1
     status=$?
     counts=$(sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2/p' "$log" | tail -1)
     if [ -n "$counts" ]; then
@@ -95,12 +100,12 @@ if [ "$DEVICE" = gpu ] && [ -z "$CASES" ]; then
         failed=$((failed + $2))
     fi
     if [ $status -ne 0 ] || [ -z "$counts" ] || [ "${2:-0}" -ne 0 ]; then
-        echo "FAIL: runtime_launch (exit $status)"
+        echo "FAIL: $prog (exit $status)"
         sed 's/^/    /' "$log"
         if [ -z "$counts" ] || [ "${2:-0}" -eq 0 ]; then failed=$((failed + 1)); fi
     else
-        echo "PASS: runtime_launch ($1 checks)"
+        echo "PASS: $prog ($1 checks)"
     fi
-fi
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
