@@ -77,18 +77,22 @@ def case_list(quick=False):
 def tessera_variants(c):
     k = c["kind"]
     if k == "relu":
-        return [("relu_b4096_w8", "relu2x1", "relu2x1")]
+        return [(v, "relu2x1", "relu2x1") for v in
+                ("relu_b4096_w8", "relu_b1024_w4", "relu_b2048_w4", "relu_b2048_w8", "relu_b8192_w8")]
     if k == "softmax":
         kern = "softmax" if c["dt"] == "f32" else "softmax_f16"
         if c["n"] > 1024:
             return [("softmax_bn4096_w16", "softmax", kern), ("softmax_bn4096_w8", "softmax", kern)]
-        return [("softmax_bn1024_w4", "softmax", kern), ("softmax_bn1024_w8", "softmax", kern)]
+        return [("softmax_bn1024_w4", "softmax", kern), ("softmax_bn1024_w8", "softmax", kern),
+                ("softmax_bn1024_w2", "softmax", kern)]
     if k == "layernorm":
-        return [("layernorm_bn4096_w16", "layernorm", "layernorm"), ("layernorm_bn4096_w8", "layernorm", "layernorm")]
+        return [("layernorm_bn4096_w16", "layernorm", "layernorm"), ("layernorm_bn4096_w8", "layernorm", "layernorm"),
+                ("layernorm_bn4096_w4", "layernorm", "layernorm")]
     if k == "rowsum":
         return [("rowsum_bn2048_w8", "rowsum", "rowsum"), ("rowsum_bn1024_w4", "rowsum", "rowsum")]
     if k == "add2d":
-        return [("add2d_bm8_bn512_w8", "add2d", "add2d"), ("add2d_bm16_bn256_w8", "add2d", "add2d")]
+        return [(v, "add2d", "add2d") for v in ("add2d_bm8_bn512_w8", "add2d_bm16_bn256_w8", "add2d_bm4_bn1024_w8",
+                                                 "add2d_bm8_bn512_w4", "add2d_bm2_bn1024_w4")]
     if k == "matmul":
         return [("matmul_128x128x64_w8", "matmul", "matmul"), ("matmul_64x64x32_w4", "matmul", "matmul")]
     if k == "attention":

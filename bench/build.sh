@@ -44,16 +44,25 @@ cp "$LIBDEVICE" "$PKG/nvvm/libdevice/"
 # VARIANT  FILE  -D ...   (the harness, bench/bench.py, knows these names)
 VARIANTS='
 relu_b4096_w8         relu2x1    BLOCK=4096
+relu_b1024_w4         relu2x1    BLOCK=1024 W=4
+relu_b2048_w4         relu2x1    BLOCK=2048 W=4
+relu_b2048_w8         relu2x1    BLOCK=2048 W=8
+relu_b8192_w8         relu2x1    BLOCK=8192 W=8
 softmax_bn4096_w16    softmax    BN=4096 W=16
 softmax_bn4096_w8     softmax    BN=4096 W=8
 softmax_bn1024_w4     softmax    BN=1024 W=4
 softmax_bn1024_w8     softmax    BN=1024 W=8
+softmax_bn1024_w2     softmax    BN=1024 W=2
 layernorm_bn4096_w16  layernorm  BN=4096 W=16
 layernorm_bn4096_w8   layernorm  BN=4096 W=8
+layernorm_bn4096_w4   layernorm  BN=4096 W=4
 rowsum_bn2048_w8      rowsum     BN=2048 W=8
 rowsum_bn1024_w4      rowsum     BN=1024 W=4
 add2d_bm8_bn512_w8    add2d      BM=8 BN=512 W=8
 add2d_bm16_bn256_w8   add2d      BM=16 BN=256 W=8
+add2d_bm4_bn1024_w8   add2d      BM=4 BN=1024 W=8
+add2d_bm8_bn512_w4    add2d      BM=8 BN=512 W=4
+add2d_bm2_bn1024_w4   add2d      BM=2 BN=1024 W=4
 matmul_128x128x64_w8  matmul     BM=128 BN=128 BK=64 W=8
 matmul_64x64x32_w4    matmul     BM=64 BN=64 BK=32 W=4
 attn_d64_bq128_w8     attention  D=64 BQ=128 BK=64 W=8
