@@ -90,6 +90,9 @@ void diag_error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 void diag_error_plain_v(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 void diag_warning_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int diag_error_count(void);
+/* Reads `path` into `arena`; on failure reports through diag_error_plain
+   (cannot open, a directory, too large, cannot read) and returns false. */
+bool source_read(Arena *arena, const char *path, SourceFile *file);
 void diag_reset(void);
 
 /* Machine-readable diagnostics (tessc --diagnostics-format). In JSON and

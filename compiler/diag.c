@@ -17,8 +17,10 @@
  */
 #include "base.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const SourceFile *current_file;
 static int error_count;
@@ -746,4 +748,58 @@ void diag_warning_plain(const char *fmt, ...) {
     va_start(ap, fmt);
     report_plain("warning", fmt, ap);
     va_end(ap);
+}
+
+/* ---- source files ------------------------------------------------------------ */
+
+/* Reads a whole source file into `arena`, NUL-terminated. The driver and
+   `tessc run` both read their input here, so both refuse the same files
+   with the same messages. */
+enum { MAX_SOURCE_BYTES = 64 << 20 };   /* a kernel file is small; this is a sanity bound */
+
+bool source_read(Arena *arena, const char *path, SourceFile *file) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_error_plain("cannot open '%s': %s", path, strerror(errno));
+        return false;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        diag_error_plain("'%s' is a directory", path);
+        fclose(f);
+        return false;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    for (;;) {
+        if (!text)
+            INTERNAL_ERROR("out of memory reading '%s'", path);
+        size_t n = fread(text + len, 1, cap - len - 1, f);
+        len += n;
+        if (len > MAX_SOURCE_BYTES) {
+            diag_error_plain("'%s' is larger than %d MiB", path, MAX_SOURCE_BYTES >> 20);
+            free(text);
+            fclose(f);
+            return false;
+        }
+        if (n == 0)
+            break;
+        if (len + 1 == cap) {
+            cap *= 2;
+            text = realloc(text, cap);
+        }
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        diag_error_plain("cannot read '%s'", path);
+        free(text);
+        return false;
+    }
+    text[len] = '\0';
+    file->name = path;
+    file->text = arena_strndup(arena, text, len);
+    file->length = len;
+    free(text);
+    return true;
 }

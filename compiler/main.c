@@ -319,55 +319,6 @@ static void parse_args(Options *opt, int argc, char **argv) {
 
 /* ---- input ---------------------------------------------------------------- */
 
-enum { MAX_SOURCE_BYTES = 64 << 20 };
-
-static bool read_source(const char *path, SourceFile *file) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error_plain("cannot open '%s': %s", path, strerror(errno));
-        return false;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        diag_error_plain("'%s' is a directory", path);
-        fclose(f);
-        return false;
-    }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    for (;;) {
-        if (!text)
-            INTERNAL_ERROR("out of memory reading '%s'", path);
-        size_t n = fread(text + len, 1, cap - len - 1, f);
-        len += n;
-        if (len > MAX_SOURCE_BYTES) {
-            diag_error_plain("'%s' is larger than %d MiB", path, MAX_SOURCE_BYTES >> 20);
-            free(text);
-            fclose(f);
-            return false;
-        }
-        if (n == 0)
-            break;
-        if (len + 1 == cap) {
-            cap *= 2;
-            text = realloc(text, cap);
-        }
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        diag_error_plain("cannot read '%s'", path);
-        free(text);
-        return false;
-    }
-    text[len] = '\0';
-    file->name = path;
-    file->text = arena_strndup(&driver_arena, text, len);
-    file->length = len;
-    free(text);
-    return true;
-}
-
 /* ---- output --------------------------------------------------------------- */
 
 typedef struct Artifact {
@@ -867,7 +818,7 @@ static int compile(const Options *opt) {
     if (opt->print_outputs && !per_kernel_outputs(opt))
         return print_outputs(opt, NULL);
     SourceFile file;
-    if (!read_source(opt->input, &file))
+    if (!source_read(&driver_arena, opt->input, &file))
         return EXIT_INPUT;
     diag_set_source(&file);
     Artifact artifacts[EMIT_COUNT] = {0};

@@ -148,56 +148,6 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
 
 /* ---- the front end ------------------------------------------------------------------ */
 
-enum { RUN_MAX_SOURCE_BYTES = 64 << 20 };
-
-static bool run_read_source(const char *path, SourceFile *file) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "tessc run: error: cannot open '%s': %s\n", path, strerror(errno));
-        return false;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tessc run: error: '%s' is a directory\n", path);
-        fclose(f);
-        return false;
-    }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    for (;;) {
-        if (!text)
-            INTERNAL_ERROR("out of memory reading '%s'", path);
-        size_t n = fread(text + len, 1, cap - len - 1, f);
-        len += n;
-        if (len > RUN_MAX_SOURCE_BYTES) {
-            fprintf(stderr, "tessc run: error: '%s' is larger than %d MiB\n", path,
-                    RUN_MAX_SOURCE_BYTES >> 20);
-            free(text);
-            fclose(f);
-            return false;
-        }
-        if (n == 0)
-            break;
-        if (len + 1 == cap) {
-            cap *= 2;
-            text = realloc(text, cap);
-        }
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        fprintf(stderr, "tessc run: error: cannot read '%s'\n", path);
-        free(text);
-        return false;
-    }
-    text[len] = '\0';
-    file->name = path;
-    file->text = arena_strndup(&run_arena, text, len);
-    file->length = len;
-    free(text);
-    return true;
-}
-
 static bool run_has_suffix(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
@@ -666,7 +616,7 @@ int run_main(int argc, char **argv) {
     }
 
     SourceFile file;
-    if (!run_read_source(opt.input, &file))
+    if (!source_read(&run_arena, opt.input, &file))
         return RUN_EXIT_INPUT;
     diag_set_source(&file);
     bool from_ir = run_has_suffix(opt.input, ".tir");
