@@ -814,14 +814,34 @@ static int print_outputs(const Options *opt, IrModule *module) {
     return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
 }
 
+/* Drops the in-memory artifacts; idempotent, so every path out of compile()
+   can call it. */
+static void artifacts_close(Artifact *artifacts) {
+    for (int i = 0; i < EMIT_COUNT; i++) {
+        if (artifacts[i].stream) {
+            fclose(artifacts[i].stream);
+            free(artifacts[i].data);
+            artifacts[i] = (Artifact){0};
+        }
+    }
+}
+
+static int compile_into(const Options *opt, Artifact *artifacts);
+
 static int compile(const Options *opt) {
+    Artifact artifacts[EMIT_COUNT] = {0};
+    int status = compile_into(opt, artifacts);
+    artifacts_close(artifacts);   /* the early returns of compile_into leave some open */
+    return status;
+}
+
+static int compile_into(const Options *opt, Artifact *artifacts) {
     if (opt->print_outputs && !per_kernel_outputs(opt))
         return print_outputs(opt, NULL);
     SourceFile file;
     if (!source_read(&driver_arena, opt->input, &file))
         return EXIT_INPUT;
     diag_set_source(&file);
-    Artifact artifacts[EMIT_COUNT] = {0};
     bool from_ir = has_suffix(opt->input, ".tir");
     if (from_ir && (opt->emit[EMIT_TOKENS] || opt->emit[EMIT_AST])) {
         diag_error_plain("--emit tokens and ast need a .tess input");
@@ -873,6 +893,8 @@ static int compile(const Options *opt) {
     int status = run_backend(opt, &file, module, &backend, artifacts);
     if (status != 0) {
         backend_free(&backend);
+        for (int i = 0; i < module->kernels.len; i++)
+            ir_kernel_free(module->kernels.items[i]);
         return status;
     }
     return finish(opt, artifacts, module, &backend);
@@ -886,12 +908,7 @@ static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Bac
     bool written = write_outputs(opt, artifacts, backend);
     if (backend)
         backend_free(backend);
-    for (int i = 0; i < EMIT_COUNT; i++) {
-        if (artifacts[i].stream) {
-            fclose(artifacts[i].stream);
-            free(artifacts[i].data);
-        }
-    }
+    artifacts_close(artifacts);
     for (int i = 0; module && i < module->kernels.len; i++)
         ir_kernel_free(module->kernels.items[i]);
     return written ? 0 : EXIT_INPUT;
