@@ -158,15 +158,9 @@ static bool run_has_suffix(const char *s, const char *suffix) {
 static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file, bool from_ir) {
     IrModule *module;
     if (from_ir) {
-        module = ir_parse_module(&run_arena, file);
+        module = ir_parse_module(&run_arena, file);   /* verifies each kernel, reporting at the op */
         if (!module || diag_error_count())
             return NULL;
-        for (int i = 0; i < module->kernels.len; i++) {
-            IrKernel *kernel = module->kernels.items[i];
-            char message[512];
-            if (!ir_verify_kernel(kernel, message, sizeof message))
-                diag_error(kernel->loc, "kernel '%s' is not valid tile IR: %s", kernel->name, message);
-        }
     } else {
         Program *program = parse_program(&run_arena, file);
         if (!program || diag_error_count())
