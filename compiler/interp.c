@@ -307,14 +307,6 @@ static void format_element(const Memory *mem, int64_t offset, char *buf, size_t 
 
 /* ---- the plan: slots for values -------------------------------------------------- */
 
-static uint32_t pointer_hash(const void *p) {
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    return (uint32_t)x;
-}
-
 static void map_grow(Interp *I) {
     int old_cap = I->key_cap;
     const IrValue **old_keys = I->keys;
@@ -325,7 +317,7 @@ static void map_grow(Interp *I) {
     for (int i = 0; i < old_cap; i++) {
         if (!old_keys[i])
             continue;
-        uint32_t h = pointer_hash(old_keys[i]) & (uint32_t)(I->key_cap - 1);
+        uint32_t h = (uint32_t)ir_hash_pointer(old_keys[i]) & (uint32_t)(I->key_cap - 1);
         while (I->keys[h])
             h = (h + 1) & (uint32_t)(I->key_cap - 1);
         I->keys[h] = old_keys[i];
@@ -335,7 +327,7 @@ static void map_grow(Interp *I) {
 
 static int slot_of(Interp *I, const IrValue *v) {
     if (I->key_cap) {
-        uint32_t h = pointer_hash(v) & (uint32_t)(I->key_cap - 1);
+        uint32_t h = (uint32_t)ir_hash_pointer(v) & (uint32_t)(I->key_cap - 1);
         while (I->keys[h]) {
             if (I->keys[h] == v)
                 return I->key_slot[h];
@@ -386,7 +378,7 @@ static int slot_new(Interp *I, const IrValue *v, bool carried) {
         if (carried)
             s->spare = tile_buffer(I, n);
     }
-    uint32_t h = pointer_hash(v) & (uint32_t)(I->key_cap - 1);
+    uint32_t h = (uint32_t)ir_hash_pointer(v) & (uint32_t)(I->key_cap - 1);
     while (I->keys[h])
         h = (h + 1) & (uint32_t)(I->key_cap - 1);
     I->keys[h] = v;

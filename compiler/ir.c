@@ -279,3 +279,11 @@ const char *ir_combine_name(IrCombine combine) {
     }
     return "?";
 }
+
+uint64_t ir_hash_pointer(const void *p) {
+    uint64_t h = (uint64_t)(uintptr_t)p;   /* the murmur3 finalizer's first steps */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}

@@ -206,6 +206,9 @@ bool ir_opcode_is_elementwise_binary(IrOpcode opcode);
 bool ir_opcode_is_elementwise_unary(IrOpcode opcode);
 bool ir_opcode_is_compare(IrOpcode opcode);
 const char *ir_combine_name(IrCombine combine);
+/* A well-mixed hash of a pointer, for the hash tables keyed by values or
+   interned names (the .tir reader, the verifier, the interpreter). */
+uint64_t ir_hash_pointer(const void *p);
 
 /* ---- text (ir_print.c, ir_parse.c) ------------------------------------- */
 

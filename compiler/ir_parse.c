@@ -408,14 +408,6 @@ static double parse_number(Parser *P, bool *is_float, int64_t *int_out, const ch
 
 /* ---- names --------------------------------------------------------------- */
 
-static uint64_t hash_pointer(const void *p) {
-    uint64_t h = (uint64_t)(uintptr_t)p;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return h;
-}
-
 static void names_reset(Parser *P) {
     P->names_capacity = 256;
     P->names_count = 0;
@@ -425,7 +417,7 @@ static void names_reset(Parser *P) {
 
 static NameEntry *names_find(Parser *P, const char *name) {
     int mask = P->names_capacity - 1;
-    for (int i = (int)(hash_pointer(name) & (uint64_t)mask);; i = (i + 1) & mask) {
+    for (int i = (int)(ir_hash_pointer(name) & (uint64_t)mask);; i = (i + 1) & mask) {
         NameEntry *e = P->names[i];
         if (!e || e->name == name)
             return e;
@@ -441,14 +433,14 @@ static void names_insert(Parser *P, NameEntry *entry) {
         for (int i = 0; i < old_capacity; i++)
             if (old[i]) {
                 int mask = P->names_capacity - 1;
-                int j = (int)(hash_pointer(old[i]->name) & (uint64_t)mask);
+                int j = (int)(ir_hash_pointer(old[i]->name) & (uint64_t)mask);
                 while (P->names[j])
                     j = (j + 1) & mask;
                 P->names[j] = old[i];
             }
     }
     int mask = P->names_capacity - 1;
-    int j = (int)(hash_pointer(entry->name) & (uint64_t)mask);
+    int j = (int)(ir_hash_pointer(entry->name) & (uint64_t)mask);
     while (P->names[j])
         j = (j + 1) & mask;
     P->names[j] = entry;

@@ -60,17 +60,9 @@ static const char *type_text(Verifier *V, const IrType *type) {
 
 /* ---- the set of defined values --------------------------------------------- */
 
-static uint64_t hash_pointer(const void *p) {
-    uint64_t h = (uint64_t)(uintptr_t)p;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return h;
-}
-
 static int set_slot(const Verifier *V, const IrValue *value) {
     int mask = V->capacity - 1;
-    int i = (int)(hash_pointer(value) & (uint64_t)mask);
+    int i = (int)(ir_hash_pointer(value) & (uint64_t)mask);
     while (V->keys[i] && V->keys[i] != value)
         i = (i + 1) & mask;
     return i;
