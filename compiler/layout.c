@@ -266,6 +266,7 @@ typedef struct Assign {
     KernelPlan *plan;
     IrKernel *kernel;
     int next_op;
+    bool mma_rows;                     /* tensor-core dots put all warps along M (mma_layout) */
 } Assign;
 
 static ValuePlan *vplan(Assign *A, const IrValue *v) { return &A->plan->values[v->id]; }
@@ -501,6 +502,83 @@ static void assign_if(Assign *A, IrOp *op) {
     }
 }
 
+/* ---- tensor cores ---------------------------------------------------------------- */
+
+/* The accumulator layout of mma.sync.m16n8k16 is a blocked layout: lanes
+   as 8 rows x 4 column pairs (lane = 4 * row + pair, the PTX fragment's
+   groupID and threadID_in_group), size_per_thread [1, 2], warps [wm, wn].
+   A thread holds rows r0 + 8 * wm * i and columns c0 + 8 * wn * j + {0, 1}.
+   Two of its row registers make the two 8-row halves of one m16 tile and
+   each column pair one n8 tile: the mma does not care which rows of the
+   tile these are, as long as the A fragment is loaded from the same rows
+   and B from the same columns (llvm_dot.c). So the accumulator is an
+   ordinary blocked layout that every other op already handles.
+
+   Warps: when a dot's result is reduced or feeds another dot (flash
+   attention: row max, then p @ v), all warps go along M so that each row
+   stays in one warp (no cross-warp reduction, and both dots agree). Else
+   the warp tile is kept square, which minimises the shared-memory bytes
+   each warp reads per k step. */
+static const Layout *mma_layout(Assign *A, IrOp *op) {
+    IrValue *av = op->operands[0], *bv = op->operands[1], *r = op->results[0];
+    DType in = av->type.dtype;
+    if ((in != DT_F16 && in != DT_BF16) || bv->type.dtype != in || r->type.dtype != DT_F32 ||
+        av->type.rank != 2 || bv->type.rank != 2)
+        return NULL;
+    int64_t m = r->type.dims[0].size, n = r->type.dims[1].size, k = av->type.dims[1].size;
+    if (!layout_is_pow2(m) || !layout_is_pow2(n) || m < 16 || n < 8 || k % 16 != 0)
+        return NULL;
+    int warps = A->plan->threads / 32, wm = 1, wn = 1;
+    if (A->mma_rows)
+        while (wm * wn < warps && m % (32 * wm) == 0)
+            wm *= 2;
+    while (wm * wn < warps) {
+        bool more_m = m % (32 * wm) == 0, more_n = n % (16 * wn) == 0;
+        if (more_m && (!more_n || m / wm >= n / wn))
+            wm *= 2;
+        else if (more_n)
+            wn *= 2;
+        else
+            return NULL;   /* too small a tile for the warps: FMAs */
+    }
+    Layout *l = layout_new(A->kernel, LAYOUT_BLOCKED, 2);
+    l->size_per_thread[0] = 1;
+    l->size_per_thread[1] = 2;
+    l->threads_per_warp[0] = 8;
+    l->threads_per_warp[1] = 4;
+    l->warps_per_cta[0] = wm;
+    l->warps_per_cta[1] = wn;
+    l->order[0] = 1;
+    l->order[1] = 0;
+    return l;
+}
+
+/* Whether some reduce or dot consumes a value computed from a dot's result
+   (through elementwise and shape ops): the mma_rows rule above. */
+static bool dot_feeds_rows(Assign *A, IrBlock *block, bool *from_dot) {
+    bool found = false;
+    for (IrOp *op = block->first; op; op = op->next) {
+        bool in = false;
+        for (int i = 0; i < op->num_operands; i++)
+            in |= from_dot[op->operands[i]->id];
+        if (op->opcode == IR_REDUCE && in)
+            found = true;
+        if (op->opcode == IR_DOT && (from_dot[op->operands[0]->id] || from_dot[op->operands[1]->id]))
+            found = true;
+        bool passes = op->opcode == IR_DOT ||
+                      (in && (ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode) ||
+                              op->opcode == IR_SELECT || op->opcode == IR_CAST || op->opcode == IR_BROADCAST ||
+                              op->opcode == IR_RESHAPE || op->opcode == IR_TRANSPOSE || op->opcode == IR_EXTRACT));
+        for (int i = 0; i < op->num_results; i++)
+            from_dot[op->results[i]->id] = passes;
+        if (op->body)
+            found |= dot_feeds_rows(A, op->body, from_dot);
+        if (op->else_body)
+            found |= dot_feeds_rows(A, op->else_body, from_dot);
+    }
+    return found;
+}
+
 static void assign_op(Assign *A, IrOp *op) {
     A->next_op++;
     const Layout **want = operand_array(A, op);
@@ -523,7 +601,10 @@ static void assign_op(Assign *A, IrOp *op) {
         return;
     }
     case IR_DOT: {
-        const Layout *l = default_for(A, &r->type);
+        const Layout *l = mma_layout(A, op);
+        layout_op_plan(A->plan, op)->mma = l != NULL;
+        if (!l)
+            l = default_for(A, &r->type);
         set_result(A, r, l, false);
         concrete(A, op->operands[0]);
         concrete(A, op->operands[1]);
@@ -634,7 +715,11 @@ static void scratch_op(Assign *A, OpPlan *p) {
         }
     }
     if (op->opcode == IR_DOT) {
-        int64_t bytes = align16(tile_bytes(&op->operands[0]->type)) + align16(tile_bytes(&op->operands[1]->type));
+        const IrType *at = &op->operands[0]->type, *bt = &op->operands[1]->type;
+        int64_t bytes = align16(tile_bytes(at)) + align16(tile_bytes(bt));
+        if (p->mma)
+            bytes = align16(at->dims[0].size * layout_mma_pitch(at->dims[1].size) * 2) +
+                    align16(bt->dims[0].size * layout_mma_pitch(bt->dims[1].size) * 2);
         if (bytes > need)
             need = bytes;
     }
@@ -727,6 +812,9 @@ KernelPlan *layout_assign(IrKernel *kernel, int threads) {
     for (int i = 0; i < ops.len; i++)
         plan->ops[i].end_index = region_end(plan, plan->ops[i].op);
 
+    bool *from_dot = ARENA_ARRAY(&kernel->arena, bool, values + 1);
+    memset(from_dot, 0, sizeof(bool) * (size_t)(values + 1));
+    A.mma_rows = dot_feeds_rows(&A, kernel->body, from_dot);
     for (int i = 0; i < kernel->num_params; i++)
         set_result(&A, kernel->params[i].value, NULL, false);
     assign_block(&A, kernel->body);

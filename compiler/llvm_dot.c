@@ -1,9 +1,21 @@
 /*
- * llvm_dot.c: dot(a[m,k], b[k,n] [, acc]) with FMAs.
+ * llvm_dot.c: dot(a[m,k], b[k,n] [, acc]), on tensor cores or with FMAs.
  *
- * The correct-for-every-dtype path that tensor-core layouts will replace
- * for the pairs they cover (mma.sync m16n8k16 for f16/bf16 on sm_80+, wgmma
- * on sm_90a). Both operands are staged row-major in the op's shared scratch
+ * Tensor cores (plan->mma: f16 x f16 or bf16 x bf16 into f32, the tile
+ * divisible into the warps' m16n8 tiles; layout.c's mma_layout): both
+ * operands are staged in the op's shared scratch, A as [m][k + 8] and B as
+ * [k][n + 8] (16-byte vector stores; the padding keeps ldmatrix free of
+ * bank conflicts), then per k step of 16 each warp loads its A fragments
+ * with ldmatrix.x4 and its B fragments with ldmatrix.x4.trans (PTX ISA
+ * 9.7.14.5.15) and issues one mma.sync.aligned.m16n8k16.row.col.f32 per
+ * m16n8 tile of its accumulator (9.7.14.5.14; fragment layouts in
+ * 9.7.14.5.8). The accumulator registers are the result's own registers
+ * in its blocked layout (layout.c says why that works), so nothing is
+ * shuffled before or after. The products are exact and summed in f32, but
+ * in the tensor core's order, not k by k: results can differ from the FMA
+ * path and the interpreter in the last bits.
+ *
+ * FMAs (every other dtype and shape): both operands are staged row-major in the op's shared scratch
  * (barrier, write, barrier); then a loop over k in which each thread loads
  * the a elements of its result rows and the b elements of its result
  * columns and does one fma per result register (PTX ISA 9.7.3.6 fma.rn).
@@ -14,6 +26,140 @@
 #include "llvm_lower.h"
 
 static int64_t dot_align16(int64_t v) { return (v + 15) & ~(int64_t)15; }
+
+/* ---- tensor cores ------------------------------------------------------------------------- */
+
+/* Writes a rank-2 f16/bf16 tile into shared memory as rows of `pitch`
+   elements, runs of registers that are contiguous along the row as one
+   vector store (up to 16 bytes; every run starts at a multiple of its
+   length and the pitch is a multiple of 8 elements, so each is aligned). */
+static void mma_stage(Lowering *L, Tile *t, int64_t offset, int64_t pitch) {
+    ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
+    const LayoutDim *row = &t->map.dims[1];
+    int64_t run = row->in_registers ? 1 : row->size < row->spt ? row->size : row->spt;
+    if (run > 8)
+        run = 8;
+    LLVMTypeRef elem = llvm_kernel_mem_type(L, t->type.dtype);
+    LLVMTypeRef vec = LLVMVectorType(elem, (unsigned)run);
+    for (int64_t r = 0; r < t->map.num_regs; r += run) {
+        LLVMValueRef i = llvm_kernel_coord(L, t, ti, r, 0), j = llvm_kernel_coord(L, t, ti, r, 1);
+        LLVMValueRef index = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, i, llvm_kernel_i32(L, pitch), ""), j, "");
+        LLVMValueRef byte = LLVMBuildAdd(L->b, llvm_kernel_i32(L, offset), LLVMBuildShl(L->b, index, llvm_kernel_i32(L, 1), ""), "");
+        LLVMValueRef value = t->regs[r];
+        if (run > 1) {
+            value = LLVMGetUndef(vec);
+            for (int64_t e = 0; e < run; e++)
+                value = LLVMBuildInsertElement(L->b, value, t->regs[r + e], llvm_kernel_i32(L, e), "");
+        }
+        LLVMValueRef st = LLVMBuildStore(L->b, value, llvm_kernel_smem(L, byte));
+        LLVMSetAlignment(st, (unsigned)(run * 2));
+    }
+}
+
+/* ldmatrix.sync.aligned.m8n8.{x4,x2}[.trans].shared.b16: four (two) 8x8
+   matrices, lane l giving the address of row l % 8 of matrix l / 8 (lanes
+   16-31 unused by x2); returns this lane's 32-bit pieces (two b16 each). */
+static void mma_ldmatrix(Lowering *L, LLVMValueRef byte, bool trans, int count, LLVMValueRef *out) {
+    static const char *const names[2][2] = {
+        {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.b16", "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.trans.b16"},
+        {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16", "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16"},
+    };
+    LLVMValueRef ptr = llvm_kernel_smem(L, byte);
+    LLVMTypeRef ptr_type = L->ptr_shared;
+    LLVMValueRef v = llvm_kernel_intrinsic(L, names[count == 4][trans], &ptr_type, 1, &ptr, 1);
+    for (int i = 0; i < count; i++)
+        out[i] = LLVMBuildExtractValue(L->b, v, (unsigned)i, "");
+}
+
+/* One mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}: c[4] += a[4] x b[2]. */
+static void mma_issue(Lowering *L, DType in, LLVMValueRef a[4], LLVMValueRef b[2], LLVMValueRef c[4]) {
+    LLVMValueRef args[10];
+    LLVMTypeRef h2 = LLVMVectorType(L->f16, 2);
+    for (int i = 0; i < 4; i++)
+        args[i] = in == DT_F16 ? LLVMBuildBitCast(L->b, a[i], h2, "") : a[i];
+    for (int i = 0; i < 2; i++)
+        args[4 + i] = in == DT_F16 ? LLVMBuildBitCast(L->b, b[i], h2, "") : b[i];
+    for (int i = 0; i < 4; i++)
+        args[6 + i] = c[i];
+    LLVMValueRef d = llvm_kernel_intrinsic(L, in == DT_F16 ? "llvm.nvvm.mma.m16n8k16.row.col.f32.f32"
+                                                           : "llvm.nvvm.mma.m16n8k16.row.col.bf16",
+                                           NULL, 0, args, 10);
+    for (unsigned i = 0; i < 4; i++)
+        c[i] = LLVMBuildExtractValue(L->b, d, i, "");
+}
+
+static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *acc_in) {
+    IrValue *av = op->operands[0], *r = op->results[0];
+    DType in = av->type.dtype;
+    int64_t m = av->type.dims[0].size, k = av->type.dims[1].size, n = r->type.dims[1].size;
+    int64_t a_pitch = layout_mma_pitch(k), b_pitch = layout_mma_pitch(n);
+    int64_t a_offset = p->scratch_offset, b_offset = a_offset + dot_align16(m * a_pitch * 2);
+    llvm_kernel_barrier(L);
+    mma_stage(L, a, a_offset, a_pitch);
+    mma_stage(L, b, b_offset, b_pitch);
+    llvm_kernel_barrier(L);
+
+    Tile *out = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
+    const Layout *l = out->layout;
+    int wm = l->warps_per_cta[0], wn = l->warps_per_cta[1];
+    int64_t row_regs = out->map.dims[0].regs, col_regs = out->map.dims[1].regs;
+    for (int64_t reg = 0; reg < out->map.num_regs; reg++)
+        out->regs[reg] = acc_in ? acc_in->regs[reg] : LLVMConstNull(L->f32);
+
+    /* The rows and columns this warp's tiles cover (layout.c): row register
+       i is row 8 * wm * i + 8 * warp_m + group, column pair j starts at
+       8 * wn * j + 8 * warp_n + 2 * (lane % 4). Lane l addresses row l % 8 of
+       ldmatrix matrix q = l / 8: for A, matrices (row half q % 2, k half
+       q / 2) give a0..a3; for B (transposed on load), (k half q % 2,
+       n tile q / 2) give b0, b1 of two n tiles. */
+    LLVMValueRef warp_m = LLVMBuildURem(L->b, LLVMBuildUDiv(L->b, L->warp, llvm_kernel_i32(L, wn), ""),
+                                        llvm_kernel_i32(L, wm), "");
+    LLVMValueRef warp_n = LLVMBuildURem(L->b, L->warp, llvm_kernel_i32(L, wn), "");
+    LLVMValueRef r8 = LLVMBuildURem(L->b, L->lane, llvm_kernel_i32(L, 8), "");
+    LLVMValueRef q = LLVMBuildUDiv(L->b, L->lane, llvm_kernel_i32(L, 8), "");
+    LLVMValueRef q_lo = LLVMBuildAnd(L->b, q, llvm_kernel_i32(L, 1), "");
+    LLVMValueRef q_hi = LLVMBuildLShr(L->b, q, llvm_kernel_i32(L, 1), "");
+    /* A: row = q_lo * 8 * wm + 8 * warp_m + r8, column = q_hi * 8. */
+    LLVMValueRef a_row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, q_lo, llvm_kernel_i32(L, 8 * wm), ""),
+                                      LLVMBuildAdd(L->b, LLVMBuildMul(L->b, warp_m, llvm_kernel_i32(L, 8), ""), r8, ""), "");
+    LLVMValueRef a_lane = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, a_row, llvm_kernel_i32(L, a_pitch), ""),
+                                       LLVMBuildMul(L->b, q_hi, llvm_kernel_i32(L, 8), ""), "");
+    a_lane = LLVMBuildAdd(L->b, llvm_kernel_i32(L, a_offset), LLVMBuildShl(L->b, a_lane, llvm_kernel_i32(L, 1), ""), "");
+    /* B: k row = q_lo * 8 + r8, column = q_hi * 8 * wn + 8 * warp_n. */
+    LLVMValueRef b_row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, q_lo, llvm_kernel_i32(L, 8), ""), r8, "");
+    LLVMValueRef b_col = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, q_hi, llvm_kernel_i32(L, 8 * wn), ""),
+                                      LLVMBuildMul(L->b, warp_n, llvm_kernel_i32(L, 8), ""), "");
+    LLVMValueRef b_lane = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, b_row, llvm_kernel_i32(L, b_pitch), ""), b_col, "");
+    b_lane = LLVMBuildAdd(L->b, llvm_kernel_i32(L, b_offset), LLVMBuildShl(L->b, b_lane, llvm_kernel_i32(L, 1), ""), "");
+
+    int64_t m_tiles = row_regs / 2, n_tiles = col_regs / 2;
+    LLVMValueRef *af = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, 4 * m_tiles);
+    LLVMValueRef *bf = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, 2 * n_tiles + 2);
+    for (int64_t ks = 0; ks < k; ks += 16) {
+        for (int64_t mt = 0; mt < m_tiles; mt++)
+            mma_ldmatrix(L, LLVMBuildAdd(L->b, a_lane, llvm_kernel_i32(L, (mt * 16 * wm * a_pitch + ks) * 2), ""), false,
+                         4, af + 4 * mt);
+        /* Two n tiles per ldmatrix.x4; a last odd one with x2 (lanes 0-15). */
+        for (int64_t nt = 0; nt < n_tiles; nt += 2)
+            mma_ldmatrix(L, LLVMBuildAdd(L->b, b_lane, llvm_kernel_i32(L, (ks * b_pitch + nt * 8 * wn) * 2), ""), true,
+                         nt + 1 < n_tiles ? 4 : 2, bf + 2 * nt);
+        for (int64_t mt = 0; mt < m_tiles; mt++) {
+            for (int64_t nt = 0; nt < n_tiles; nt++) {
+                /* c0, c1: row register 2 mt, columns 2 nt, 2 nt + 1; c2, c3: row register 2 mt + 1. */
+                int64_t lo = (2 * mt) * col_regs + 2 * nt, hi = (2 * mt + 1) * col_regs + 2 * nt;
+                LLVMValueRef c[4] = {out->regs[lo], out->regs[lo + 1], out->regs[hi], out->regs[hi + 1]};
+                mma_issue(L, in, af + 4 * mt, bf + 2 * nt, c);
+                out->regs[lo] = c[0];
+                out->regs[lo + 1] = c[1];
+                out->regs[hi] = c[2];
+                out->regs[hi + 1] = c[3];
+            }
+        }
+    }
+    llvm_kernel_set_tile(L, r, out);
+}
+
+/* ---- FMAs ----------------------------------------------------------------------------------- */
 
 void llvm_dot_op(Lowering *L, IrOp *op) {
     IrValue *av = op->operands[0], *bv = op->operands[1], *r = op->results[0];
@@ -26,6 +172,10 @@ void llvm_dot_op(Lowering *L, IrOp *op) {
 
     Tile *acc_in = op->num_operands > 2 ? llvm_kernel_operand(L, op, 2) : NULL;
     Tile *a = llvm_kernel_operand(L, op, 0), *b = llvm_kernel_operand(L, op, 1);
+    if (p->mma) {
+        dot_mma(L, op, p, a, b, acc_in);
+        return;
+    }
     int64_t a_offset = p->scratch_offset;
     int64_t b_offset = a_offset + dot_align16(m * k * llvm_kernel_mem_bytes(av->type.dtype));
     llvm_kernel_barrier(L);

@@ -393,6 +393,48 @@ static void simplify_binary(Folder *F, IrOp *op) {
     }
 }
 
+/* ---- dot accumulation ------------------------------------------------------ */
+
+static int count_uses(const IrBlock *block, const IrValue *v) {
+    int n = 0;
+    for (const IrOp *op = block->first; op; op = op->next) {
+        for (int i = 0; i < op->num_operands; i++)
+            n += op->operands[i] == v;
+        if (op->body)
+            n += count_uses(op->body, v);
+        if (op->else_body)
+            n += count_uses(op->else_body, v);
+    }
+    return n;
+}
+
+/* add(x, dot(a, b)) -> dot(a, b, x) when the dot has no other use: the
+   product accumulates into x's registers instead of a second set that is
+   added at the end (half the accumulator registers in a k loop, and the
+   form a tensor-core mma takes). The op becomes the dot in place, so its
+   result value and uses stay. For floats the sum is rounded in another
+   order (x joins at the start, not the end), as in Triton and cuBLAS. */
+static void fuse_dot_accumulator(Folder *F, IrOp *op) {
+    for (int side = 0; side < 2; side++) {
+        IrValue *d = op->operands[side], *x = op->operands[1 - side];
+        IrOp *dot = d->def;
+        if (!dot || dot->opcode != IR_DOT || dot->num_operands != 2 || dot->parent != op->parent ||
+            !ir_type_equal(&d->type, &op->results[0]->type) || !ir_type_equal(&x->type, &d->type) ||
+            count_uses(F->kernel->body, d) != 1)
+            continue;
+        IrValue **operands = ARENA_ARRAY(&F->kernel->arena, IrValue *, 3);
+        operands[0] = dot->operands[0];
+        operands[1] = dot->operands[1];
+        operands[2] = x;
+        op->opcode = IR_DOT;
+        op->operands = operands;
+        op->num_operands = 3;
+        op->loc = dot->loc;
+        F->changed = true;
+        return;
+    }
+}
+
 static void fold_elementwise(Folder *F, IrOp *op) {
     Lit a = {0}, b = {0};
     int64_t ri = 0;
@@ -422,6 +464,8 @@ static void fold_elementwise(Folder *F, IrOp *op) {
         F->changed = true;
     }
     simplify_binary(F, op);
+    if (op->opcode == IR_ADD)
+        fuse_dot_accumulator(F, op);
 }
 
 /* ---- other ops ------------------------------------------------------------ */
