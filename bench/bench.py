@@ -81,18 +81,35 @@ def tessera_variants(c):
                 ("relu_b4096_w8", "relu_b1024_w4", "relu_b2048_w4", "relu_b2048_w8", "relu_b8192_w8")]
     if k == "softmax":
         kern = "softmax" if c["dt"] == "f32" else "softmax_f16"
+        rows = kern + "_rows"     # R rows per program, exp via exp2 (bench/kernels/softmax.tess)
         if c["n"] > 1024:
-            return [("softmax_bn4096_w16", "softmax", kern), ("softmax_bn4096_w8", "softmax", kern)]
+            return [("softmax_bn4096_w16", "softmax", kern), ("softmax_bn4096_w8", "softmax", kern),
+                    ("softmax_rows_r1_bn4096_w16", "softmax", rows), ("softmax_rows_r1_bn4096_w8", "softmax", rows)]
         return [("softmax_bn1024_w4", "softmax", kern), ("softmax_bn1024_w8", "softmax", kern),
-                ("softmax_bn1024_w2", "softmax", kern)]
+                ("softmax_bn1024_w2", "softmax", kern)] + \
+            [("softmax_rows_r%d_bn1024_w%d" % rw, "softmax", rows)
+             for rw in ((1, 1), (1, 2), (1, 4), (2, 2), (2, 4), (2, 8), (4, 2), (4, 4), (4, 8), (8, 8))
+             if not (rw == (4, 2) and c["dt"] == "f32")]   # f32 R=4 at 2 warps: 64 floats a thread, spills
     if k == "layernorm":
-        return [("layernorm_bn4096_w16", "layernorm", "layernorm"), ("layernorm_bn4096_w8", "layernorm", "layernorm"),
-                ("layernorm_bn4096_w4", "layernorm", "layernorm")]
+        # layernorm: as Triton's; _wb: w, b loaded first, 1/N once; _rows: R rows per program (w, b once);
+        # _2rows: two rows, both loaded first (bench/kernels/layernorm.tess)
+        return [(v, "layernorm", kern) for v, kern in (
+            ("layernorm_bn4096_w16", "layernorm"), ("layernorm_bn4096_w8", "layernorm"),
+            ("layernorm_bn4096_w4", "layernorm"), ("layernorm_wb_bn4096_w16", "layernorm_wb"),
+            ("layernorm_wb_bn4096_w8", "layernorm_wb"), ("layernorm_wb_bn4096_w4", "layernorm_wb"),
+            ("layernorm_rows_r2_bn4096_w8", "layernorm_rows"), ("layernorm_rows_r2_bn4096_w16", "layernorm_rows"),
+            ("layernorm_rows_r4_bn4096_w16", "layernorm_rows"), ("layernorm_2rows_bn4096_w8", "layernorm_2rows"),
+            ("layernorm_2rows_bn4096_w16", "layernorm_2rows"))]
     if k == "rowsum":
         return [("rowsum_bn2048_w8", "rowsum", "rowsum"), ("rowsum_bn1024_w4", "rowsum", "rowsum")]
     if k == "add2d":
-        return [(v, "add2d", "add2d") for v in ("add2d_bm8_bn512_w8", "add2d_bm16_bn256_w8", "add2d_bm4_bn1024_w8",
-                                                 "add2d_bm8_bn512_w4", "add2d_bm2_bn1024_w4")]
+        vs = ["add2d_bm8_bn512_w8", "add2d_bm16_bn256_w8", "add2d_bm4_bn1024_w8", "add2d_bm8_bn512_w4",
+              "add2d_bm2_bn1024_w4", "add2d_bm1_bn1024_w2", "add2d_bm1_bn1024_w4", "add2d_bm2_bn1024_w2",
+              "add2d_bm4_bn1024_w4", "add2d_bm8_bn1024_w8"]
+        if c["n"] >= 4096:   # blocks wider than 1024 columns only where the rows are that long
+            vs += ["add2d_bm1_bn4096_w8", "add2d_bm1_bn4096_w4", "add2d_bm1_bn2048_w4", "add2d_bm2_bn2048_w8",
+                   "add2d_bm2_bn4096_w8", "add2d_bm4_bn2048_w8"]
+        return [(v, "add2d", "add2d") for v in vs]
     if k == "matmul":
         return [("matmul_128x128x64_w8", "matmul", "matmul"), ("matmul_64x64x32_w4", "matmul", "matmul")]
     if k == "attention":

@@ -53,9 +53,29 @@ softmax_bn4096_w8     softmax    BN=4096 W=8
 softmax_bn1024_w4     softmax    BN=1024 W=4
 softmax_bn1024_w8     softmax    BN=1024 W=8
 softmax_bn1024_w2     softmax    BN=1024 W=2
+softmax_rows_r1_bn4096_w16 softmax BN=4096 W=16 R=1
+softmax_rows_r1_bn4096_w8  softmax BN=4096 W=8 R=1
+softmax_rows_r1_bn1024_w1  softmax BN=1024 W=1 R=1
+softmax_rows_r1_bn1024_w2  softmax BN=1024 W=2 R=1
+softmax_rows_r1_bn1024_w4  softmax BN=1024 W=4 R=1
+softmax_rows_r2_bn1024_w2  softmax BN=1024 W=2 R=2
+softmax_rows_r2_bn1024_w4  softmax BN=1024 W=4 R=2
+softmax_rows_r2_bn1024_w8  softmax BN=1024 W=8 R=2
+softmax_rows_r4_bn1024_w2  softmax BN=1024 W=2 R=4
+softmax_rows_r4_bn1024_w4  softmax BN=1024 W=4 R=4
+softmax_rows_r4_bn1024_w8  softmax BN=1024 W=8 R=4
+softmax_rows_r8_bn1024_w8  softmax BN=1024 W=8 R=8
 layernorm_bn4096_w16  layernorm  BN=4096 W=16
 layernorm_bn4096_w8   layernorm  BN=4096 W=8
 layernorm_bn4096_w4   layernorm  BN=4096 W=4
+layernorm_wb_bn4096_w16       layernorm BN=4096 W=16
+layernorm_wb_bn4096_w8        layernorm BN=4096 W=8
+layernorm_wb_bn4096_w4        layernorm BN=4096 W=4
+layernorm_rows_r2_bn4096_w8   layernorm BN=4096 W=8 R=2
+layernorm_rows_r2_bn4096_w16  layernorm BN=4096 W=16 R=2
+layernorm_rows_r4_bn4096_w16  layernorm BN=4096 W=16 R=4
+layernorm_2rows_bn4096_w8     layernorm BN=4096 W=8
+layernorm_2rows_bn4096_w16    layernorm BN=4096 W=16
 rowsum_bn2048_w8      rowsum     BN=2048 W=8
 rowsum_bn1024_w4      rowsum     BN=1024 W=4
 add2d_bm8_bn512_w8    add2d      BM=8 BN=512 W=8
@@ -63,6 +83,17 @@ add2d_bm16_bn256_w8   add2d      BM=16 BN=256 W=8
 add2d_bm4_bn1024_w8   add2d      BM=4 BN=1024 W=8
 add2d_bm8_bn512_w4    add2d      BM=8 BN=512 W=4
 add2d_bm2_bn1024_w4   add2d      BM=2 BN=1024 W=4
+add2d_bm1_bn4096_w8   add2d      BM=1 BN=4096 W=8
+add2d_bm1_bn4096_w4   add2d      BM=1 BN=4096 W=4
+add2d_bm1_bn2048_w4   add2d      BM=1 BN=2048 W=4
+add2d_bm2_bn2048_w8   add2d      BM=2 BN=2048 W=8
+add2d_bm2_bn4096_w8   add2d      BM=2 BN=4096 W=8
+add2d_bm4_bn2048_w8   add2d      BM=4 BN=2048 W=8
+add2d_bm1_bn1024_w2   add2d      BM=1 BN=1024 W=2
+add2d_bm1_bn1024_w4   add2d      BM=1 BN=1024 W=4
+add2d_bm2_bn1024_w2   add2d      BM=2 BN=1024 W=2
+add2d_bm4_bn1024_w4   add2d      BM=4 BN=1024 W=4
+add2d_bm8_bn1024_w8   add2d      BM=8 BN=1024 W=8
 matmul_128x128x64_w8  matmul     BM=128 BN=128 BK=64 W=8
 matmul_64x64x32_w4    matmul     BM=64 BN=64 BK=32 W=4
 attn_d64_bq128_w8     attention  D=64 BQ=128 BK=64 W=8
