@@ -96,7 +96,8 @@ bool layout_equal(const Layout *a, const Layout *b);
 void layout_format(const Layout *layout, char *buf, size_t size);
 
 /* Tensor-core dots (layout.c decides, llvm_dot.c lowers) stage A as
-   [m][k + 8] and B as [k][n + 8] f16/bf16 elements in shared memory: the 16
+   [m][k + 8] and B as [k][n + 8] (or, for B = transpose(x), x as
+   [n][k + 8]) f16/bf16 elements in shared memory: the 16
    padding bytes per row put the 8 rows that one ldmatrix phase reads into 8
    different 16-byte bank groups (no bank conflict). */
 static inline int64_t layout_mma_pitch(int64_t row_elements) { return row_elements + 8; }
@@ -109,6 +110,8 @@ typedef struct OpPlan {
     const Layout **operand_layouts;    /* wanted layout per operand; NULL: as it is */
     bool via_shared;                   /* a shape op that rearranges through shared memory */
     bool mma;                          /* a dot on tensor cores (mma.sync.m16n8k16) */
+    bool mma_b_transposed;             /* mma: operand 1 is transpose(x), x staged as it is */
+    bool elided;                       /* not lowered: its only user reads its operand instead */
     int64_t scratch_bytes;             /* shared scratch this op needs (alloc: its buffer) */
     int64_t scratch_offset;            /* from shared_alloc */
 } OpPlan;

@@ -267,6 +267,7 @@ typedef struct Assign {
     IrKernel *kernel;
     int next_op;
     bool mma_rows;                     /* tensor-core dots put all warps along M (mma_layout) */
+    int *uses;                         /* by value id: how many operands name it */
 } Assign;
 
 static ValuePlan *vplan(Assign *A, const IrValue *v) { return &A->plan->values[v->id]; }
@@ -602,12 +603,26 @@ static void assign_op(Assign *A, IrOp *op) {
     }
     case IR_DOT: {
         const Layout *l = mma_layout(A, op);
-        layout_op_plan(A->plan, op)->mma = l != NULL;
+        OpPlan *p = layout_op_plan(A->plan, op);
+        p->mma = l != NULL;
         if (!l)
             l = default_for(A, &r->type);
         set_result(A, r, l, false);
         concrete(A, op->operands[0]);
-        concrete(A, op->operands[1]);
+        /* dot(a, x.T) on tensor cores reads B's fragments from x staged as
+           it is (ldmatrix without .trans), so the transpose, whose only user
+           this is, never goes through shared memory itself. */
+        IrOp *t = op->operands[1]->def;
+        p->mma_b_transposed = p->mma && t && t->opcode == IR_TRANSPOSE && t->operands[0]->type.rank == 2 &&
+                              A->uses[op->operands[1]->id] == 1 && !splat_source(A, t->operands[0]);
+        if (p->mma_b_transposed) {
+            OpPlan *tp = layout_op_plan(A->plan, t);
+            tp->elided = true;
+            tp->via_shared = false;
+            concrete(A, t->operands[0]);
+        } else {
+            concrete(A, op->operands[1]);
+        }
         if (op->num_operands > 2)
             want[2] = l;
         return;
@@ -684,6 +699,10 @@ static int64_t align16(int64_t v) { return (v + 15) & ~(int64_t)15; }
 static void scratch_op(Assign *A, OpPlan *p) {
     IrOp *op = p->op;
     int64_t need = 0;
+    if (p->elided) {
+        p->scratch_bytes = 0;
+        return;
+    }
     if (op->opcode == IR_BROADCAST && !splat_source(A, op->operands[0]) && !vplan(A, op->results[0])->flexible) {
         IrValue *src = op->operands[0], *r = op->results[0];
         p->via_shared = src->type.rank != r->type.rank || !layout_equal(vplan(A, src)->layout, vplan(A, r)->layout);
@@ -717,9 +736,10 @@ static void scratch_op(Assign *A, OpPlan *p) {
     if (op->opcode == IR_DOT) {
         const IrType *at = &op->operands[0]->type, *bt = &op->operands[1]->type;
         int64_t bytes = align16(tile_bytes(at)) + align16(tile_bytes(bt));
-        if (p->mma)
+        if (p->mma)   /* B's rows: k of n + 8, or (transposed) n of k + 8 */
             bytes = align16(at->dims[0].size * layout_mma_pitch(at->dims[1].size) * 2) +
-                    align16(bt->dims[0].size * layout_mma_pitch(bt->dims[1].size) * 2);
+                    align16(p->mma_b_transposed ? bt->dims[1].size * layout_mma_pitch(bt->dims[0].size) * 2
+                                                : bt->dims[0].size * layout_mma_pitch(bt->dims[1].size) * 2);
         if (bytes > need)
             need = bytes;
     }
@@ -812,6 +832,13 @@ KernelPlan *layout_assign(IrKernel *kernel, int threads) {
     for (int i = 0; i < ops.len; i++)
         plan->ops[i].end_index = region_end(plan, plan->ops[i].op);
 
+    A.uses = ARENA_ARRAY(&kernel->arena, int, values + 1);
+    memset(A.uses, 0, sizeof(int) * (size_t)(values + 1));
+    for (int i = 0; i < ops.len; i++) {
+        IrOp *op = ops.items[i];
+        for (int k = 0; k < op->num_operands; k++)
+            A.uses[op->operands[k]->id]++;
+    }
     bool *from_dot = ARENA_ARRAY(&kernel->arena, bool, values + 1);
     memset(from_dot, 0, sizeof(bool) * (size_t)(values + 1));
     A.mma_rows = dot_feeds_rows(&A, kernel->body, from_dot);

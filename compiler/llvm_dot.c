@@ -27,6 +27,8 @@
 
 static int64_t dot_align16(int64_t v) { return (v + 15) & ~(int64_t)15; }
 
+enum { MMA_UNROLLED_STEPS = 4 };
+
 /* ---- tensor cores ------------------------------------------------------------------------- */
 
 /* Writes a rank-2 f16/bf16 tile into shared memory as rows of `pitch`
@@ -92,7 +94,8 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     IrValue *av = op->operands[0], *r = op->results[0];
     DType in = av->type.dtype;
     int64_t m = av->type.dims[0].size, k = av->type.dims[1].size, n = r->type.dims[1].size;
-    int64_t a_pitch = layout_mma_pitch(k), b_pitch = layout_mma_pitch(n);
+    bool b_t = p->mma_b_transposed;
+    int64_t a_pitch = layout_mma_pitch(k), b_pitch = layout_mma_pitch(b_t ? k : n);
     int64_t a_offset = p->scratch_offset, b_offset = a_offset + dot_align16(m * a_pitch * 2);
     llvm_kernel_barrier(L);
     mma_stage(L, a, a_offset, a_pitch);
@@ -125,24 +128,61 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     LLVMValueRef a_lane = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, a_row, llvm_kernel_i32(L, a_pitch), ""),
                                        LLVMBuildMul(L->b, q_hi, llvm_kernel_i32(L, 8), ""), "");
     a_lane = LLVMBuildAdd(L->b, llvm_kernel_i32(L, a_offset), LLVMBuildShl(L->b, a_lane, llvm_kernel_i32(L, 1), ""), "");
-    /* B: k row = q_lo * 8 + r8, column = q_hi * 8 * wn + 8 * warp_n. */
-    LLVMValueRef b_row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, q_lo, llvm_kernel_i32(L, 8), ""), r8, "");
-    LLVMValueRef b_col = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, q_hi, llvm_kernel_i32(L, 8 * wn), ""),
+    /* B: k row = q_lo * 8 + r8, column = q_hi * 8 * wn + 8 * warp_n. B = x.T
+       staged as x [n][k + 8]: x row (B column) = q_hi * 8 * wn + 8 * warp_n
+       + r8, x column (k) = q_lo * 8, loaded without .trans. */
+    bool bt = p->mma_b_transposed;
+    LLVMValueRef n_row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, q_hi, llvm_kernel_i32(L, 8 * wn), ""),
                                       LLVMBuildMul(L->b, warp_n, llvm_kernel_i32(L, 8), ""), "");
-    LLVMValueRef b_lane = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, b_row, llvm_kernel_i32(L, b_pitch), ""), b_col, "");
+    LLVMValueRef k_row = LLVMBuildMul(L->b, q_lo, llvm_kernel_i32(L, 8), "");
+    LLVMValueRef b_lane =
+        bt ? LLVMBuildAdd(L->b, LLVMBuildMul(L->b, LLVMBuildAdd(L->b, n_row, r8, ""), llvm_kernel_i32(L, b_pitch), ""),
+                          k_row, "")
+           : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, LLVMBuildAdd(L->b, k_row, r8, ""), llvm_kernel_i32(L, b_pitch), ""),
+                          n_row, "");
     b_lane = LLVMBuildAdd(L->b, llvm_kernel_i32(L, b_offset), LLVMBuildShl(L->b, b_lane, llvm_kernel_i32(L, 1), ""), "");
+    /* Byte steps: one k step of 16 and one n tile. */
+    int64_t b_k_step = bt ? 16 * 2 : 16 * b_pitch * 2, b_n_step = bt ? 8 * wn * b_pitch * 2 : 8 * wn * 2;
 
     int64_t m_tiles = row_regs / 2, n_tiles = col_regs / 2;
     LLVMValueRef *af = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, 4 * m_tiles);
     LLVMValueRef *bf = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, 2 * n_tiles + 2);
-    for (int64_t ks = 0; ks < k; ks += 16) {
+    /* The k steps: up to MMA_UNROLLED_STEPS straight-line (ptxas then
+       overlaps one step's ldmatrix with the previous step's mma), beyond
+       that a loop that stays rolled (llvm.loop.unroll.disable, PTX .pragma
+       "nounroll"), since ptxas's time and the registers grow with the
+       unrolled body. */
+    int64_t steps = k / 16;
+    bool rolled = steps > MMA_UNROLLED_STEPS;
+    LLVMValueRef ks_byte = NULL;
+    LLVMBasicBlockRef pre = NULL, loop = NULL;
+    LLVMValueRef *phis = NULL;
+    if (rolled) {
+        pre = LLVMGetInsertBlock(L->b);
+        loop = llvm_kernel_block(L, "mma.k");
+        LLVMBuildBr(L->b, loop);
+        LLVMPositionBuilderAtEnd(L->b, loop);
+        ks_byte = LLVMBuildPhi(L->b, L->i32, "ks");
+        LLVMValueRef zero = llvm_kernel_i32(L, 0);
+        LLVMAddIncoming(ks_byte, &zero, &pre, 1);
+        phis = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->map.num_regs + 1);
+        for (int64_t reg = 0; reg < out->map.num_regs; reg++) {
+            phis[reg] = LLVMBuildPhi(L->b, L->f32, "");
+            LLVMAddIncoming(phis[reg], &out->regs[reg], &pre, 1);
+            out->regs[reg] = phis[reg];
+        }
+        /* ks_byte counts A's bytes (32 a step); B moves 16 rows a step. */
+        a_lane = LLVMBuildAdd(L->b, a_lane, ks_byte, "");
+        b_lane = LLVMBuildAdd(L->b, b_lane, LLVMBuildMul(L->b, ks_byte, llvm_kernel_i32(L, b_k_step / 32), ""), "");
+    }
+    for (int64_t ks = 0; ks < (rolled ? 1 : steps); ks++) {
         for (int64_t mt = 0; mt < m_tiles; mt++)
-            mma_ldmatrix(L, LLVMBuildAdd(L->b, a_lane, llvm_kernel_i32(L, (mt * 16 * wm * a_pitch + ks) * 2), ""), false,
-                         4, af + 4 * mt);
+            mma_ldmatrix(L, LLVMBuildAdd(L->b, a_lane, llvm_kernel_i32(L, (mt * 16 * wm * a_pitch + ks * 16) * 2), ""),
+                         false, 4, af + 4 * mt);
         /* Two n tiles per ldmatrix.x4; a last odd one with x2 (lanes 0-15). */
         for (int64_t nt = 0; nt < n_tiles; nt += 2)
-            mma_ldmatrix(L, LLVMBuildAdd(L->b, b_lane, llvm_kernel_i32(L, (ks * b_pitch + nt * 8 * wn) * 2), ""), true,
-                         nt + 1 < n_tiles ? 4 : 2, bf + 2 * nt);
+            mma_ldmatrix(L, LLVMBuildAdd(L->b, b_lane, llvm_kernel_i32(L, ks * b_k_step + nt * b_n_step), ""),
+                         !bt, nt + 1 < n_tiles ? 4 : 2, bf + 2 * nt);
         for (int64_t mt = 0; mt < m_tiles; mt++) {
             for (int64_t nt = 0; nt < n_tiles; nt++) {
                 /* c0, c1: row register 2 mt, columns 2 nt, 2 nt + 1; c2, c3: row register 2 mt + 1. */
@@ -155,6 +195,18 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
                 out->regs[hi + 1] = c[3];
             }
         }
+    }
+    if (rolled) {
+        LLVMValueRef next = LLVMBuildAdd(L->b, ks_byte, llvm_kernel_i32(L, 32), "");
+        LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
+        LLVMAddIncoming(ks_byte, &next, &latch, 1);
+        for (int64_t reg = 0; reg < out->map.num_regs; reg++)
+            LLVMAddIncoming(phis[reg], &out->regs[reg], &latch, 1);
+        LLVMBasicBlockRef done = llvm_kernel_block(L, "mma.done");
+        LLVMValueRef br = LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, next, llvm_kernel_i32(L, 32 * steps), ""),
+                                          loop, done);
+        llvm_kernel_no_unroll(L, br);
+        LLVMPositionBuilderAtEnd(L->b, done);
     }
     llvm_kernel_set_tile(L, r, out);
 }
@@ -171,7 +223,8 @@ void llvm_dot_op(Lowering *L, IrOp *op) {
     OpPlan *p = layout_op_plan(L->plan, op);
 
     Tile *acc_in = op->num_operands > 2 ? llvm_kernel_operand(L, op, 2) : NULL;
-    Tile *a = llvm_kernel_operand(L, op, 0), *b = llvm_kernel_operand(L, op, 1);
+    Tile *a = llvm_kernel_operand(L, op, 0);
+    Tile *b = p->mma_b_transposed ? llvm_kernel_tile(L, bv->def->operands[0]) : llvm_kernel_operand(L, op, 1);
     if (p->mma) {
         dot_mma(L, op, p, a, b, acc_in);
         return;

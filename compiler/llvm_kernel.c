@@ -16,6 +16,7 @@
 #include "llvm_lower.h"
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
 #include <string.h>
 
 /* ---- small helpers shared by the llvm_*.c files -------------------------------- */
@@ -63,6 +64,19 @@ LLVMValueRef llvm_kernel_intrinsic(Lowering *L, const char *name, LLVMTypeRef *t
     LLVMValueRef fn = LLVMGetIntrinsicDeclaration(L->module, id, types, (size_t)num_types);
     LLVMTypeRef fty = LLVMIntrinsicGetType(L->ctx, id, types, (size_t)num_types);
     return LLVMBuildCall2(L->b, fty, fn, args, (unsigned)num_args, "");
+}
+
+/* Marks a loop's back edge llvm.loop.unroll.disable: LLVM keeps the loop
+   and the NVPTX backend prints `.pragma "nounroll";`, which ptxas obeys. */
+void llvm_kernel_no_unroll(Lowering *L, LLVMValueRef branch) {
+    LLVMMetadataRef disable = LLVMMDStringInContext2(L->ctx, "llvm.loop.unroll.disable", 24);
+    LLVMMetadataRef inner = LLVMMDNodeInContext2(L->ctx, &disable, 1);
+    LLVMMetadataRef self = LLVMTemporaryMDNode(L->ctx, NULL, 0);
+    LLVMMetadataRef ops[2] = {self, inner};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(L->ctx, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(self, loop);
+    unsigned kind = LLVMGetMDKindIDInContext(L->ctx, "llvm.loop", 9);
+    LLVMSetMetadata(branch, kind, LLVMMetadataAsValue(L->ctx, loop));
 }
 
 /* __syncthreads: `barrier.cta.sync.aligned.all 0` (PTX ISA 9.7.13.1, bar /
@@ -400,6 +414,8 @@ static void lower_program_id(Lowering *L, IrOp *op) {
 }
 
 static void lower_op(Lowering *L, IrOp *op) {
+    if (layout_op_plan(L->plan, op)->elided)
+        return;
     switch (op->opcode) {
     case IR_CONST: llvm_math_const(L, op); return;
     case IR_PROGRAM_ID:

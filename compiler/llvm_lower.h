@@ -109,6 +109,8 @@ bool llvm_kernel_shared_free(Lowering *L, int64_t lo, int64_t hi);
 /* Records that this phase accesses [lo, hi). */
 void llvm_kernel_shared_touch(Lowering *L, int64_t lo, int64_t hi);
 LLVMBasicBlockRef llvm_kernel_block(Lowering *L, const char *name);
+/* Keeps the loop whose back edge is `branch` rolled (LLVM and ptxas). */
+void llvm_kernel_no_unroll(Lowering *L, LLVMValueRef branch);
 Tile *llvm_kernel_tile_new(Lowering *L, const Layout *layout, const IrType *type);
 Tile *llvm_kernel_splat(Lowering *L, const Layout *layout, const IrType *type, LLVMValueRef scalar);
 Tile *llvm_kernel_tile(Lowering *L, const IrValue *v);
