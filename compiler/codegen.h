@@ -91,6 +91,8 @@ void layout_reg_offsets(const LayoutMap *map, int64_t reg, int64_t *offsets);
 /* Register index of per-dim register indices (row-major). */
 int64_t layout_reg_index(const LayoutMap *map, const int64_t *dim_regs);
 bool layout_equal(const Layout *a, const Layout *b);
+/* The layout of `parent`'s tiles with dim `dim` removed (a reduction's result). */
+const Layout *layout_slice(IrKernel *kernel, const Layout *parent, int dim);
 /* Writes "blocked<spt=[1,4] tpw=[2,16] wpc=[4,1] order=[1,0]>" or
    "slice<dim=1, blocked<...>>". */
 void layout_format(const Layout *layout, char *buf, size_t size);

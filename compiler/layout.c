@@ -226,7 +226,7 @@ const Layout *layout_blocked_default(IrKernel *kernel, const IrType *shape, int 
     return l;
 }
 
-static const Layout *layout_slice(IrKernel *kernel, const Layout *parent, int dim) {
+const Layout *layout_slice(IrKernel *kernel, const Layout *parent, int dim) {
     Layout *l = layout_new(kernel, LAYOUT_SLICE, parent->rank - 1);
     l->parent = parent;
     l->slice_dim = dim;

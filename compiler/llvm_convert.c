@@ -97,6 +97,125 @@ static Tile *through_shared(Lowering *L, const IrOp *op, Tile *t, const Layout *
     return out;
 }
 
+/* ---- rematerialization ---------------------------------------------------------------------- */
+
+/* An index expression: iota, splats, and elementwise binary ops, selects,
+   casts, same-rank broadcasts and unit-dim insertions over them (a mask
+   like (j * BK + iota(BK))[None, :] < T). It costs a few integer
+   instructions per register in any layout, where a conversion through
+   shared memory costs a barrier pair and a round trip, so a user that
+   wants it in another layout gets it recomputed there. */
+enum { REMAT_MAX_DEPTH = 12 };
+
+/* A splat or single element (a value not lowered yet, the shape op being
+   lowered itself, is neither: its op decides). */
+static bool remat_scalar(Lowering *L, const IrValue *v) {
+    Tile *t = L->tiles[v->id];
+    return t && (t->splat || ir_type_elements(&v->type) == 1);
+}
+
+/* The dim a reshape inserts (size 1, the other dims unchanged), or -1. */
+static int inserted_unit_dim(const IrType *src, const IrType *dst) {
+    if (dst->rank != src->rank + 1)
+        return -1;
+    for (int p = 0; p < dst->rank; p++) {
+        if (dst->dims[p].size != 1)
+            continue;
+        bool same = true;
+        for (int d = 0, s = 0; d < dst->rank && same; d++)
+            if (d != p)
+                same = dst->dims[d].size == src->dims[s++].size;
+        if (same)
+            return p;
+    }
+    return -1;
+}
+
+static bool remat_ok(Lowering *L, const IrValue *v, int depth) {
+    if (v->type.kind != IRT_TILE || depth > REMAT_MAX_DEPTH)
+        return false;
+    if (remat_scalar(L, v))
+        return true;
+    const IrOp *op = v->def;
+    if (!op)
+        return false;
+    switch (op->opcode) {
+    case IR_IOTA: return true;
+    case IR_BROADCAST:
+        return op->operands[0]->type.rank == v->type.rank && remat_ok(L, op->operands[0], depth + 1);
+    case IR_RESHAPE:
+        return inserted_unit_dim(&op->operands[0]->type, &v->type) >= 0 && remat_ok(L, op->operands[0], depth + 1);
+    case IR_SELECT:
+    case IR_CAST:
+        break;
+    default:
+        if (!ir_opcode_is_elementwise_binary(op->opcode))
+            return false;
+    }
+    for (int i = 0; i < op->num_operands; i++)
+        if (!remat_ok(L, op->operands[i], depth + 1))
+            return false;
+    return true;
+}
+
+static Tile *remat(Lowering *L, const IrValue *v, const Layout *to) {
+    if (remat_scalar(L, v)) {
+        Tile *t = llvm_kernel_tile(L, v);
+        return llvm_kernel_splat(L, to, &v->type, t->splat ? t->splat : t->regs[0]);
+    }
+    const IrOp *op = v->def;
+    Tile *out = llvm_kernel_tile_new(L, to, &v->type);
+    if (op->opcode == IR_IOTA) {
+        ThreadInfo *ti = llvm_kernel_thread(L, to, &v->type);
+        for (int64_t r = 0; r < out->map.num_regs; r++)
+            out->regs[r] = llvm_kernel_coord(L, out, ti, r, 0);
+        return out;
+    }
+    if (op->opcode == IR_RESHAPE) {
+        int p = inserted_unit_dim(&op->operands[0]->type, &v->type);
+        Tile *src = remat(L, op->operands[0], layout_slice(L->kernel, to, p));
+        if (src->map.num_regs != out->map.num_regs)
+            INTERNAL_ERROR("kernel '%s': rematerialized reshape maps %lld registers to %lld", L->kernel->name,
+                           (long long)src->map.num_regs, (long long)out->map.num_regs);
+        for (int64_t r = 0; r < out->map.num_regs; r++)
+            out->regs[r] = src->regs[r];
+        return out;
+    }
+    if (op->opcode == IR_BROADCAST) {
+        Tile *src = remat(L, op->operands[0], to);
+        for (int64_t i = 0; i < out->map.num_regs; i++) {
+            int64_t rest = i, idx[IR_MAX_RANK];
+            for (int d = v->type.rank - 1; d >= 0; d--) {
+                idx[d] = rest % out->map.dims[d].regs;
+                rest /= out->map.dims[d].regs;
+                if (idx[d] >= src->map.dims[d].regs)
+                    idx[d] = 0;
+            }
+            out->regs[i] = src->regs[layout_reg_index(&src->map, idx)];
+        }
+        return out;
+    }
+    Tile *args[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < op->num_operands && i < 3; i++)
+        args[i] = remat(L, op->operands[i], to);
+    DType in = op->operands[op->opcode == IR_SELECT ? 1 : 0]->type.dtype;
+    for (int64_t r = 0; r < out->map.num_regs; r++) {
+        if (op->opcode == IR_SELECT)
+            out->regs[r] = LLVMBuildSelect(L->b, args[0]->regs[r], args[1]->regs[r], args[2]->regs[r], "");
+        else if (op->opcode == IR_CAST)
+            out->regs[r] = llvm_math_cast(L, args[0]->regs[r], in, v->type.dtype);
+        else
+            out->regs[r] = llvm_math_binary(L, op->opcode, in, args[0]->regs[r], args[1]->regs[r]);
+    }
+    return out;
+}
+
+Tile *llvm_convert_remat(Lowering *L, const IrValue *v, const Layout *to) {
+    if (!v->def || remat_scalar(L, v) || !remat_ok(L, v, 0))
+        return NULL;
+    return remat(L, v, to);
+}
+
 Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset) {
     Tile *src = llvm_kernel_tile(L, bcast->operands[0]);
     return through_shared(L, bcast, src, to, &bcast->results[0]->type, scratch_offset);
@@ -116,7 +235,8 @@ void llvm_convert_shape_op(Lowering *L, IrOp *op) {
         return;
     }
     if (p->via_shared) {
-        llvm_kernel_set_tile(L, r, through_shared(L, op, src, layout, &r->type, p->scratch_offset));
+        Tile *again = llvm_convert_remat(L, r, layout);
+        llvm_kernel_set_tile(L, r, again ? again : through_shared(L, op, src, layout, &r->type, p->scratch_offset));
         return;
     }
     Tile *out = llvm_kernel_tile_new(L, layout, &r->type);

@@ -203,6 +203,9 @@ Tile *llvm_kernel_operand(Lowering *L, IrOp *op, int i) {
         return llvm_kernel_splat(L, want, &t->type, t->splat);
     if (ir_type_elements(&t->type) == 1)
         return llvm_kernel_splat(L, want, &t->type, t->regs[0]);
+    Tile *again = llvm_convert_remat(L, v, want);
+    if (again)
+        return again;
     if (v->def && v->def->opcode == IR_BROADCAST)
         return llvm_convert_rebroadcast(L, v->def, want, p->scratch_offset);
     return llvm_convert_tile(L, t, want, p->scratch_offset);

@@ -139,6 +139,9 @@ Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_
 void llvm_convert_shape_op(Lowering *L, IrOp *op);
 /* The result of broadcast op `bcast` again, in layout `to`, from its source. */
 Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset);
+/* v recomputed in layout `to` when it is an index expression (iota, splats
+   and cheap ops over them), else NULL. */
+Tile *llvm_convert_remat(Lowering *L, const IrValue *v, const Layout *to);
 /* Writes t row-major at a byte offset of the shared buffer (no barrier). */
 void llvm_convert_write_shared(Lowering *L, Tile *t, int64_t offset);
 /* Reads a shared row-major tile of `src` type at element index `index`. */
