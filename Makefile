@@ -85,6 +85,7 @@ COMPILER_SRCS := \
 	compiler/passes/fold.c \
 	compiler/passes/cse.c \
 	compiler/passes/dce.c \
+	compiler/passes/prefetch.c \
 	compiler/interp.c \
 	compiler/run.c \
 	compiler/layout.c \

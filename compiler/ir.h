@@ -250,11 +250,12 @@ typedef struct PassOptions {
 /* Runs the pass list on every kernel; returns false after a verifier failure
    (already reported as an internal error). */
 bool passes_run(IrModule *module, const PassOptions *options);
-const char *passes_names(void);    /* "fold, cse, dce" for --help and errors */
+const char *passes_names(void);    /* "prefetch, fold, cse, dce" for --help and errors */
 bool passes_known(const char *name);
 
 void pass_fold(IrKernel *kernel);  /* passes/fold.c */
 void pass_cse(IrKernel *kernel);   /* passes/cse.c */
 void pass_dce(IrKernel *kernel);   /* passes/dce.c */
+void pass_prefetch(IrKernel *kernel); /* passes/prefetch.c */
 
 #endif

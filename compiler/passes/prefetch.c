@@ -1,0 +1,264 @@
+/*
+ * prefetch.c: software pipelining of a loop's global loads (the kernel's
+ * `stages` clause; stages >= 2 prefetches one iteration ahead).
+ *
+ * Requires: a verified kernel.
+ * Preserves: verification and meaning: every prefetched tile is the one the
+ *   original iteration would have loaded, read from an `in` array, which no
+ *   op of the kernel writes (the same assumption as ld.global.nc: an `in`
+ *   array does not overlap an `out` one), so stores in the loop do not
+ *   stop it.
+ * Leaves behind: the original load's address ops, unused when nothing else
+ *   needs them (DCE removes them).
+ *
+ * A load at the top level of a `for` body, from a global `in` array (no
+ * kernel op writes those), whose operands are computed only from the
+ * induction variable, loop invariants and pure ops of the body (views,
+ * arithmetic, casts, shape ops, iota), is rewritten as
+ *
+ *     x0 = load(addr(lo))                       before the loop
+ *     for i = lo to hi step s iter(..., x = x0) {
+ *         xn = load(addr(i + s))                first in the body
+ *         ... x where the load's result was ...
+ *         yield ..., xn
+ *     }
+ *
+ * so that iteration i + 1's loads are in flight while iteration i computes
+ * (the lowering keeps their order: the loads come before the body's
+ * barriers and tensor-core work). The load at lo (when the loop runs no
+ * iteration) and at the last i + s read positions past the loop's range:
+ * each element is inside the array's bounds or masked off by the load's
+ * edge mask like any block at the edge, so nothing outside the array is
+ * touched; the extra block is one iteration's worth of traffic.
+ *
+ * The prefetched tiles are carried in registers: a loop is left alone when
+ * the values it would carry, at 4 bytes a register, pass PREFETCH_MAX_REGS
+ * per thread, so that the register rule (layout.c) never rejects a kernel
+ * because of this pass.
+ */
+#include "ir.h"
+
+#include <string.h>
+
+enum { PREFETCH_MAX_REGS = 128, PREFETCH_MAX_SLICE = 64 };
+
+typedef struct ValueMap {
+    IrValue *from[PREFETCH_MAX_SLICE + 2];
+    IrValue *to[PREFETCH_MAX_SLICE + 2];
+    int n;
+} ValueMap;
+
+static IrValue *map_value(const ValueMap *map, IrValue *v) {
+    for (int i = 0; i < map->n; i++)
+        if (map->from[i] == v)
+            return map->to[i];
+    return v;
+}
+
+static bool is_pure_address_op(IrOpcode opcode) {
+    switch (opcode) {
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_IOTA:
+    case IR_SELECT: case IR_CAST: case IR_BROADCAST: case IR_RESHAPE: case IR_VIEW:
+        return true;
+    default:
+        return ir_opcode_is_elementwise_binary(opcode) || ir_opcode_is_elementwise_unary(opcode);
+    }
+}
+
+/* Collects, in body order, the body ops `v` depends on; false when one of
+   them is not a pure address op or `v` depends on a carried value. */
+static bool collect_slice(IrBlock *body, IrValue *v, IrOp **slice, int *n) {
+    if (v->arg_of == body)
+        return v == body->args[0];   /* the induction variable only */
+    IrOp *op = v->def;
+    if (!op || op->parent != body)
+        return true;                 /* defined outside: invariant */
+    for (int i = 0; i < *n; i++)
+        if (slice[i] == op)
+            return true;
+    if (!is_pure_address_op(op->opcode) || *n == PREFETCH_MAX_SLICE)
+        return false;
+    for (int i = 0; i < op->num_operands; i++)
+        if (!collect_slice(body, op->operands[i], slice, n))
+            return false;
+    slice[(*n)++] = op;
+    return true;
+}
+
+/* The ref a view chain starts from. */
+static const IrValue *root_ref(const IrValue *ref) {
+    while (ref->def && ref->def->opcode == IR_VIEW)
+        ref = ref->def->operands[0];
+    return ref;
+}
+
+static IrOp *clone_op(IrKernel *kernel, const IrOp *op, ValueMap *map) {
+    IrOp *c = ir_op_new(kernel, op->opcode, op->loc, op->num_operands, op->num_results);
+    IrValue **operands = c->operands, **results = c->results;
+    int num_operands = c->num_operands, num_results = c->num_results;
+    *c = *op;
+    c->operands = operands;
+    c->results = results;
+    c->num_operands = num_operands;
+    c->num_results = num_results;
+    c->parent = NULL;
+    c->prev = c->next = NULL;
+    for (int i = 0; i < op->num_operands; i++)
+        c->operands[i] = map_value(map, op->operands[i]);
+    for (int i = 0; i < op->num_results; i++) {
+        c->results[i]->type = op->results[i]->type;
+        if (map->n < PREFETCH_MAX_SLICE + 2) {
+            map->from[map->n] = op->results[i];
+            map->to[map->n++] = c->results[i];
+        }
+    }
+    return c;
+}
+
+static bool is_mapped(const ValueMap *map, const IrValue *v) {
+    for (int i = 0; i < map->n; i++)
+        if (map->from[i] == v)
+            return true;
+    return false;
+}
+
+/* Clones the slice ops not cloned yet (map: original -> clone, the
+   induction variable -> its value there) and the load in front of
+   `before`; returns the new load's result. */
+static IrValue *emit_load(IrKernel *kernel, IrOp *before, IrOp **slice, int n, IrOp *load, ValueMap *map) {
+    for (int i = 0; i < n; i++)
+        if (!is_mapped(map, slice[i]->results[0]))
+            ir_op_insert_before(before, clone_op(kernel, slice[i], map));
+    IrOp *c = clone_op(kernel, load, map);
+    ir_op_insert_before(before, c);
+    return c->results[0];
+}
+
+/* Whether the load's only use is the yield: a prefetch already (so that
+   running the pass again changes nothing). */
+static bool only_yielded(const IrBlock *body, const IrValue *v) {
+    int uses = 0, yields = 0;
+    for (const IrOp *op = body->first; op; op = op->next) {
+        for (int i = 0; i < op->num_operands; i++)
+            if (op->operands[i] == v) {
+                uses++;
+                yields += op->opcode == IR_YIELD;
+            }
+        if (op->body || op->else_body)
+            return false;
+    }
+    return uses > 0 && uses == yields;
+}
+
+static int64_t tile_registers(const IrType *type, int threads) {
+    if (type->kind != IRT_TILE)
+        return 0;
+    int bytes = type->dtype == DT_BOOL ? 1 : dtype_bytes(type->dtype);
+    int64_t words = (ir_type_elements(type) * bytes + 3) / 4;
+    return (words + threads - 1) / threads;
+}
+
+/* Appends one carried value to `loop`: init, block argument, result, and
+   the yield's operand. Returns the block argument. */
+static IrValue *add_carried(IrKernel *kernel, IrOp *loop, IrValue *init, IrValue *next) {
+    IrBlock *body = loop->body;
+    IrValue **operands = ARENA_ARRAY(&kernel->arena, IrValue *, loop->num_operands + 1);
+    memcpy(operands, loop->operands, sizeof(IrValue *) * (size_t)loop->num_operands);
+    operands[loop->num_operands++] = init;
+    loop->operands = operands;
+
+    IrValue *arg = ARENA_NEW(&kernel->arena, IrValue);
+    arg->type = init->type;
+    arg->arg_of = body;
+    arg->result_index = body->num_args;
+    IrValue **args = ARENA_ARRAY(&kernel->arena, IrValue *, body->num_args + 1);
+    memcpy(args, body->args, sizeof(IrValue *) * (size_t)body->num_args);
+    args[body->num_args++] = arg;
+    body->args = args;
+
+    IrValue *result = ARENA_NEW(&kernel->arena, IrValue);
+    result->type = init->type;
+    result->def = loop;
+    result->result_index = loop->num_results;
+    IrValue **results = ARENA_ARRAY(&kernel->arena, IrValue *, loop->num_results + 1);
+    memcpy(results, loop->results, sizeof(IrValue *) * (size_t)loop->num_results);
+    results[loop->num_results++] = result;
+    loop->results = results;
+
+    IrOp *yield = body->last;
+    IrValue **yields = ARENA_ARRAY(&kernel->arena, IrValue *, yield->num_operands + 1);
+    memcpy(yields, yield->operands, sizeof(IrValue *) * (size_t)yield->num_operands);
+    yields[yield->num_operands++] = next;
+    yield->operands = yields;
+    return arg;
+}
+
+static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
+    IrBlock *body = loop->body;
+    if (!body || !body->first || body->last->opcode != IR_YIELD)
+        return;
+    int64_t registers = 0;
+    for (int i = 1; i < body->num_args; i++)
+        registers += tile_registers(&body->args[i]->type, threads);
+    IrValue *iv_next = NULL;
+    IrOp *top = NULL;                /* the last op of the prefetches at the top */
+    ValueMap before = {.n = 1}, inside = {.n = 1};
+    before.from[0] = inside.from[0] = body->args[0];
+    before.to[0] = loop->operands[0];
+    IrOp *next_op;
+    for (IrOp *op = body->first; op; op = next_op) {
+        next_op = op->next;
+        if (op->opcode != IR_LOAD)
+            continue;
+        IrValue *ref = op->operands[0];
+        const IrValue *root = root_ref(ref);
+        if (ref->type.space != SPACE_GLOBAL || root->type.access != ACCESS_IN || root->def ||
+            only_yielded(body, op->results[0]))
+            continue;
+        int64_t need = tile_registers(&op->results[0]->type, threads);
+        if (registers + need > PREFETCH_MAX_REGS)
+            continue;
+        IrOp *slice[PREFETCH_MAX_SLICE];
+        int n = 0;
+        bool ok = true;
+        for (int i = 0; i < op->num_operands && ok; i++)
+            ok = collect_slice(body, op->operands[i], slice, &n);
+        if (!ok)
+            continue;
+        /* Body order: collect_slice appends dependencies first. */
+        IrValue *x0 = emit_load(kernel, loop, slice, n, op, &before);
+        if (!iv_next) {
+            IrOp *add = ir_op_new(kernel, IR_ADD, loop->loc, 2, 1);
+            add->operands[0] = body->args[0];
+            add->operands[1] = loop->operands[2];
+            add->results[0]->type = body->args[0]->type;
+            ir_op_insert_before(body->first, add);
+            iv_next = add->results[0];
+            inside.to[0] = iv_next;
+            top = add;
+        }
+        IrValue *xn = emit_load(kernel, top->next, slice, n, op, &inside);
+        top = xn->def;
+        IrValue *x = add_carried(kernel, loop, x0, xn);
+        ir_replace_uses(body, op->results[0], x);
+        ir_op_remove(op);
+        registers += need;
+    }
+}
+
+static void prefetch_block(IrKernel *kernel, IrBlock *block, int threads) {
+    for (IrOp *op = block->first; op; op = op->next) {
+        if (op->body)
+            prefetch_block(kernel, op->body, threads);
+        if (op->else_body)
+            prefetch_block(kernel, op->else_body, threads);
+        if (op->opcode == IR_FOR)
+            prefetch_loop(kernel, op, threads);
+    }
+}
+
+void pass_prefetch(IrKernel *kernel) {
+    if (kernel->stages < 2)
+        return;
+    prefetch_block(kernel, kernel->body, (kernel->warps > 0 ? kernel->warps : 4) * 32);
+}
