@@ -608,7 +608,17 @@ static void assign_op(Assign *A, IrOp *op) {
         if (!l)
             l = default_for(A, &r->type);
         set_result(A, r, l, false);
-        concrete(A, op->operands[0]);
+        /* With one warp across N, A in the accumulator's own layout holds in
+           each thread exactly its A fragments (rows as the accumulator's,
+           k pairs as its column pairs): the dot takes them from registers
+           (llvm_dot.c). That is free for a tile computed in that layout (p in
+           flash attention) and, for a loop-invariant A (q), a conversion
+           the lowering does once before the loop. */
+        int64_t k = op->operands[0]->type.dims[op->operands[0]->type.rank - 1].size;
+        if (p->mma && l->warps_per_cta[1] == 1 && layout_is_pow2(k) && !splat_source(A, op->operands[0]))
+            want[0] = l;
+        else
+            concrete(A, op->operands[0]);
         /* dot(a, x.T) on tensor cores reads B's fragments from x staged as
            it is (ldmatrix without .trans), so the transpose, whose only user
            this is, never goes through shared memory itself. */

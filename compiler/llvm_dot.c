@@ -73,6 +73,24 @@ static void mma_ldmatrix(Lowering *L, LLVMValueRef byte, bool trans, int count, 
         out[i] = LLVMBuildExtractValue(L->b, v, (unsigned)i, "");
 }
 
+/* A's fragment of m tile mt at k step ks from a tile in the accumulator's
+   layout (warps only along M): a0 = (row register 2 mt, k pair 2t of the
+   step's first 8), a1 = (row register 2 mt + 1, same), a2, a3 = the second
+   8; column registers 4 ks .. 4 ks + 3 hold the step's k 16ks + 2t, +1,
+   16ks + 8 + 2t, +1 (PTX ISA 9.7.14.5.8). Each piece is two b16 in an i32. */
+static void mma_fragment_from_registers(Lowering *L, Tile *a, int64_t mt, int64_t ks, LLVMValueRef out[4]) {
+    int64_t cols = a->map.dims[1].regs;
+    LLVMTypeRef half = llvm_kernel_reg_type(L, a->type.dtype);
+    LLVMTypeRef pair = LLVMVectorType(half, 2);
+    for (int i = 0; i < 4; i++) {
+        int64_t row = 2 * mt + (i & 1), col = 4 * ks + 2 * (i >> 1);
+        LLVMValueRef v = LLVMGetUndef(pair);
+        v = LLVMBuildInsertElement(L->b, v, a->regs[row * cols + col], llvm_kernel_i32(L, 0), "");
+        v = LLVMBuildInsertElement(L->b, v, a->regs[row * cols + col + 1], llvm_kernel_i32(L, 1), "");
+        out[i] = LLVMBuildBitCast(L->b, v, L->i32, "");
+    }
+}
+
 /* One mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}: c[4] += a[4] x b[2]. */
 static void mma_issue(Lowering *L, DType in, LLVMValueRef a[4], LLVMValueRef b[2], LLVMValueRef c[4]) {
     LLVMValueRef args[10];
@@ -97,14 +115,16 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     bool b_t = p->mma_b_transposed;
     int64_t a_pitch = layout_mma_pitch(k), b_pitch = layout_mma_pitch(b_t ? k : n);
     int64_t a_offset = p->scratch_offset, b_offset = a_offset + dot_align16(m * a_pitch * 2);
-    llvm_kernel_barrier(L);
-    mma_stage(L, a, a_offset, a_pitch);
-    mma_stage(L, b, b_offset, b_pitch);
-    llvm_kernel_barrier(L);
-
     Tile *out = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
     const Layout *l = out->layout;
     int wm = l->warps_per_cta[0], wn = l->warps_per_cta[1];
+    /* A in the accumulator's layout (layout.c): its fragments are registers. */
+    bool a_in_registers = wn == 1 && layout_equal(a->layout, l);
+    llvm_kernel_barrier(L);
+    if (!a_in_registers)
+        mma_stage(L, a, a_offset, a_pitch);
+    mma_stage(L, b, b_offset, b_pitch);
+    llvm_kernel_barrier(L);
     int64_t row_regs = out->map.dims[0].regs, col_regs = out->map.dims[1].regs;
     for (int64_t reg = 0; reg < out->map.num_regs; reg++)
         out->regs[reg] = acc_in ? acc_in->regs[reg] : LLVMConstNull(L->f32);
@@ -153,7 +173,7 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
        "nounroll"), since ptxas's time and the registers grow with the
        unrolled body. */
     int64_t steps = k / 16;
-    bool rolled = steps > MMA_UNROLLED_STEPS;
+    bool rolled = steps > MMA_UNROLLED_STEPS && !a_in_registers;   /* registers need a constant step */
     LLVMValueRef ks_byte = NULL;
     LLVMBasicBlockRef pre = NULL, loop = NULL;
     LLVMValueRef *phis = NULL;
@@ -176,7 +196,9 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
         b_lane = LLVMBuildAdd(L->b, b_lane, LLVMBuildMul(L->b, ks_byte, llvm_kernel_i32(L, b_k_step / 32), ""), "");
     }
     for (int64_t ks = 0; ks < (rolled ? 1 : steps); ks++) {
-        for (int64_t mt = 0; mt < m_tiles; mt++)
+        for (int64_t mt = 0; mt < m_tiles && a_in_registers; mt++)
+            mma_fragment_from_registers(L, a, mt, ks, af + 4 * mt);
+        for (int64_t mt = 0; mt < m_tiles && !a_in_registers; mt++)
             mma_ldmatrix(L, LLVMBuildAdd(L->b, a_lane, llvm_kernel_i32(L, (mt * 16 * wm * a_pitch + ks * 16) * 2), ""),
                          false, 4, af + 4 * mt);
         /* Two n tiles per ldmatrix.x4; a last odd one with x2 (lanes 0-15). */

@@ -199,6 +199,9 @@ Tile *llvm_kernel_operand(Lowering *L, IrOp *op, int i) {
     const Layout *want = p->operand_layouts ? p->operand_layouts[i] : NULL;
     if (!want || layout_equal(want, t->layout))
         return t;
+    for (Hoisted *h = L->hoisted; h; h = h->next)
+        if (h->value == v && layout_equal(h->layout, want))
+            return h->tile;
     if (t->splat)
         return llvm_kernel_splat(L, want, &t->type, t->splat);
     if (ir_type_elements(&t->type) == 1)
@@ -299,6 +302,59 @@ static Tile **yield_tiles(Lowering *L, IrOp *yield, int n) {
     return tiles;
 }
 
+/* Whether v is defined inside `loop` (an op of its body or of a block
+   nested in it, or one of those blocks' arguments). */
+static bool defined_in(const IrValue *v, const IrOp *loop) {
+    const IrBlock *block = v->def ? v->def->parent : v->arg_of;
+    while (block) {
+        if (block == loop->body)
+            return true;
+        block = block->parent_op ? block->parent_op->parent : NULL;
+    }
+    return false;
+}
+
+/* Loop-invariant operands that an op in the loop wants in another layout
+   through shared memory (a dot's A operand q in flash attention) are
+   converted once here, before the loop, instead of in every iteration.
+   The conversion uses the user's scratch buffer: nothing that is live at
+   this point and still live in the loop can overlap it (shared_alloc
+   gives whatever the loop uses an interval over the whole loop), and the
+   loop body starts with no assumption about shared memory (its first
+   phase barriers). */
+static void hoist_conversions(Lowering *L, IrOp *loop, IrBlock *block) {
+    for (IrOp *op = block->first; op; op = op->next) {
+        if (op->body)
+            hoist_conversions(L, loop, op->body);
+        if (op->else_body)
+            hoist_conversions(L, loop, op->else_body);
+        OpPlan *p = layout_op_plan(L->plan, op);
+        if (!p->operand_layouts || p->elided)
+            continue;
+        for (int i = 0; i < op->num_operands; i++) {
+            IrValue *v = op->operands[i];
+            const Layout *want = p->operand_layouts[i];
+            if (!want || v->type.kind != IRT_TILE || defined_in(v, loop) || !L->tiles[v->id])
+                continue;
+            Tile *t = L->tiles[v->id];
+            if (t->splat || ir_type_elements(&t->type) == 1 || layout_equal(want, t->layout))
+                continue;
+            bool known = false;
+            for (Hoisted *h = L->hoisted; h && !known; h = h->next)
+                known = h->value == v && layout_equal(h->layout, want);
+            if (known)
+                continue;
+            Tile *converted = llvm_kernel_operand(L, op, i);
+            Hoisted *h = ARENA_NEW(&L->kernel->arena, Hoisted);
+            h->value = v;
+            h->layout = want;
+            h->tile = converted;
+            h->next = L->hoisted;
+            L->hoisted = h;
+        }
+    }
+}
+
 static void lower_for(Lowering *L, IrOp *op) {
     LLVMValueRef lo = llvm_kernel_scalar(L, op->operands[0]);
     LLVMValueRef hi = llvm_kernel_scalar(L, op->operands[1]);
@@ -307,6 +363,8 @@ static void lower_for(Lowering *L, IrOp *op) {
     Tile **inits = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++)
         inits[i] = llvm_kernel_operand(L, op, 3 + i);
+    Hoisted *outer = L->hoisted;
+    hoist_conversions(L, op, op->body);
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
     LLVMBasicBlockRef header = llvm_kernel_block(L, "for.header");
     LLVMBasicBlockRef body = llvm_kernel_block(L, "for.body");
@@ -355,6 +413,7 @@ static void lower_for(Lowering *L, IrOp *op) {
             LLVMAddIncoming(carried[i]->regs[r], &next[i]->regs[r], &latch, 1);
     LLVMBuildBr(L->b, header);
     LLVMPositionBuilderAtEnd(L->b, exit);
+    L->hoisted = outer;   /* the preheader need not dominate what follows an enclosing if */
 }
 
 static void lower_if(Lowering *L, IrOp *op) {

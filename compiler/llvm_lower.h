@@ -62,6 +62,15 @@ typedef struct ThreadInfo {
     struct ThreadInfo *next;
 } ThreadInfo;
 
+/* A conversion of a loop-invariant value done once before the loop that
+   needs it (llvm_kernel.c, lower_for): valid while that loop is lowered. */
+typedef struct Hoisted {
+    const IrValue *value;
+    const Layout *layout;
+    struct Tile *tile;
+    struct Hoisted *next;
+} Hoisted;
+
 typedef struct Lowering {
     LLVMContextRef ctx;
     LLVMModuleRef module;
@@ -73,6 +82,7 @@ typedef struct Lowering {
     Tile **tiles;                      /* by IrValue.id */
     Ref **refs;
     ThreadInfo *threads;
+    Hoisted *hoisted;
     LLVMValueRef smem;                 /* the dynamic shared buffer */
     /* Shared-memory phases (llvm_kernel_shared_phase): the byte ranges of
        the shared buffer some thread may have accessed since the last
