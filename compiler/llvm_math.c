@@ -4,9 +4,10 @@
  *
  * f16 and bf16 are LLVM half and bfloat: + - * / and comparisons act on them
  * directly (each result correctly rounded), and the math functions compute
- * in f32 and round back: exp and exp2 on ex2.approx.f32 (below), the rest
- * through libdevice. Float +, - and * carry LLVM's `contract` flag, so a*b+c
- * may become one fma (as with nvcc's default). Float min and max propagate NaN
+ * in f32 and round back: exp and exp2 on ex2.approx.f32 and rsqrt on
+ * rsqrt.approx.f32 (below), the rest through libdevice. Float +, - and *
+ * carry LLVM's `contract` flag, so a*b+c may become one fma (as with nvcc's
+ * default). Float min and max propagate NaN
  * (llvm.minimum/maximum: PTX min.NaN/max.NaN on sm_80+, PTX ISA 9.7.3.10).
  * Float-to-integer casts saturate and send NaN to 0 (llvm.fpto[su]i.sat,
  * PTX cvt.rzi.sat); integer division by zero gives the dividend rather than
@@ -251,6 +252,16 @@ static LLVMValueRef exp_f32(Lowering *L, LLVMValueRef x) {
     return LLVMBuildSelect(L->b, LLVMBuildAnd(L->b, below, above, ""), r, e, "");
 }
 
+/* rsqrt of f32 and f64: rsqrt.approx.f32 (not .ftz) and rsqrt.approx.f64
+   (PTX ISA, "rsqrt"), which is all that libdevice's __nv_rsqrtf (with
+   nvvm-reflect-ftz = 0) and __nv_rsqrt are: the same instruction, without
+   linking and optimizing libdevice for it (about 100 ms of compile time for
+   a layer norm). f16/bf16 compute in f32 and round once. */
+static LLVMValueRef rsqrt_approx(Lowering *L, DType work, LLVMValueRef x) {
+    return llvm_kernel_intrinsic(L, work == DT_F64 ? "llvm.nvvm.rsqrt.approx.d" : "llvm.nvvm.rsqrt.approx.f", NULL, 0,
+                                 &x, 1);
+}
+
 static LLVMValueRef math_function(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef x) {
     if (!dtype_is_float(dtype))
         INTERNAL_ERROR("kernel '%s': %s of %s", L->kernel->name, ir_opcode_name(opcode), dtype_name(dtype));
@@ -270,7 +281,7 @@ static LLVMValueRef math_function(Lowering *L, IrOpcode opcode, DType dtype, LLV
         r = llvm_kernel_intrinsic(L, "llvm.sqrt", &t, 1, &v, 1);
         break;
     }
-    case IR_RSQRT: r = libdevice(L, "rsqrt", work, v); break;
+    case IR_RSQRT: r = rsqrt_approx(L, work, v); break;
     case IR_TANH: r = libdevice(L, "tanh", work, v); break;
     case IR_SIN: r = libdevice(L, "sin", work, v); break;
     case IR_COS: r = libdevice(L, "cos", work, v); break;

@@ -307,8 +307,74 @@ typedef struct MemAccess {
     Tile *mask;                /* explicit mask, or NULL */
     Tile *other;               /* load: value where masked, or NULL for 0 */
     LLVMValueRef unique;       /* store: only the first copy writes; NULL for loads */
+    LLVMValueRef thread_ptr;   /* the element at the thread's base coordinates */
     bool is_store;
 } MemAccess;
+
+/* Register reg's address as the thread's pointer, moved by a run-time
+   row part (the other dims' offsets times their strides, NULL when none),
+   plus `*elements` along the unit-stride dim: a constant, which becomes
+   the immediate of the ld/st ([%rd+imm]; PTX ISA, "Addresses as Operands"). A
+   register's coordinates are the thread's base plus compile-time offsets
+   (layout_reg_offsets), so this is element_ptr of its coordinates
+   computed once per access, not once per vector: LLVM cannot take the
+   constant out of sext(base + offset) itself (the sum is often an `or`
+   once it knows the base's low bits, and it may not assume the i32 add
+   does not wrap). Coordinates are far below 2^31, so sext distributes. */
+static LLVMValueRef register_row_ptr(Lowering *L, const MemAccess *a, int64_t reg, int64_t *elements) {
+    const Ref *r = a->ref;
+    int64_t off[IR_MAX_RANK];
+    layout_reg_offsets(&a->tile->map, reg, off);
+    LLVMValueRef row = NULL;
+    *elements = 0;
+    for (int d = 0; d < r->rank; d++) {
+        if (off[d] == 0)
+            continue;
+        if (r->dims[d].unit_stride) {
+            *elements += off[d];
+            continue;
+        }
+        LLVMValueRef part = LLVMBuildMul(L->b, llvm_kernel_i64(L, off[d]), r->dims[d].stride, "");
+        row = row ? LLVMBuildAdd(L->b, row, part, "") : part;
+    }
+    if (!row)
+        return a->thread_ptr;
+    return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, r->dtype), a->thread_ptr, &row, 1, "");
+}
+
+static LLVMValueRef register_ptr(Lowering *L, const MemAccess *a, int64_t reg) {
+    int64_t elements;
+    LLVMValueRef p = register_row_ptr(L, a, reg, &elements);
+    if (elements == 0)
+        return p;
+    LLVMValueRef c = llvm_kernel_i64(L, elements);
+    return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, a->ref->dtype), p, &c, 1, "");
+}
+
+/* The vector of g registers that a vector store writes. When they are
+   all conversions to a narrower float (an f32 result stored as f16 or
+   bf16), the conversion is made here, once, on the vector of their
+   operands: SelectionDAG sees one block at a time, and only with the
+   fptrunc beside the store does it pair the conversions into
+   cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 (PTX ISA, "cvt"; sm_80+) with no
+   movs to pack them. (A scalar fptrunc made again here would be hoisted
+   back above the branch by SimplifyCFG when the edge path starts with the
+   same one.) The originals become dead where the store was their only
+   user, and O3 drops them. */
+static LLVMValueRef store_vector(Lowering *L, const Ref *r, LLVMValueRef *regs, int g) {
+    LLVMTypeRef mt = llvm_kernel_mem_type(L, r->dtype);
+    bool narrowed = dtype_is_float(r->dtype);
+    for (int e = 0; e < g && narrowed; e++)
+        narrowed = LLVMIsAInstruction(regs[e]) && LLVMGetInstructionOpcode(regs[e]) == LLVMFPTrunc &&
+                   LLVMTypeOf(LLVMGetOperand(regs[e], 0)) == LLVMTypeOf(LLVMGetOperand(regs[0], 0));
+    LLVMTypeRef et = narrowed ? LLVMTypeOf(LLVMGetOperand(regs[0], 0)) : mt;
+    LLVMValueRef vec = LLVMGetUndef(LLVMVectorType(et, (unsigned)g));
+    for (int e = 0; e < g; e++) {
+        LLVMValueRef v = narrowed ? LLVMGetOperand(regs[e], 0) : to_memory(L, regs[e], r->dtype);
+        vec = LLVMBuildInsertElement(L->b, vec, v, llvm_kernel_i32(L, e), "");
+    }
+    return narrowed ? LLVMBuildFPTrunc(L->b, vec, LLVMVectorType(mt, (unsigned)g), "") : vec;
+}
 
 /* Mask of element e of the group at register r0 (coords: its first
    element's): in bounds, first copy (stores), explicit mask. */
@@ -333,7 +399,7 @@ static void access_group(Lowering *L, MemAccess *a, const ThreadInfo *ti, int64_
     LLVMValueRef coords[IR_MAX_RANK], last[IR_MAX_RANK];
     for (int d = 0; d < rank; d++)
         coords[d] = last[d] = llvm_kernel_coord(L, t, ti, r0, d);
-    LLVMValueRef ptr0 = element_ptr(L, r, coords);
+    LLVMValueRef ptr0 = register_ptr(L, a, r0);
     /* The first and the last element's masks decide the vector path; the
        others are computed on the element path only. */
     LLVMValueRef elem_masks[16];
@@ -369,10 +435,7 @@ static void access_group(Lowering *L, MemAccess *a, const ThreadInfo *ti, int64_
     LLVMValueRef vec_vals[16], slow_vals[16];
     LLVMPositionBuilderAtEnd(L->b, vec_bb);
     if (a->is_store) {
-        LLVMValueRef vec = LLVMGetUndef(vt);
-        for (int e = 0; e < g; e++)
-            vec = LLVMBuildInsertElement(L->b, vec, to_memory(L, t->regs[r0 + e], r->dtype), llvm_kernel_i32(L, e), "");
-        LLVMValueRef st = LLVMBuildStore(L->b, vec, ptr0);
+        LLVMValueRef st = LLVMBuildStore(L->b, store_vector(L, r, &t->regs[r0], g), ptr0);
         LLVMSetAlignment(st, (unsigned)(g * bytes));
     } else {
         LLVMValueRef vec = LLVMBuildLoad2(L->b, vt, ptr0, "");
@@ -483,22 +546,16 @@ static LLVMValueRef tile_fast_condition(Lowering *L, MemAccess *a, const ThreadI
 
 /* Every vector of the tile unmasked and aligned (the caller tested
    tile_fast_condition). */
-static void access_fast(Lowering *L, MemAccess *a, const ThreadInfo *ti, int g) {
+static void access_fast(Lowering *L, MemAccess *a, int g) {
     const Ref *r = a->ref;
     Tile *t = a->tile;
     LLVMTypeRef mt = llvm_kernel_mem_type(L, r->dtype);
     LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)g);
     int bytes = llvm_kernel_mem_bytes(r->dtype);
     for (int64_t r0 = 0; r0 < t->map.num_regs; r0 += g) {
-        LLVMValueRef coords[IR_MAX_RANK];
-        for (int d = 0; d < t->type.rank; d++)
-            coords[d] = llvm_kernel_coord(L, t, ti, r0, d);
-        LLVMValueRef ptr = element_ptr(L, r, coords);
+        LLVMValueRef ptr = register_ptr(L, a, r0);
         if (a->is_store) {
-            LLVMValueRef vec = LLVMGetUndef(vt);
-            for (int e = 0; e < g; e++)
-                vec = LLVMBuildInsertElement(L->b, vec, to_memory(L, t->regs[r0 + e], r->dtype), llvm_kernel_i32(L, e), "");
-            LLVMSetAlignment(LLVMBuildStore(L->b, vec, ptr), (unsigned)(g * bytes));
+            LLVMSetAlignment(LLVMBuildStore(L->b, store_vector(L, r, &t->regs[r0], g), ptr), (unsigned)(g * bytes));
         } else {
             LLVMValueRef vec = LLVMBuildLoad2(L->b, vt, ptr, "");
             LLVMSetAlignment(vec, (unsigned)(g * bytes));
@@ -562,17 +619,18 @@ static void access_edge(Lowering *L, MemAccess *a, const ThreadInfo *ti, int g) 
         LLVMValueRef coords[IR_MAX_RANK];
         for (int d = 0; d < t->type.rank; d++)
             coords[d] = llvm_kernel_coord(L, t, ti, r0, d);
-        LLVMValueRef ptr = element_ptr(L, a->ref, coords);
+        int64_t elements;
+        LLVMValueRef ptr = register_row_ptr(L, a, r0, &elements);
         for (int e = 0; e < g; e++) {
-            int64_t reg = r0 + e;
+            int64_t reg = r0 + e, byte_offset = (elements + e) * bytes;
             LLVMValueRef m = element_mask(L, a, coords, r0, e);
             if (!m)
                 m = LLVMConstInt(L->i1, 1, 0);
             if (a->is_store) {
-                predicated(L, true, false, a->ref->dtype, ptr, (int64_t)e * bytes, m, t->regs[reg]);
+                predicated(L, true, false, a->ref->dtype, ptr, byte_offset, m, t->regs[reg]);
             } else {
                 LLVMValueRef other = a->other ? a->other->regs[reg] : zero_of(L, a->ref->dtype);
-                t->regs[reg] = predicated(L, false, a->ref->readonly, a->ref->dtype, ptr, (int64_t)e * bytes, m, other);
+                t->regs[reg] = predicated(L, false, a->ref->readonly, a->ref->dtype, ptr, byte_offset, m, other);
             }
         }
     }
@@ -585,6 +643,7 @@ static void access_tile(Lowering *L, MemAccess *a) {
         LLVMValueRef u = ti->unique;
         a->unique = LLVMIsAConstantInt(u) && LLVMConstIntGetZExtValue(u) == 1 ? NULL : u;
     }
+    a->thread_ptr = element_ptr(L, a->ref, ti->base);
     int g = vector_width(a->ref, t);
     LLVMValueRef fast = tile_fast_condition(L, a, ti, g);
     if (!fast) {
@@ -600,7 +659,7 @@ static void access_tile(Lowering *L, MemAccess *a) {
     LLVMBasicBlockRef merge = llvm_kernel_block(L, a->is_store ? "st.tile.done" : "ld.tile.done");
     LLVMBuildCondBr(L->b, fast, fast_bb, slow_bb);
     LLVMPositionBuilderAtEnd(L->b, fast_bb);
-    access_fast(L, a, ti, g);
+    access_fast(L, a, g);
     LLVMValueRef *fast_vals = NULL;
     if (!a->is_store) {
         fast_vals = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, n + 1);

@@ -12,60 +12,60 @@ entry:
   %3 = shl i32 %2, 8
   %4 = sext i32 %3 to i64
   %5 = sub i32 %N, %3
-  %6 = getelementptr float, ptr addrspace(1) %x, i64 %4
-  %7 = ptrtoint ptr addrspace(1) %6 to i64
-  %8 = and i64 %7, 7
-  %9 = icmp eq i64 %8, 0
-  %10 = or disjoint i32 %1, 1
-  %11 = icmp slt i32 %1, %5
-  %12 = icmp slt i32 %10, %5
-  %13 = and i1 %9, %12
-  %14 = zext nneg i32 %1 to i64
-  %15 = getelementptr float, ptr addrspace(1) %6, i64 %14
-  br i1 %13, label %ld.tile, label %ld.edge
+  %6 = zext nneg i32 %1 to i64
+  %7 = or disjoint i64 %4, %6
+  %8 = getelementptr float, ptr addrspace(1) %x, i64 %7
+  %9 = getelementptr float, ptr addrspace(1) %x, i64 %4
+  %10 = ptrtoint ptr addrspace(1) %9 to i64
+  %11 = and i64 %10, 7
+  %12 = icmp eq i64 %11, 0
+  %13 = or disjoint i32 %1, 1
+  %14 = icmp slt i32 %1, %5
+  %15 = icmp slt i32 %13, %5
+  %16 = and i1 %12, %15
+  br i1 %16, label %ld.tile, label %ld.edge
 
 ld.tile:                                          ; preds = %entry
-  %16 = load float, ptr addrspace(1) %15, align 8
-  %17 = getelementptr inbounds nuw i8, ptr addrspace(1) %15, i64 4
-  %18 = load float, ptr addrspace(1) %17, align 4
+  %17 = load float, ptr addrspace(1) %8, align 8
+  %18 = getelementptr inbounds nuw i8, ptr addrspace(1) %8, i64 4
+  %19 = load float, ptr addrspace(1) %18, align 4
   br label %ld.tile.done
 
 ld.edge:                                          ; preds = %entry
-  %19 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %15, i1 %11, i32 0) #3
-  %20 = bitcast i32 %19 to float
-  %21 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %15, i1 %12, i32 0) #3
-  %22 = bitcast i32 %21 to float
+  %20 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %8, i1 %14, i32 0) #3
+  %21 = bitcast i32 %20 to float
+  %22 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %8, i1 %15, i32 0) #3
+  %23 = bitcast i32 %22 to float
   br label %ld.tile.done
 
 ld.tile.done:                                     ; preds = %ld.edge, %ld.tile
-  %23 = phi float [ %16, %ld.tile ], [ %20, %ld.edge ]
-  %24 = phi float [ %18, %ld.tile ], [ %22, %ld.edge ]
-  %25 = fmul contract float %23, 2.000000e+00
+  %24 = phi float [ %17, %ld.tile ], [ %21, %ld.edge ]
+  %25 = phi float [ %19, %ld.tile ], [ %23, %ld.edge ]
   %26 = fmul contract float %24, 2.000000e+00
-  %27 = fadd contract float %25, 1.000000e+00
+  %27 = fmul contract float %25, 2.000000e+00
   %28 = fadd contract float %26, 1.000000e+00
-  %29 = tail call float @llvm.maximum.f32(float %27, float 0.000000e+00)
+  %29 = fadd contract float %27, 1.000000e+00
   %30 = tail call float @llvm.maximum.f32(float %28, float 0.000000e+00)
-  %31 = getelementptr float, ptr addrspace(1) %o, i64 %4
-  %32 = ptrtoint ptr addrspace(1) %31 to i64
-  %33 = and i64 %32, 7
-  %34 = icmp eq i64 %33, 0
-  %35 = and i1 %12, %34
-  %36 = zext nneg i32 %1 to i64
-  %37 = getelementptr float, ptr addrspace(1) %31, i64 %36
-  br i1 %35, label %st.tile, label %st.edge
+  %31 = tail call float @llvm.maximum.f32(float %29, float 0.000000e+00)
+  %32 = getelementptr float, ptr addrspace(1) %o, i64 %7
+  %33 = getelementptr float, ptr addrspace(1) %o, i64 %4
+  %34 = ptrtoint ptr addrspace(1) %33 to i64
+  %35 = and i64 %34, 7
+  %36 = icmp eq i64 %35, 0
+  %37 = and i1 %15, %36
+  br i1 %37, label %st.tile, label %st.edge
 
 st.tile:                                          ; preds = %ld.tile.done
-  %38 = insertelement <2 x float> poison, float %29, i64 0
-  %39 = insertelement <2 x float> %38, float %30, i64 1
-  store <2 x float> %39, ptr addrspace(1) %37, align 8
+  %38 = insertelement <2 x float> poison, float %30, i64 0
+  %39 = insertelement <2 x float> %38, float %31, i64 1
+  store <2 x float> %39, ptr addrspace(1) %32, align 8
   br label %st.tile.done
 
 st.edge:                                          ; preds = %ld.tile.done
-  %40 = bitcast float %29 to i32
-  tail call void asm sideeffect "@$2 st.global.b32 [$0+0], $1;", "l,r,b,~{memory}"(ptr addrspace(1) %37, i32 %40, i1 %11) #3
-  %41 = bitcast float %30 to i32
-  tail call void asm sideeffect "@$2 st.global.b32 [$0+4], $1;", "l,r,b,~{memory}"(ptr addrspace(1) %37, i32 %41, i1 %12) #3
+  %40 = bitcast float %30 to i32
+  tail call void asm sideeffect "@$2 st.global.b32 [$0+0], $1;", "l,r,b,~{memory}"(ptr addrspace(1) %32, i32 %40, i1 %14) #3
+  %41 = bitcast float %31 to i32
+  tail call void asm sideeffect "@$2 st.global.b32 [$0+4], $1;", "l,r,b,~{memory}"(ptr addrspace(1) %32, i32 %41, i1 %15) #3
   br label %st.tile.done
 
 st.tile.done:                                     ; preds = %st.edge, %st.tile

@@ -19,455 +19,689 @@ entry:
   %8 = sub i32 %M, %5
   %9 = add i32 %N, 255
   %10 = sdiv i32 %9, 256
-  %11 = icmp sgt i32 %9, 255
-  br i1 %11, label %for.body.lr.ph, label %for.exit
+  %11 = zext nneg i32 %warp to i64
+  %12 = mul nsw i64 %1, %11
+  %13 = zext nneg i32 %2 to i64
+  %14 = getelementptr float, ptr addrspace(1) %x, i64 %7
+  %15 = getelementptr float, ptr addrspace(1) %14, i64 %12
+  %16 = getelementptr float, ptr addrspace(1) %15, i64 %13
+  %17 = ptrtoint ptr addrspace(1) %14 to i64
+  %18 = shl nsw i64 %1, 2
+  %19 = or i64 %18, %17
+  %20 = and i64 %19, 15
+  %21 = icmp eq i64 %20, 0
+  %22 = or disjoint i32 %warp, 12
+  %23 = or disjoint i32 %2, 131
+  %24 = icmp slt i32 %warp, %8
+  %25 = icmp slt i32 %22, %8
+  %26 = icmp slt i32 %23, %N
+  %27 = and i1 %26, %21
+  %28 = and i1 %25, %27
+  br i1 %28, label %ld.tile, label %ld.edge
 
-for.body.lr.ph:                                   ; preds = %entry
-  %12 = shl nuw nsw i64 %1, 2
-  %13 = or disjoint i32 %warp, 12
-  %14 = or disjoint i32 %2, 131
-  %15 = icmp slt i32 %13, %8
-  %16 = icmp slt i32 %warp, %8
-  %17 = zext nneg i32 %warp to i64
-  %18 = mul nuw nsw i64 %1, %17
-  %19 = zext nneg i32 %2 to i64
-  %invariant.gep = getelementptr float, ptr addrspace(1) %x, i64 %18
-  %20 = or disjoint i32 %2, 1
-  %21 = or disjoint i32 %2, 2
-  %22 = or disjoint i32 %2, 3
-  %23 = or disjoint i32 %2, 128
-  %24 = zext nneg i32 %23 to i64
-  %25 = or disjoint i32 %2, 129
-  %26 = or disjoint i32 %2, 130
-  %27 = or disjoint i32 %warp, 4
-  %28 = zext nneg i32 %27 to i64
-  %29 = mul nuw nsw i64 %1, %28
-  %invariant.gep10 = getelementptr float, ptr addrspace(1) %x, i64 %29
-  %30 = icmp slt i32 %27, %8
-  %31 = or disjoint i32 %warp, 8
-  %32 = zext nneg i32 %31 to i64
-  %33 = mul nuw nsw i64 %1, %32
-  %invariant.gep12 = getelementptr float, ptr addrspace(1) %x, i64 %33
-  %34 = icmp slt i32 %31, %8
-  %35 = zext nneg i32 %13 to i64
-  %36 = mul nuw nsw i64 %1, %35
-  %invariant.gep14 = getelementptr float, ptr addrspace(1) %x, i64 %36
-  br label %for.body
-
-for.body:                                         ; preds = %for.body.lr.ph, %ld.tile.done
-  %37 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %373, %ld.tile.done ]
-  %38 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %372, %ld.tile.done ]
-  %39 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %371, %ld.tile.done ]
-  %40 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %370, %ld.tile.done ]
-  %iv6 = phi i32 [ 0, %for.body.lr.ph ], [ %iv.next, %ld.tile.done ]
-  %41 = shl i32 %iv6, 8
-  %42 = sext i32 %41 to i64
-  %43 = add nsw i64 %7, %42
-  %44 = sub i32 %N, %41
-  %45 = getelementptr float, ptr addrspace(1) %x, i64 %43
-  %46 = ptrtoint ptr addrspace(1) %45 to i64
-  %47 = or i64 %12, %46
-  %48 = and i64 %47, 15
-  %49 = icmp eq i64 %48, 0
-  %50 = icmp slt i32 %14, %44
-  %51 = and i1 %50, %49
-  %52 = and i1 %15, %51
-  br i1 %52, label %ld.tile, label %ld.edge
-
-for.exit:                                         ; preds = %ld.tile.done, %entry
-  %.lcssa5 = phi float [ 0.000000e+00, %entry ], [ %370, %ld.tile.done ]
-  %.lcssa4 = phi float [ 0.000000e+00, %entry ], [ %371, %ld.tile.done ]
-  %.lcssa3 = phi float [ 0.000000e+00, %entry ], [ %372, %ld.tile.done ]
-  %.lcssa = phi float [ 0.000000e+00, %entry ], [ %373, %ld.tile.done ]
-  %53 = icmp slt i32 %warp, %8
-  %54 = and i1 %3, %53
-  br i1 %54, label %st.in, label %st.end
-
-ld.tile:                                          ; preds = %for.body
-  %gep17 = getelementptr float, ptr addrspace(1) %invariant.gep, i64 %43
-  %55 = getelementptr float, ptr addrspace(1) %gep17, i64 %19
-  %56 = load float, ptr addrspace(1) %55, align 16
-  %57 = getelementptr inbounds nuw i8, ptr addrspace(1) %55, i64 4
-  %58 = load float, ptr addrspace(1) %57, align 4
-  %59 = getelementptr inbounds nuw i8, ptr addrspace(1) %55, i64 8
-  %60 = load float, ptr addrspace(1) %59, align 8
-  %61 = getelementptr inbounds nuw i8, ptr addrspace(1) %55, i64 12
-  %62 = load float, ptr addrspace(1) %61, align 4
-  %63 = getelementptr float, ptr addrspace(1) %gep17, i64 %24
-  %64 = load float, ptr addrspace(1) %63, align 16
-  %65 = getelementptr inbounds nuw i8, ptr addrspace(1) %63, i64 4
-  %66 = load float, ptr addrspace(1) %65, align 4
-  %67 = getelementptr inbounds nuw i8, ptr addrspace(1) %63, i64 8
-  %68 = load float, ptr addrspace(1) %67, align 8
-  %69 = getelementptr inbounds nuw i8, ptr addrspace(1) %63, i64 12
-  %70 = load float, ptr addrspace(1) %69, align 4
-  %gep19 = getelementptr float, ptr addrspace(1) %invariant.gep10, i64 %43
-  %71 = getelementptr float, ptr addrspace(1) %gep19, i64 %19
-  %72 = load float, ptr addrspace(1) %71, align 16
-  %73 = getelementptr inbounds nuw i8, ptr addrspace(1) %71, i64 4
-  %74 = load float, ptr addrspace(1) %73, align 4
-  %75 = getelementptr inbounds nuw i8, ptr addrspace(1) %71, i64 8
-  %76 = load float, ptr addrspace(1) %75, align 8
-  %77 = getelementptr inbounds nuw i8, ptr addrspace(1) %71, i64 12
-  %78 = load float, ptr addrspace(1) %77, align 4
-  %79 = getelementptr float, ptr addrspace(1) %gep19, i64 %24
-  %80 = load float, ptr addrspace(1) %79, align 16
-  %81 = getelementptr inbounds nuw i8, ptr addrspace(1) %79, i64 4
-  %82 = load float, ptr addrspace(1) %81, align 4
-  %83 = getelementptr inbounds nuw i8, ptr addrspace(1) %79, i64 8
-  %84 = load float, ptr addrspace(1) %83, align 8
-  %85 = getelementptr inbounds nuw i8, ptr addrspace(1) %79, i64 12
-  %86 = load float, ptr addrspace(1) %85, align 4
-  %gep21 = getelementptr float, ptr addrspace(1) %invariant.gep12, i64 %43
-  %87 = getelementptr float, ptr addrspace(1) %gep21, i64 %19
-  %88 = load float, ptr addrspace(1) %87, align 16
-  %89 = getelementptr inbounds nuw i8, ptr addrspace(1) %87, i64 4
-  %90 = load float, ptr addrspace(1) %89, align 4
-  %91 = getelementptr inbounds nuw i8, ptr addrspace(1) %87, i64 8
-  %92 = load float, ptr addrspace(1) %91, align 8
-  %93 = getelementptr inbounds nuw i8, ptr addrspace(1) %87, i64 12
-  %94 = load float, ptr addrspace(1) %93, align 4
-  %95 = getelementptr float, ptr addrspace(1) %gep21, i64 %24
-  %96 = load float, ptr addrspace(1) %95, align 16
-  %97 = getelementptr inbounds nuw i8, ptr addrspace(1) %95, i64 4
-  %98 = load float, ptr addrspace(1) %97, align 4
-  %99 = getelementptr inbounds nuw i8, ptr addrspace(1) %95, i64 8
-  %100 = load float, ptr addrspace(1) %99, align 8
-  %101 = getelementptr inbounds nuw i8, ptr addrspace(1) %95, i64 12
-  %102 = load float, ptr addrspace(1) %101, align 4
-  %gep23 = getelementptr float, ptr addrspace(1) %invariant.gep14, i64 %43
-  %103 = getelementptr float, ptr addrspace(1) %gep23, i64 %19
-  %104 = load float, ptr addrspace(1) %103, align 16
-  %105 = getelementptr inbounds nuw i8, ptr addrspace(1) %103, i64 4
-  %106 = load float, ptr addrspace(1) %105, align 4
-  %107 = getelementptr inbounds nuw i8, ptr addrspace(1) %103, i64 8
-  %108 = load float, ptr addrspace(1) %107, align 8
-  %109 = getelementptr inbounds nuw i8, ptr addrspace(1) %103, i64 12
-  %110 = load float, ptr addrspace(1) %109, align 4
-  %111 = getelementptr float, ptr addrspace(1) %gep23, i64 %24
-  %112 = load float, ptr addrspace(1) %111, align 16
-  %113 = getelementptr inbounds nuw i8, ptr addrspace(1) %111, i64 4
-  %114 = load float, ptr addrspace(1) %113, align 4
-  %115 = getelementptr inbounds nuw i8, ptr addrspace(1) %111, i64 8
-  %116 = load float, ptr addrspace(1) %115, align 8
-  %117 = getelementptr inbounds nuw i8, ptr addrspace(1) %111, i64 12
-  %118 = load float, ptr addrspace(1) %117, align 4
+ld.tile:                                          ; preds = %entry
+  %29 = load float, ptr addrspace(1) %16, align 16
+  %30 = getelementptr inbounds nuw i8, ptr addrspace(1) %16, i64 4
+  %31 = load float, ptr addrspace(1) %30, align 4
+  %32 = getelementptr inbounds nuw i8, ptr addrspace(1) %16, i64 8
+  %33 = load float, ptr addrspace(1) %32, align 8
+  %34 = getelementptr inbounds nuw i8, ptr addrspace(1) %16, i64 12
+  %35 = load float, ptr addrspace(1) %34, align 4
+  %36 = getelementptr i8, ptr addrspace(1) %16, i64 512
+  %37 = load float, ptr addrspace(1) %36, align 16
+  %38 = getelementptr i8, ptr addrspace(1) %16, i64 516
+  %39 = load float, ptr addrspace(1) %38, align 4
+  %40 = getelementptr i8, ptr addrspace(1) %16, i64 520
+  %41 = load float, ptr addrspace(1) %40, align 8
+  %42 = getelementptr i8, ptr addrspace(1) %16, i64 524
+  %43 = load float, ptr addrspace(1) %42, align 4
+  %44 = getelementptr float, ptr addrspace(1) %16, i64 %18
+  %45 = load float, ptr addrspace(1) %44, align 16
+  %46 = getelementptr inbounds nuw i8, ptr addrspace(1) %44, i64 4
+  %47 = load float, ptr addrspace(1) %46, align 4
+  %48 = getelementptr inbounds nuw i8, ptr addrspace(1) %44, i64 8
+  %49 = load float, ptr addrspace(1) %48, align 8
+  %50 = getelementptr inbounds nuw i8, ptr addrspace(1) %44, i64 12
+  %51 = load float, ptr addrspace(1) %50, align 4
+  %52 = getelementptr i8, ptr addrspace(1) %44, i64 512
+  %53 = load float, ptr addrspace(1) %52, align 16
+  %54 = getelementptr i8, ptr addrspace(1) %44, i64 516
+  %55 = load float, ptr addrspace(1) %54, align 4
+  %56 = getelementptr i8, ptr addrspace(1) %44, i64 520
+  %57 = load float, ptr addrspace(1) %56, align 8
+  %58 = getelementptr i8, ptr addrspace(1) %44, i64 524
+  %59 = load float, ptr addrspace(1) %58, align 4
+  %.idx2 = shl nsw i64 %1, 5
+  %60 = getelementptr i8, ptr addrspace(1) %16, i64 %.idx2
+  %61 = load float, ptr addrspace(1) %60, align 16
+  %62 = getelementptr inbounds nuw i8, ptr addrspace(1) %60, i64 4
+  %63 = load float, ptr addrspace(1) %62, align 4
+  %64 = getelementptr inbounds nuw i8, ptr addrspace(1) %60, i64 8
+  %65 = load float, ptr addrspace(1) %64, align 8
+  %66 = getelementptr inbounds nuw i8, ptr addrspace(1) %60, i64 12
+  %67 = load float, ptr addrspace(1) %66, align 4
+  %68 = getelementptr i8, ptr addrspace(1) %60, i64 512
+  %69 = load float, ptr addrspace(1) %68, align 16
+  %70 = getelementptr i8, ptr addrspace(1) %60, i64 516
+  %71 = load float, ptr addrspace(1) %70, align 4
+  %72 = getelementptr i8, ptr addrspace(1) %60, i64 520
+  %73 = load float, ptr addrspace(1) %72, align 8
+  %74 = getelementptr i8, ptr addrspace(1) %60, i64 524
+  %75 = load float, ptr addrspace(1) %74, align 4
+  %.idx3 = mul nsw i64 %1, 48
+  %76 = getelementptr i8, ptr addrspace(1) %16, i64 %.idx3
+  %77 = load float, ptr addrspace(1) %76, align 16
+  %78 = getelementptr inbounds nuw i8, ptr addrspace(1) %76, i64 4
+  %79 = load float, ptr addrspace(1) %78, align 4
+  %80 = getelementptr inbounds nuw i8, ptr addrspace(1) %76, i64 8
+  %81 = load float, ptr addrspace(1) %80, align 8
+  %82 = getelementptr inbounds nuw i8, ptr addrspace(1) %76, i64 12
+  %83 = load float, ptr addrspace(1) %82, align 4
+  %84 = getelementptr i8, ptr addrspace(1) %76, i64 512
+  %85 = load float, ptr addrspace(1) %84, align 16
+  %86 = getelementptr i8, ptr addrspace(1) %76, i64 516
+  %87 = load float, ptr addrspace(1) %86, align 4
+  %88 = getelementptr i8, ptr addrspace(1) %76, i64 520
+  %89 = load float, ptr addrspace(1) %88, align 8
+  %90 = getelementptr i8, ptr addrspace(1) %76, i64 524
+  %91 = load float, ptr addrspace(1) %90, align 4
   br label %ld.tile.done
 
-ld.edge:                                          ; preds = %for.body
-  %119 = icmp slt i32 %2, %44
-  %120 = and i1 %16, %119
-  %gep = getelementptr float, ptr addrspace(1) %invariant.gep, i64 %43
-  %121 = getelementptr float, ptr addrspace(1) %gep, i64 %19
-  %122 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %121, i1 %120, i32 0) #3
-  %123 = bitcast i32 %122 to float
-  %124 = icmp slt i32 %20, %44
-  %125 = and i1 %16, %124
-  %126 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %121, i1 %125, i32 0) #3
-  %127 = bitcast i32 %126 to float
-  %128 = icmp slt i32 %21, %44
-  %129 = and i1 %16, %128
-  %130 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %121, i1 %129, i32 0) #3
-  %131 = bitcast i32 %130 to float
-  %132 = icmp slt i32 %22, %44
-  %133 = and i1 %16, %132
-  %134 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %121, i1 %133, i32 0) #3
-  %135 = bitcast i32 %134 to float
-  %136 = getelementptr float, ptr addrspace(1) %gep, i64 %24
-  %137 = icmp slt i32 %23, %44
-  %138 = and i1 %16, %137
-  %139 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %136, i1 %138, i32 0) #3
+ld.edge:                                          ; preds = %entry
+  %92 = icmp slt i32 %2, %N
+  %93 = and i1 %24, %92
+  %94 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %93, i32 0) #3
+  %95 = bitcast i32 %94 to float
+  %96 = or disjoint i32 %2, 1
+  %97 = icmp slt i32 %96, %N
+  %98 = and i1 %24, %97
+  %99 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %98, i32 0) #3
+  %100 = bitcast i32 %99 to float
+  %101 = or disjoint i32 %2, 2
+  %102 = icmp slt i32 %101, %N
+  %103 = and i1 %24, %102
+  %104 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %103, i32 0) #3
+  %105 = bitcast i32 %104 to float
+  %106 = or disjoint i32 %2, 3
+  %107 = icmp slt i32 %106, %N
+  %108 = and i1 %24, %107
+  %109 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %108, i32 0) #3
+  %110 = bitcast i32 %109 to float
+  %111 = or disjoint i32 %2, 128
+  %112 = icmp slt i32 %111, %N
+  %113 = and i1 %24, %112
+  %114 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %113, i32 0) #3
+  %115 = bitcast i32 %114 to float
+  %116 = or disjoint i32 %2, 129
+  %117 = icmp slt i32 %116, %N
+  %118 = and i1 %24, %117
+  %119 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %118, i32 0) #3
+  %120 = bitcast i32 %119 to float
+  %121 = or disjoint i32 %2, 130
+  %122 = icmp slt i32 %121, %N
+  %123 = and i1 %24, %122
+  %124 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %123, i32 0) #3
+  %125 = bitcast i32 %124 to float
+  %126 = and i1 %24, %26
+  %127 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %126, i32 0) #3
+  %128 = bitcast i32 %127 to float
+  %129 = or disjoint i32 %warp, 4
+  %130 = getelementptr float, ptr addrspace(1) %16, i64 %18
+  %131 = icmp slt i32 %129, %8
+  %132 = and i1 %131, %92
+  %133 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %132, i32 0) #3
+  %134 = bitcast i32 %133 to float
+  %135 = and i1 %131, %97
+  %136 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %135, i32 0) #3
+  %137 = bitcast i32 %136 to float
+  %138 = and i1 %131, %102
+  %139 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %138, i32 0) #3
   %140 = bitcast i32 %139 to float
-  %141 = icmp slt i32 %25, %44
-  %142 = and i1 %16, %141
-  %143 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %136, i1 %142, i32 0) #3
-  %144 = bitcast i32 %143 to float
-  %145 = icmp slt i32 %26, %44
-  %146 = and i1 %16, %145
-  %147 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %136, i1 %146, i32 0) #3
-  %148 = bitcast i32 %147 to float
-  %149 = and i1 %16, %50
-  %150 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %136, i1 %149, i32 0) #3
-  %151 = bitcast i32 %150 to float
-  %gep11 = getelementptr float, ptr addrspace(1) %invariant.gep10, i64 %43
-  %152 = getelementptr float, ptr addrspace(1) %gep11, i64 %19
-  %153 = and i1 %30, %119
-  %154 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %152, i1 %153, i32 0) #3
+  %141 = and i1 %131, %107
+  %142 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %141, i32 0) #3
+  %143 = bitcast i32 %142 to float
+  %144 = and i1 %131, %112
+  %145 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %144, i32 0) #3
+  %146 = bitcast i32 %145 to float
+  %147 = and i1 %131, %117
+  %148 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %147, i32 0) #3
+  %149 = bitcast i32 %148 to float
+  %150 = and i1 %131, %122
+  %151 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %150, i32 0) #3
+  %152 = bitcast i32 %151 to float
+  %153 = and i1 %131, %26
+  %154 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %153, i32 0) #3
   %155 = bitcast i32 %154 to float
-  %156 = and i1 %30, %124
-  %157 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %152, i1 %156, i32 0) #3
-  %158 = bitcast i32 %157 to float
-  %159 = and i1 %30, %128
-  %160 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %152, i1 %159, i32 0) #3
+  %156 = or disjoint i32 %warp, 8
+  %.idx = shl nsw i64 %1, 5
+  %157 = getelementptr i8, ptr addrspace(1) %16, i64 %.idx
+  %158 = icmp slt i32 %156, %8
+  %159 = and i1 %158, %92
+  %160 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %159, i32 0) #3
   %161 = bitcast i32 %160 to float
-  %162 = and i1 %30, %132
-  %163 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %152, i1 %162, i32 0) #3
+  %162 = and i1 %158, %97
+  %163 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %162, i32 0) #3
   %164 = bitcast i32 %163 to float
-  %165 = getelementptr float, ptr addrspace(1) %gep11, i64 %24
-  %166 = and i1 %30, %137
-  %167 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %165, i1 %166, i32 0) #3
-  %168 = bitcast i32 %167 to float
-  %169 = and i1 %30, %141
-  %170 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %165, i1 %169, i32 0) #3
-  %171 = bitcast i32 %170 to float
-  %172 = and i1 %30, %145
-  %173 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %165, i1 %172, i32 0) #3
-  %174 = bitcast i32 %173 to float
-  %175 = and i1 %30, %50
-  %176 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %165, i1 %175, i32 0) #3
-  %177 = bitcast i32 %176 to float
-  %gep13 = getelementptr float, ptr addrspace(1) %invariant.gep12, i64 %43
-  %178 = getelementptr float, ptr addrspace(1) %gep13, i64 %19
-  %179 = and i1 %34, %119
-  %180 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %178, i1 %179, i32 0) #3
-  %181 = bitcast i32 %180 to float
-  %182 = and i1 %34, %124
-  %183 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %178, i1 %182, i32 0) #3
-  %184 = bitcast i32 %183 to float
-  %185 = and i1 %34, %128
-  %186 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %178, i1 %185, i32 0) #3
-  %187 = bitcast i32 %186 to float
-  %188 = and i1 %34, %132
-  %189 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %178, i1 %188, i32 0) #3
-  %190 = bitcast i32 %189 to float
-  %191 = getelementptr float, ptr addrspace(1) %gep13, i64 %24
-  %192 = and i1 %34, %137
-  %193 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %191, i1 %192, i32 0) #3
-  %194 = bitcast i32 %193 to float
-  %195 = and i1 %34, %141
-  %196 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %191, i1 %195, i32 0) #3
-  %197 = bitcast i32 %196 to float
-  %198 = and i1 %34, %145
-  %199 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %191, i1 %198, i32 0) #3
-  %200 = bitcast i32 %199 to float
-  %201 = and i1 %34, %50
-  %202 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %191, i1 %201, i32 0) #3
-  %203 = bitcast i32 %202 to float
-  %gep15 = getelementptr float, ptr addrspace(1) %invariant.gep14, i64 %43
-  %204 = getelementptr float, ptr addrspace(1) %gep15, i64 %19
-  %205 = and i1 %15, %119
-  %206 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %204, i1 %205, i32 0) #3
+  %165 = and i1 %158, %102
+  %166 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %165, i32 0) #3
+  %167 = bitcast i32 %166 to float
+  %168 = and i1 %158, %107
+  %169 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %168, i32 0) #3
+  %170 = bitcast i32 %169 to float
+  %171 = and i1 %158, %112
+  %172 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %171, i32 0) #3
+  %173 = bitcast i32 %172 to float
+  %174 = and i1 %158, %117
+  %175 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %174, i32 0) #3
+  %176 = bitcast i32 %175 to float
+  %177 = and i1 %158, %122
+  %178 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %177, i32 0) #3
+  %179 = bitcast i32 %178 to float
+  %180 = and i1 %158, %26
+  %181 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %180, i32 0) #3
+  %182 = bitcast i32 %181 to float
+  %.idx1 = mul nsw i64 %1, 48
+  %183 = getelementptr i8, ptr addrspace(1) %16, i64 %.idx1
+  %184 = and i1 %25, %92
+  %185 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %184, i32 0) #3
+  %186 = bitcast i32 %185 to float
+  %187 = and i1 %25, %97
+  %188 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %187, i32 0) #3
+  %189 = bitcast i32 %188 to float
+  %190 = and i1 %25, %102
+  %191 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %190, i32 0) #3
+  %192 = bitcast i32 %191 to float
+  %193 = and i1 %25, %107
+  %194 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %193, i32 0) #3
+  %195 = bitcast i32 %194 to float
+  %196 = and i1 %25, %112
+  %197 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %196, i32 0) #3
+  %198 = bitcast i32 %197 to float
+  %199 = and i1 %25, %117
+  %200 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %199, i32 0) #3
+  %201 = bitcast i32 %200 to float
+  %202 = and i1 %25, %122
+  %203 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %202, i32 0) #3
+  %204 = bitcast i32 %203 to float
+  %205 = and i1 %25, %26
+  %206 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %205, i32 0) #3
   %207 = bitcast i32 %206 to float
-  %208 = and i1 %15, %124
-  %209 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %204, i1 %208, i32 0) #3
-  %210 = bitcast i32 %209 to float
-  %211 = and i1 %15, %128
-  %212 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %204, i1 %211, i32 0) #3
-  %213 = bitcast i32 %212 to float
-  %214 = and i1 %15, %132
-  %215 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %204, i1 %214, i32 0) #3
-  %216 = bitcast i32 %215 to float
-  %217 = getelementptr float, ptr addrspace(1) %gep15, i64 %24
-  %218 = and i1 %15, %137
-  %219 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %217, i1 %218, i32 0) #3
-  %220 = bitcast i32 %219 to float
-  %221 = and i1 %15, %141
-  %222 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %217, i1 %221, i32 0) #3
-  %223 = bitcast i32 %222 to float
-  %224 = and i1 %15, %145
-  %225 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %217, i1 %224, i32 0) #3
-  %226 = bitcast i32 %225 to float
-  %227 = and i1 %15, %50
-  %228 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %217, i1 %227, i32 0) #3
-  %229 = bitcast i32 %228 to float
   br label %ld.tile.done
 
 ld.tile.done:                                     ; preds = %ld.edge, %ld.tile
-  %230 = phi float [ %56, %ld.tile ], [ %123, %ld.edge ]
-  %231 = phi float [ %58, %ld.tile ], [ %127, %ld.edge ]
-  %232 = phi float [ %60, %ld.tile ], [ %131, %ld.edge ]
-  %233 = phi float [ %62, %ld.tile ], [ %135, %ld.edge ]
-  %234 = phi float [ %64, %ld.tile ], [ %140, %ld.edge ]
-  %235 = phi float [ %66, %ld.tile ], [ %144, %ld.edge ]
-  %236 = phi float [ %68, %ld.tile ], [ %148, %ld.edge ]
-  %237 = phi float [ %70, %ld.tile ], [ %151, %ld.edge ]
-  %238 = phi float [ %72, %ld.tile ], [ %155, %ld.edge ]
-  %239 = phi float [ %74, %ld.tile ], [ %158, %ld.edge ]
-  %240 = phi float [ %76, %ld.tile ], [ %161, %ld.edge ]
-  %241 = phi float [ %78, %ld.tile ], [ %164, %ld.edge ]
-  %242 = phi float [ %80, %ld.tile ], [ %168, %ld.edge ]
-  %243 = phi float [ %82, %ld.tile ], [ %171, %ld.edge ]
-  %244 = phi float [ %84, %ld.tile ], [ %174, %ld.edge ]
-  %245 = phi float [ %86, %ld.tile ], [ %177, %ld.edge ]
-  %246 = phi float [ %88, %ld.tile ], [ %181, %ld.edge ]
-  %247 = phi float [ %90, %ld.tile ], [ %184, %ld.edge ]
-  %248 = phi float [ %92, %ld.tile ], [ %187, %ld.edge ]
-  %249 = phi float [ %94, %ld.tile ], [ %190, %ld.edge ]
-  %250 = phi float [ %96, %ld.tile ], [ %194, %ld.edge ]
-  %251 = phi float [ %98, %ld.tile ], [ %197, %ld.edge ]
-  %252 = phi float [ %100, %ld.tile ], [ %200, %ld.edge ]
-  %253 = phi float [ %102, %ld.tile ], [ %203, %ld.edge ]
-  %254 = phi float [ %104, %ld.tile ], [ %207, %ld.edge ]
-  %255 = phi float [ %106, %ld.tile ], [ %210, %ld.edge ]
-  %256 = phi float [ %108, %ld.tile ], [ %213, %ld.edge ]
-  %257 = phi float [ %110, %ld.tile ], [ %216, %ld.edge ]
-  %258 = phi float [ %112, %ld.tile ], [ %220, %ld.edge ]
-  %259 = phi float [ %114, %ld.tile ], [ %223, %ld.edge ]
-  %260 = phi float [ %116, %ld.tile ], [ %226, %ld.edge ]
-  %261 = phi float [ %118, %ld.tile ], [ %229, %ld.edge ]
-  %262 = fadd contract float %230, %231
-  %263 = fadd contract float %262, %232
-  %264 = fadd contract float %263, %233
-  %265 = fadd contract float %264, %234
-  %266 = fadd contract float %265, %235
-  %267 = fadd contract float %266, %236
-  %268 = fadd contract float %267, %237
-  %269 = fadd contract float %238, %239
-  %270 = fadd contract float %269, %240
-  %271 = fadd contract float %270, %241
-  %272 = fadd contract float %271, %242
-  %273 = fadd contract float %272, %243
-  %274 = fadd contract float %273, %244
-  %275 = fadd contract float %274, %245
-  %276 = fadd contract float %246, %247
-  %277 = fadd contract float %276, %248
-  %278 = fadd contract float %277, %249
-  %279 = fadd contract float %278, %250
-  %280 = fadd contract float %279, %251
-  %281 = fadd contract float %280, %252
-  %282 = fadd contract float %281, %253
-  %283 = fadd contract float %254, %255
-  %284 = fadd contract float %283, %256
-  %285 = fadd contract float %284, %257
-  %286 = fadd contract float %285, %258
-  %287 = fadd contract float %286, %259
-  %288 = fadd contract float %287, %260
-  %289 = fadd contract float %288, %261
-  %290 = bitcast float %268 to i32
-  %291 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %290, i32 1, i32 31)
-  %292 = bitcast i32 %291 to float
-  %293 = fadd contract float %268, %292
-  %294 = bitcast float %275 to i32
-  %295 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %294, i32 1, i32 31)
-  %296 = bitcast i32 %295 to float
-  %297 = fadd contract float %275, %296
-  %298 = bitcast float %282 to i32
-  %299 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %298, i32 1, i32 31)
-  %300 = bitcast i32 %299 to float
-  %301 = fadd contract float %282, %300
-  %302 = bitcast float %289 to i32
-  %303 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %302, i32 1, i32 31)
-  %304 = bitcast i32 %303 to float
-  %305 = fadd contract float %289, %304
-  %306 = bitcast float %293 to i32
-  %307 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %306, i32 2, i32 31)
-  %308 = bitcast i32 %307 to float
-  %309 = fadd contract float %293, %308
-  %310 = bitcast float %297 to i32
-  %311 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %310, i32 2, i32 31)
-  %312 = bitcast i32 %311 to float
-  %313 = fadd contract float %297, %312
-  %314 = bitcast float %301 to i32
-  %315 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %314, i32 2, i32 31)
-  %316 = bitcast i32 %315 to float
-  %317 = fadd contract float %301, %316
-  %318 = bitcast float %305 to i32
-  %319 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %318, i32 2, i32 31)
-  %320 = bitcast i32 %319 to float
-  %321 = fadd contract float %305, %320
-  %322 = bitcast float %309 to i32
-  %323 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %322, i32 4, i32 31)
-  %324 = bitcast i32 %323 to float
-  %325 = fadd contract float %309, %324
-  %326 = bitcast float %313 to i32
-  %327 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %326, i32 4, i32 31)
-  %328 = bitcast i32 %327 to float
-  %329 = fadd contract float %313, %328
-  %330 = bitcast float %317 to i32
-  %331 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %330, i32 4, i32 31)
-  %332 = bitcast i32 %331 to float
-  %333 = fadd contract float %317, %332
-  %334 = bitcast float %321 to i32
-  %335 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %334, i32 4, i32 31)
-  %336 = bitcast i32 %335 to float
-  %337 = fadd contract float %321, %336
-  %338 = bitcast float %325 to i32
-  %339 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %338, i32 8, i32 31)
-  %340 = bitcast i32 %339 to float
-  %341 = fadd contract float %325, %340
-  %342 = bitcast float %329 to i32
-  %343 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %342, i32 8, i32 31)
-  %344 = bitcast i32 %343 to float
-  %345 = fadd contract float %329, %344
-  %346 = bitcast float %333 to i32
-  %347 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %346, i32 8, i32 31)
-  %348 = bitcast i32 %347 to float
-  %349 = fadd contract float %333, %348
-  %350 = bitcast float %337 to i32
-  %351 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %350, i32 8, i32 31)
-  %352 = bitcast i32 %351 to float
-  %353 = fadd contract float %337, %352
-  %354 = bitcast float %341 to i32
-  %355 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %354, i32 16, i32 31)
-  %356 = bitcast i32 %355 to float
-  %357 = fadd contract float %341, %356
-  %358 = bitcast float %345 to i32
-  %359 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %358, i32 16, i32 31)
-  %360 = bitcast i32 %359 to float
-  %361 = fadd contract float %345, %360
-  %362 = bitcast float %349 to i32
-  %363 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %362, i32 16, i32 31)
-  %364 = bitcast i32 %363 to float
-  %365 = fadd contract float %349, %364
-  %366 = bitcast float %353 to i32
-  %367 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %366, i32 16, i32 31)
-  %368 = bitcast i32 %367 to float
-  %369 = fadd contract float %353, %368
-  %370 = fadd contract float %40, %357
-  %371 = fadd contract float %39, %361
-  %372 = fadd contract float %38, %365
-  %373 = fadd contract float %37, %369
-  %iv.next = add nuw nsw i32 %iv6, 1
-  %exitcond.not = icmp eq i32 %iv.next, %10
+  %208 = phi float [ %29, %ld.tile ], [ %95, %ld.edge ]
+  %209 = phi float [ %31, %ld.tile ], [ %100, %ld.edge ]
+  %210 = phi float [ %33, %ld.tile ], [ %105, %ld.edge ]
+  %211 = phi float [ %35, %ld.tile ], [ %110, %ld.edge ]
+  %212 = phi float [ %37, %ld.tile ], [ %115, %ld.edge ]
+  %213 = phi float [ %39, %ld.tile ], [ %120, %ld.edge ]
+  %214 = phi float [ %41, %ld.tile ], [ %125, %ld.edge ]
+  %215 = phi float [ %43, %ld.tile ], [ %128, %ld.edge ]
+  %216 = phi float [ %45, %ld.tile ], [ %134, %ld.edge ]
+  %217 = phi float [ %47, %ld.tile ], [ %137, %ld.edge ]
+  %218 = phi float [ %49, %ld.tile ], [ %140, %ld.edge ]
+  %219 = phi float [ %51, %ld.tile ], [ %143, %ld.edge ]
+  %220 = phi float [ %53, %ld.tile ], [ %146, %ld.edge ]
+  %221 = phi float [ %55, %ld.tile ], [ %149, %ld.edge ]
+  %222 = phi float [ %57, %ld.tile ], [ %152, %ld.edge ]
+  %223 = phi float [ %59, %ld.tile ], [ %155, %ld.edge ]
+  %224 = phi float [ %61, %ld.tile ], [ %161, %ld.edge ]
+  %225 = phi float [ %63, %ld.tile ], [ %164, %ld.edge ]
+  %226 = phi float [ %65, %ld.tile ], [ %167, %ld.edge ]
+  %227 = phi float [ %67, %ld.tile ], [ %170, %ld.edge ]
+  %228 = phi float [ %69, %ld.tile ], [ %173, %ld.edge ]
+  %229 = phi float [ %71, %ld.tile ], [ %176, %ld.edge ]
+  %230 = phi float [ %73, %ld.tile ], [ %179, %ld.edge ]
+  %231 = phi float [ %75, %ld.tile ], [ %182, %ld.edge ]
+  %232 = phi float [ %77, %ld.tile ], [ %186, %ld.edge ]
+  %233 = phi float [ %79, %ld.tile ], [ %189, %ld.edge ]
+  %234 = phi float [ %81, %ld.tile ], [ %192, %ld.edge ]
+  %235 = phi float [ %83, %ld.tile ], [ %195, %ld.edge ]
+  %236 = phi float [ %85, %ld.tile ], [ %198, %ld.edge ]
+  %237 = phi float [ %87, %ld.tile ], [ %201, %ld.edge ]
+  %238 = phi float [ %89, %ld.tile ], [ %204, %ld.edge ]
+  %239 = phi float [ %91, %ld.tile ], [ %207, %ld.edge ]
+  %240 = icmp sgt i32 %9, 255
+  br i1 %240, label %for.body.lr.ph, label %for.exit
+
+for.body.lr.ph:                                   ; preds = %ld.tile.done
+  %241 = or disjoint i32 %2, 1
+  %242 = or disjoint i32 %2, 2
+  %243 = or disjoint i32 %2, 3
+  %244 = or disjoint i32 %2, 128
+  %245 = or disjoint i32 %2, 129
+  %246 = or disjoint i32 %2, 130
+  %247 = or disjoint i32 %warp, 4
+  %248 = icmp slt i32 %247, %8
+  %249 = or disjoint i32 %warp, 8
+  %.idx4 = shl nuw nsw i64 %1, 5
+  %250 = icmp slt i32 %249, %8
+  %.idx5 = mul nuw nsw i64 %1, 48
+  br label %for.body
+
+for.body:                                         ; preds = %for.body.lr.ph, %ld.tile.done3
+  %251 = phi float [ %239, %for.body.lr.ph ], [ %504, %ld.tile.done3 ]
+  %252 = phi float [ %238, %for.body.lr.ph ], [ %503, %ld.tile.done3 ]
+  %253 = phi float [ %237, %for.body.lr.ph ], [ %502, %ld.tile.done3 ]
+  %254 = phi float [ %236, %for.body.lr.ph ], [ %501, %ld.tile.done3 ]
+  %255 = phi float [ %235, %for.body.lr.ph ], [ %500, %ld.tile.done3 ]
+  %256 = phi float [ %234, %for.body.lr.ph ], [ %499, %ld.tile.done3 ]
+  %257 = phi float [ %233, %for.body.lr.ph ], [ %498, %ld.tile.done3 ]
+  %258 = phi float [ %232, %for.body.lr.ph ], [ %497, %ld.tile.done3 ]
+  %259 = phi float [ %231, %for.body.lr.ph ], [ %496, %ld.tile.done3 ]
+  %260 = phi float [ %230, %for.body.lr.ph ], [ %495, %ld.tile.done3 ]
+  %261 = phi float [ %229, %for.body.lr.ph ], [ %494, %ld.tile.done3 ]
+  %262 = phi float [ %228, %for.body.lr.ph ], [ %493, %ld.tile.done3 ]
+  %263 = phi float [ %227, %for.body.lr.ph ], [ %492, %ld.tile.done3 ]
+  %264 = phi float [ %226, %for.body.lr.ph ], [ %491, %ld.tile.done3 ]
+  %265 = phi float [ %225, %for.body.lr.ph ], [ %490, %ld.tile.done3 ]
+  %266 = phi float [ %224, %for.body.lr.ph ], [ %489, %ld.tile.done3 ]
+  %267 = phi float [ %223, %for.body.lr.ph ], [ %488, %ld.tile.done3 ]
+  %268 = phi float [ %222, %for.body.lr.ph ], [ %487, %ld.tile.done3 ]
+  %269 = phi float [ %221, %for.body.lr.ph ], [ %486, %ld.tile.done3 ]
+  %270 = phi float [ %220, %for.body.lr.ph ], [ %485, %ld.tile.done3 ]
+  %271 = phi float [ %219, %for.body.lr.ph ], [ %484, %ld.tile.done3 ]
+  %272 = phi float [ %218, %for.body.lr.ph ], [ %483, %ld.tile.done3 ]
+  %273 = phi float [ %217, %for.body.lr.ph ], [ %482, %ld.tile.done3 ]
+  %274 = phi float [ %216, %for.body.lr.ph ], [ %481, %ld.tile.done3 ]
+  %275 = phi float [ %215, %for.body.lr.ph ], [ %480, %ld.tile.done3 ]
+  %276 = phi float [ %214, %for.body.lr.ph ], [ %479, %ld.tile.done3 ]
+  %277 = phi float [ %213, %for.body.lr.ph ], [ %478, %ld.tile.done3 ]
+  %278 = phi float [ %212, %for.body.lr.ph ], [ %477, %ld.tile.done3 ]
+  %279 = phi float [ %211, %for.body.lr.ph ], [ %476, %ld.tile.done3 ]
+  %280 = phi float [ %210, %for.body.lr.ph ], [ %475, %ld.tile.done3 ]
+  %281 = phi float [ %209, %for.body.lr.ph ], [ %474, %ld.tile.done3 ]
+  %282 = phi float [ %208, %for.body.lr.ph ], [ %473, %ld.tile.done3 ]
+  %283 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %616, %ld.tile.done3 ]
+  %284 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %615, %ld.tile.done3 ]
+  %285 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %614, %ld.tile.done3 ]
+  %286 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %613, %ld.tile.done3 ]
+  %iv11 = phi i32 [ 0, %for.body.lr.ph ], [ %287, %ld.tile.done3 ]
+  %287 = add nuw nsw i32 %iv11, 1
+  %288 = shl i32 %287, 8
+  %289 = sext i32 %288 to i64
+  %290 = sub i32 %N, %288
+  %291 = getelementptr float, ptr addrspace(1) %14, i64 %289
+  %292 = getelementptr float, ptr addrspace(1) %291, i64 %12
+  %293 = getelementptr float, ptr addrspace(1) %292, i64 %13
+  %294 = ptrtoint ptr addrspace(1) %291 to i64
+  %295 = or i64 %18, %294
+  %296 = and i64 %295, 15
+  %297 = icmp eq i64 %296, 0
+  %298 = icmp slt i32 %23, %290
+  %299 = and i1 %298, %297
+  %300 = and i1 %25, %299
+  br i1 %300, label %ld.tile1, label %ld.edge2
+
+for.exit:                                         ; preds = %ld.tile.done3, %ld.tile.done
+  %.lcssa10 = phi float [ 0.000000e+00, %ld.tile.done ], [ %613, %ld.tile.done3 ]
+  %.lcssa9 = phi float [ 0.000000e+00, %ld.tile.done ], [ %614, %ld.tile.done3 ]
+  %.lcssa8 = phi float [ 0.000000e+00, %ld.tile.done ], [ %615, %ld.tile.done3 ]
+  %.lcssa = phi float [ 0.000000e+00, %ld.tile.done ], [ %616, %ld.tile.done3 ]
+  %301 = getelementptr float, ptr addrspace(1) %s, i64 %6
+  %302 = getelementptr float, ptr addrspace(1) %301, i64 %11
+  %303 = and i1 %3, %24
+  br i1 %303, label %st.in, label %st.end
+
+ld.tile1:                                         ; preds = %for.body
+  %304 = load float, ptr addrspace(1) %293, align 16
+  %305 = getelementptr inbounds nuw i8, ptr addrspace(1) %293, i64 4
+  %306 = load float, ptr addrspace(1) %305, align 4
+  %307 = getelementptr inbounds nuw i8, ptr addrspace(1) %293, i64 8
+  %308 = load float, ptr addrspace(1) %307, align 8
+  %309 = getelementptr inbounds nuw i8, ptr addrspace(1) %293, i64 12
+  %310 = load float, ptr addrspace(1) %309, align 4
+  %311 = getelementptr i8, ptr addrspace(1) %293, i64 512
+  %312 = load float, ptr addrspace(1) %311, align 16
+  %313 = getelementptr i8, ptr addrspace(1) %293, i64 516
+  %314 = load float, ptr addrspace(1) %313, align 4
+  %315 = getelementptr i8, ptr addrspace(1) %293, i64 520
+  %316 = load float, ptr addrspace(1) %315, align 8
+  %317 = getelementptr i8, ptr addrspace(1) %293, i64 524
+  %318 = load float, ptr addrspace(1) %317, align 4
+  %319 = getelementptr float, ptr addrspace(1) %293, i64 %18
+  %320 = load float, ptr addrspace(1) %319, align 16
+  %321 = getelementptr inbounds nuw i8, ptr addrspace(1) %319, i64 4
+  %322 = load float, ptr addrspace(1) %321, align 4
+  %323 = getelementptr inbounds nuw i8, ptr addrspace(1) %319, i64 8
+  %324 = load float, ptr addrspace(1) %323, align 8
+  %325 = getelementptr inbounds nuw i8, ptr addrspace(1) %319, i64 12
+  %326 = load float, ptr addrspace(1) %325, align 4
+  %327 = getelementptr i8, ptr addrspace(1) %319, i64 512
+  %328 = load float, ptr addrspace(1) %327, align 16
+  %329 = getelementptr i8, ptr addrspace(1) %319, i64 516
+  %330 = load float, ptr addrspace(1) %329, align 4
+  %331 = getelementptr i8, ptr addrspace(1) %319, i64 520
+  %332 = load float, ptr addrspace(1) %331, align 8
+  %333 = getelementptr i8, ptr addrspace(1) %319, i64 524
+  %334 = load float, ptr addrspace(1) %333, align 4
+  %335 = getelementptr i8, ptr addrspace(1) %293, i64 %.idx4
+  %336 = load float, ptr addrspace(1) %335, align 16
+  %337 = getelementptr inbounds nuw i8, ptr addrspace(1) %335, i64 4
+  %338 = load float, ptr addrspace(1) %337, align 4
+  %339 = getelementptr inbounds nuw i8, ptr addrspace(1) %335, i64 8
+  %340 = load float, ptr addrspace(1) %339, align 8
+  %341 = getelementptr inbounds nuw i8, ptr addrspace(1) %335, i64 12
+  %342 = load float, ptr addrspace(1) %341, align 4
+  %343 = getelementptr i8, ptr addrspace(1) %335, i64 512
+  %344 = load float, ptr addrspace(1) %343, align 16
+  %345 = getelementptr i8, ptr addrspace(1) %335, i64 516
+  %346 = load float, ptr addrspace(1) %345, align 4
+  %347 = getelementptr i8, ptr addrspace(1) %335, i64 520
+  %348 = load float, ptr addrspace(1) %347, align 8
+  %349 = getelementptr i8, ptr addrspace(1) %335, i64 524
+  %350 = load float, ptr addrspace(1) %349, align 4
+  %351 = getelementptr i8, ptr addrspace(1) %293, i64 %.idx5
+  %352 = load float, ptr addrspace(1) %351, align 16
+  %353 = getelementptr inbounds nuw i8, ptr addrspace(1) %351, i64 4
+  %354 = load float, ptr addrspace(1) %353, align 4
+  %355 = getelementptr inbounds nuw i8, ptr addrspace(1) %351, i64 8
+  %356 = load float, ptr addrspace(1) %355, align 8
+  %357 = getelementptr inbounds nuw i8, ptr addrspace(1) %351, i64 12
+  %358 = load float, ptr addrspace(1) %357, align 4
+  %359 = getelementptr i8, ptr addrspace(1) %351, i64 512
+  %360 = load float, ptr addrspace(1) %359, align 16
+  %361 = getelementptr i8, ptr addrspace(1) %351, i64 516
+  %362 = load float, ptr addrspace(1) %361, align 4
+  %363 = getelementptr i8, ptr addrspace(1) %351, i64 520
+  %364 = load float, ptr addrspace(1) %363, align 8
+  %365 = getelementptr i8, ptr addrspace(1) %351, i64 524
+  %366 = load float, ptr addrspace(1) %365, align 4
+  br label %ld.tile.done3
+
+ld.edge2:                                         ; preds = %for.body
+  %367 = icmp slt i32 %2, %290
+  %368 = and i1 %24, %367
+  %369 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %368, i32 0) #3
+  %370 = bitcast i32 %369 to float
+  %371 = icmp slt i32 %241, %290
+  %372 = and i1 %24, %371
+  %373 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %372, i32 0) #3
+  %374 = bitcast i32 %373 to float
+  %375 = icmp slt i32 %242, %290
+  %376 = and i1 %24, %375
+  %377 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %376, i32 0) #3
+  %378 = bitcast i32 %377 to float
+  %379 = icmp slt i32 %243, %290
+  %380 = and i1 %24, %379
+  %381 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %380, i32 0) #3
+  %382 = bitcast i32 %381 to float
+  %383 = icmp slt i32 %244, %290
+  %384 = and i1 %24, %383
+  %385 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %384, i32 0) #3
+  %386 = bitcast i32 %385 to float
+  %387 = icmp slt i32 %245, %290
+  %388 = and i1 %24, %387
+  %389 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %388, i32 0) #3
+  %390 = bitcast i32 %389 to float
+  %391 = icmp slt i32 %246, %290
+  %392 = and i1 %24, %391
+  %393 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %392, i32 0) #3
+  %394 = bitcast i32 %393 to float
+  %395 = and i1 %24, %298
+  %396 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %395, i32 0) #3
+  %397 = bitcast i32 %396 to float
+  %398 = getelementptr float, ptr addrspace(1) %293, i64 %18
+  %399 = and i1 %248, %367
+  %400 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %399, i32 0) #3
+  %401 = bitcast i32 %400 to float
+  %402 = and i1 %248, %371
+  %403 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %402, i32 0) #3
+  %404 = bitcast i32 %403 to float
+  %405 = and i1 %248, %375
+  %406 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %405, i32 0) #3
+  %407 = bitcast i32 %406 to float
+  %408 = and i1 %248, %379
+  %409 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %408, i32 0) #3
+  %410 = bitcast i32 %409 to float
+  %411 = and i1 %248, %383
+  %412 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %411, i32 0) #3
+  %413 = bitcast i32 %412 to float
+  %414 = and i1 %248, %387
+  %415 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %414, i32 0) #3
+  %416 = bitcast i32 %415 to float
+  %417 = and i1 %248, %391
+  %418 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %417, i32 0) #3
+  %419 = bitcast i32 %418 to float
+  %420 = and i1 %248, %298
+  %421 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %420, i32 0) #3
+  %422 = bitcast i32 %421 to float
+  %423 = getelementptr i8, ptr addrspace(1) %293, i64 %.idx4
+  %424 = and i1 %250, %367
+  %425 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %424, i32 0) #3
+  %426 = bitcast i32 %425 to float
+  %427 = and i1 %250, %371
+  %428 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %427, i32 0) #3
+  %429 = bitcast i32 %428 to float
+  %430 = and i1 %250, %375
+  %431 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %430, i32 0) #3
+  %432 = bitcast i32 %431 to float
+  %433 = and i1 %250, %379
+  %434 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %433, i32 0) #3
+  %435 = bitcast i32 %434 to float
+  %436 = and i1 %250, %383
+  %437 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %436, i32 0) #3
+  %438 = bitcast i32 %437 to float
+  %439 = and i1 %250, %387
+  %440 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %439, i32 0) #3
+  %441 = bitcast i32 %440 to float
+  %442 = and i1 %250, %391
+  %443 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %442, i32 0) #3
+  %444 = bitcast i32 %443 to float
+  %445 = and i1 %250, %298
+  %446 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %445, i32 0) #3
+  %447 = bitcast i32 %446 to float
+  %448 = getelementptr i8, ptr addrspace(1) %293, i64 %.idx5
+  %449 = and i1 %25, %367
+  %450 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %449, i32 0) #3
+  %451 = bitcast i32 %450 to float
+  %452 = and i1 %25, %371
+  %453 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %452, i32 0) #3
+  %454 = bitcast i32 %453 to float
+  %455 = and i1 %25, %375
+  %456 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %455, i32 0) #3
+  %457 = bitcast i32 %456 to float
+  %458 = and i1 %25, %379
+  %459 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %458, i32 0) #3
+  %460 = bitcast i32 %459 to float
+  %461 = and i1 %25, %383
+  %462 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %461, i32 0) #3
+  %463 = bitcast i32 %462 to float
+  %464 = and i1 %25, %387
+  %465 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %464, i32 0) #3
+  %466 = bitcast i32 %465 to float
+  %467 = and i1 %25, %391
+  %468 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %467, i32 0) #3
+  %469 = bitcast i32 %468 to float
+  %470 = and i1 %25, %298
+  %471 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %470, i32 0) #3
+  %472 = bitcast i32 %471 to float
+  br label %ld.tile.done3
+
+ld.tile.done3:                                    ; preds = %ld.edge2, %ld.tile1
+  %473 = phi float [ %304, %ld.tile1 ], [ %370, %ld.edge2 ]
+  %474 = phi float [ %306, %ld.tile1 ], [ %374, %ld.edge2 ]
+  %475 = phi float [ %308, %ld.tile1 ], [ %378, %ld.edge2 ]
+  %476 = phi float [ %310, %ld.tile1 ], [ %382, %ld.edge2 ]
+  %477 = phi float [ %312, %ld.tile1 ], [ %386, %ld.edge2 ]
+  %478 = phi float [ %314, %ld.tile1 ], [ %390, %ld.edge2 ]
+  %479 = phi float [ %316, %ld.tile1 ], [ %394, %ld.edge2 ]
+  %480 = phi float [ %318, %ld.tile1 ], [ %397, %ld.edge2 ]
+  %481 = phi float [ %320, %ld.tile1 ], [ %401, %ld.edge2 ]
+  %482 = phi float [ %322, %ld.tile1 ], [ %404, %ld.edge2 ]
+  %483 = phi float [ %324, %ld.tile1 ], [ %407, %ld.edge2 ]
+  %484 = phi float [ %326, %ld.tile1 ], [ %410, %ld.edge2 ]
+  %485 = phi float [ %328, %ld.tile1 ], [ %413, %ld.edge2 ]
+  %486 = phi float [ %330, %ld.tile1 ], [ %416, %ld.edge2 ]
+  %487 = phi float [ %332, %ld.tile1 ], [ %419, %ld.edge2 ]
+  %488 = phi float [ %334, %ld.tile1 ], [ %422, %ld.edge2 ]
+  %489 = phi float [ %336, %ld.tile1 ], [ %426, %ld.edge2 ]
+  %490 = phi float [ %338, %ld.tile1 ], [ %429, %ld.edge2 ]
+  %491 = phi float [ %340, %ld.tile1 ], [ %432, %ld.edge2 ]
+  %492 = phi float [ %342, %ld.tile1 ], [ %435, %ld.edge2 ]
+  %493 = phi float [ %344, %ld.tile1 ], [ %438, %ld.edge2 ]
+  %494 = phi float [ %346, %ld.tile1 ], [ %441, %ld.edge2 ]
+  %495 = phi float [ %348, %ld.tile1 ], [ %444, %ld.edge2 ]
+  %496 = phi float [ %350, %ld.tile1 ], [ %447, %ld.edge2 ]
+  %497 = phi float [ %352, %ld.tile1 ], [ %451, %ld.edge2 ]
+  %498 = phi float [ %354, %ld.tile1 ], [ %454, %ld.edge2 ]
+  %499 = phi float [ %356, %ld.tile1 ], [ %457, %ld.edge2 ]
+  %500 = phi float [ %358, %ld.tile1 ], [ %460, %ld.edge2 ]
+  %501 = phi float [ %360, %ld.tile1 ], [ %463, %ld.edge2 ]
+  %502 = phi float [ %362, %ld.tile1 ], [ %466, %ld.edge2 ]
+  %503 = phi float [ %364, %ld.tile1 ], [ %469, %ld.edge2 ]
+  %504 = phi float [ %366, %ld.tile1 ], [ %472, %ld.edge2 ]
+  %505 = fadd contract float %282, %281
+  %506 = fadd contract float %505, %280
+  %507 = fadd contract float %506, %279
+  %508 = fadd contract float %507, %278
+  %509 = fadd contract float %508, %277
+  %510 = fadd contract float %509, %276
+  %511 = fadd contract float %510, %275
+  %512 = fadd contract float %274, %273
+  %513 = fadd contract float %512, %272
+  %514 = fadd contract float %513, %271
+  %515 = fadd contract float %514, %270
+  %516 = fadd contract float %515, %269
+  %517 = fadd contract float %516, %268
+  %518 = fadd contract float %517, %267
+  %519 = fadd contract float %266, %265
+  %520 = fadd contract float %519, %264
+  %521 = fadd contract float %520, %263
+  %522 = fadd contract float %521, %262
+  %523 = fadd contract float %522, %261
+  %524 = fadd contract float %523, %260
+  %525 = fadd contract float %524, %259
+  %526 = fadd contract float %258, %257
+  %527 = fadd contract float %526, %256
+  %528 = fadd contract float %527, %255
+  %529 = fadd contract float %528, %254
+  %530 = fadd contract float %529, %253
+  %531 = fadd contract float %530, %252
+  %532 = fadd contract float %531, %251
+  %533 = bitcast float %511 to i32
+  %534 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %533, i32 1, i32 31)
+  %535 = bitcast i32 %534 to float
+  %536 = fadd contract float %511, %535
+  %537 = bitcast float %518 to i32
+  %538 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %537, i32 1, i32 31)
+  %539 = bitcast i32 %538 to float
+  %540 = fadd contract float %518, %539
+  %541 = bitcast float %525 to i32
+  %542 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %541, i32 1, i32 31)
+  %543 = bitcast i32 %542 to float
+  %544 = fadd contract float %525, %543
+  %545 = bitcast float %532 to i32
+  %546 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %545, i32 1, i32 31)
+  %547 = bitcast i32 %546 to float
+  %548 = fadd contract float %532, %547
+  %549 = bitcast float %536 to i32
+  %550 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %549, i32 2, i32 31)
+  %551 = bitcast i32 %550 to float
+  %552 = fadd contract float %536, %551
+  %553 = bitcast float %540 to i32
+  %554 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %553, i32 2, i32 31)
+  %555 = bitcast i32 %554 to float
+  %556 = fadd contract float %540, %555
+  %557 = bitcast float %544 to i32
+  %558 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %557, i32 2, i32 31)
+  %559 = bitcast i32 %558 to float
+  %560 = fadd contract float %544, %559
+  %561 = bitcast float %548 to i32
+  %562 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %561, i32 2, i32 31)
+  %563 = bitcast i32 %562 to float
+  %564 = fadd contract float %548, %563
+  %565 = bitcast float %552 to i32
+  %566 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %565, i32 4, i32 31)
+  %567 = bitcast i32 %566 to float
+  %568 = fadd contract float %552, %567
+  %569 = bitcast float %556 to i32
+  %570 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %569, i32 4, i32 31)
+  %571 = bitcast i32 %570 to float
+  %572 = fadd contract float %556, %571
+  %573 = bitcast float %560 to i32
+  %574 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %573, i32 4, i32 31)
+  %575 = bitcast i32 %574 to float
+  %576 = fadd contract float %560, %575
+  %577 = bitcast float %564 to i32
+  %578 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %577, i32 4, i32 31)
+  %579 = bitcast i32 %578 to float
+  %580 = fadd contract float %564, %579
+  %581 = bitcast float %568 to i32
+  %582 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %581, i32 8, i32 31)
+  %583 = bitcast i32 %582 to float
+  %584 = fadd contract float %568, %583
+  %585 = bitcast float %572 to i32
+  %586 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %585, i32 8, i32 31)
+  %587 = bitcast i32 %586 to float
+  %588 = fadd contract float %572, %587
+  %589 = bitcast float %576 to i32
+  %590 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %589, i32 8, i32 31)
+  %591 = bitcast i32 %590 to float
+  %592 = fadd contract float %576, %591
+  %593 = bitcast float %580 to i32
+  %594 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %593, i32 8, i32 31)
+  %595 = bitcast i32 %594 to float
+  %596 = fadd contract float %580, %595
+  %597 = bitcast float %584 to i32
+  %598 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %597, i32 16, i32 31)
+  %599 = bitcast i32 %598 to float
+  %600 = fadd contract float %584, %599
+  %601 = bitcast float %588 to i32
+  %602 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %601, i32 16, i32 31)
+  %603 = bitcast i32 %602 to float
+  %604 = fadd contract float %588, %603
+  %605 = bitcast float %592 to i32
+  %606 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %605, i32 16, i32 31)
+  %607 = bitcast i32 %606 to float
+  %608 = fadd contract float %592, %607
+  %609 = bitcast float %596 to i32
+  %610 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %609, i32 16, i32 31)
+  %611 = bitcast i32 %610 to float
+  %612 = fadd contract float %596, %611
+  %613 = fadd contract float %286, %600
+  %614 = fadd contract float %285, %604
+  %615 = fadd contract float %284, %608
+  %616 = fadd contract float %283, %612
+  %exitcond.not = icmp eq i32 %287, %10
   br i1 %exitcond.not, label %for.exit, label %for.body
 
 st.in:                                            ; preds = %for.exit
-  %374 = getelementptr float, ptr addrspace(1) %s, i64 %6
-  %375 = zext nneg i32 %warp to i64
-  %376 = getelementptr float, ptr addrspace(1) %374, i64 %375
-  store float %.lcssa5, ptr addrspace(1) %376, align 4
+  store float %.lcssa10, ptr addrspace(1) %302, align 4
   br label %st.end
 
 st.end:                                           ; preds = %st.in, %for.exit
-  %377 = or disjoint i32 %warp, 4
-  %378 = icmp slt i32 %377, %8
-  %379 = and i1 %3, %378
-  br i1 %379, label %st.in1, label %st.end2
+  %617 = or disjoint i32 %warp, 4
+  %618 = icmp slt i32 %617, %8
+  %619 = and i1 %3, %618
+  br i1 %619, label %st.in4, label %st.end5
 
-st.in1:                                           ; preds = %st.end
-  %380 = getelementptr float, ptr addrspace(1) %s, i64 %6
-  %381 = zext nneg i32 %377 to i64
-  %382 = getelementptr float, ptr addrspace(1) %380, i64 %381
-  store float %.lcssa4, ptr addrspace(1) %382, align 4
-  br label %st.end2
+st.in4:                                           ; preds = %st.end
+  %620 = getelementptr i8, ptr addrspace(1) %302, i64 16
+  store float %.lcssa9, ptr addrspace(1) %620, align 4
+  br label %st.end5
 
-st.end2:                                          ; preds = %st.in1, %st.end
-  %383 = or disjoint i32 %warp, 8
-  %384 = icmp slt i32 %383, %8
-  %385 = and i1 %3, %384
-  br i1 %385, label %st.in3, label %st.end4
+st.end5:                                          ; preds = %st.in4, %st.end
+  %621 = or disjoint i32 %warp, 8
+  %622 = icmp slt i32 %621, %8
+  %623 = and i1 %3, %622
+  br i1 %623, label %st.in6, label %st.end7
 
-st.in3:                                           ; preds = %st.end2
-  %386 = getelementptr float, ptr addrspace(1) %s, i64 %6
-  %387 = zext nneg i32 %383 to i64
-  %388 = getelementptr float, ptr addrspace(1) %386, i64 %387
-  store float %.lcssa3, ptr addrspace(1) %388, align 4
-  br label %st.end4
+st.in6:                                           ; preds = %st.end5
+  %624 = getelementptr i8, ptr addrspace(1) %302, i64 32
+  store float %.lcssa8, ptr addrspace(1) %624, align 4
+  br label %st.end7
 
-st.end4:                                          ; preds = %st.in3, %st.end2
-  %389 = or disjoint i32 %warp, 12
-  %390 = icmp slt i32 %389, %8
-  %391 = and i1 %3, %390
-  br i1 %391, label %st.in5, label %st.end6
+st.end7:                                          ; preds = %st.in6, %st.end5
+  %625 = and i1 %3, %25
+  br i1 %625, label %st.in8, label %st.end9
 
-st.in5:                                           ; preds = %st.end4
-  %392 = getelementptr float, ptr addrspace(1) %s, i64 %6
-  %393 = zext nneg i32 %389 to i64
-  %394 = getelementptr float, ptr addrspace(1) %392, i64 %393
-  store float %.lcssa, ptr addrspace(1) %394, align 4
-  br label %st.end6
+st.in8:                                           ; preds = %st.end7
+  %626 = getelementptr i8, ptr addrspace(1) %302, i64 48
+  store float %.lcssa, ptr addrspace(1) %626, align 4
+  br label %st.end9
 
-st.end6:                                          ; preds = %st.in5, %st.end4
+st.end9:                                          ; preds = %st.in8, %st.end7
   ret void
 }
 
