@@ -111,12 +111,13 @@ def tessera_variants(c):
                    "add2d_bm2_bn4096_w8", "add2d_bm4_bn2048_w8"]
         return [(v, "add2d", "add2d") for v in vs]
     if k == "matmul":
-        return [("matmul_128x128x64_w8", "matmul", "matmul"), ("matmul_64x64x32_w4", "matmul", "matmul")]
+        return [(v, "matmul", "matmul") for v in ("matmul_128x128x64_w8", "matmul_64x64x32_w4", "matmul_128x128x32_w8",
+                                                  "matmul_128x64x64_w4")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:
             return [("attn_d64_bq128_w8", "attention", kern), ("attn_d64_bq64_w4", "attention", kern)]
-        return [("attn_d128_bq64_w8", "attention", kern)]
+        return [("attn_d128_bq64_w8", "attention", kern), ("attn_d128_bq128_w8", "attention", kern)]
     return []
 
 
