@@ -105,18 +105,20 @@ def tessera_variants(c):
     if k == "add2d":
         vs = ["add2d_bm8_bn512_w8", "add2d_bm16_bn256_w8", "add2d_bm4_bn1024_w8", "add2d_bm8_bn512_w4",
               "add2d_bm2_bn1024_w4", "add2d_bm1_bn1024_w2", "add2d_bm1_bn1024_w4", "add2d_bm2_bn1024_w2",
-              "add2d_bm4_bn1024_w4", "add2d_bm8_bn1024_w8"]
+              "add2d_bm4_bn1024_w4", "add2d_bm8_bn1024_w8", "add2d_bm1_bn512_w4", "add2d_bm1_bn256_w2",
+              "add2d_bm1_bn512_w2"]
         if c["n"] >= 4096:   # blocks wider than 1024 columns only where the rows are that long
             vs += ["add2d_bm1_bn4096_w8", "add2d_bm1_bn4096_w4", "add2d_bm1_bn2048_w4", "add2d_bm2_bn2048_w8",
                    "add2d_bm2_bn4096_w8", "add2d_bm4_bn2048_w8"]
         return [(v, "add2d", "add2d") for v in vs]
     if k == "matmul":
         return [(v, "matmul", "matmul") for v in ("matmul_128x128x64_w8", "matmul_64x64x32_w4", "matmul_128x128x32_w8",
-                                                  "matmul_128x64x64_w4")]
+                                                  "matmul_128x64x64_w4", "matmul_128x128x64_w8_s1")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:
-            return [("attn_d64_bq128_w8", "attention", kern), ("attn_d64_bq64_w4", "attention", kern)]
+            return [("attn_d64_bq128_w8", "attention", kern), ("attn_d64_bq64_w4", "attention", kern),
+                    ("attn_d64_bq128_w8_s1", "attention", kern)]
         return [("attn_d128_bq64_w8", "attention", kern), ("attn_d128_bq128_w8", "attention", kern)]
     return []
 

@@ -83,6 +83,9 @@ add2d_bm16_bn256_w8   add2d      BM=16 BN=256 W=8
 add2d_bm4_bn1024_w8   add2d      BM=4 BN=1024 W=8
 add2d_bm8_bn512_w4    add2d      BM=8 BN=512 W=4
 add2d_bm2_bn1024_w4   add2d      BM=2 BN=1024 W=4
+add2d_bm1_bn512_w4    add2d      BM=1 BN=512 W=4
+add2d_bm1_bn256_w2    add2d      BM=1 BN=256 W=2
+add2d_bm1_bn512_w2    add2d      BM=1 BN=512 W=2
 add2d_bm1_bn4096_w8   add2d      BM=1 BN=4096 W=8
 add2d_bm1_bn4096_w4   add2d      BM=1 BN=4096 W=4
 add2d_bm1_bn2048_w4   add2d      BM=1 BN=2048 W=4
@@ -98,10 +101,12 @@ matmul_128x128x64_w8  matmul     BM=128 BN=128 BK=64 W=8
 matmul_64x64x32_w4    matmul     BM=64 BN=64 BK=32 W=4
 matmul_128x128x32_w8  matmul     BM=128 BN=128 BK=32 W=8
 matmul_128x64x64_w4   matmul     BM=128 BN=64 BK=64 W=4
+matmul_128x128x64_w8_s1 matmul   BM=128 BN=128 BK=64 W=8 NS=1
 attn_d64_bq128_w8     attention  D=64 BQ=128 BK=64 W=8
 attn_d64_bq64_w4      attention  D=64 BQ=64 BK=64 W=4
 attn_d128_bq64_w8     attention  D=128 BQ=64 BK=64 W=8
 attn_d128_bq128_w8    attention  D=128 BQ=128 BK=64 W=8
+attn_d64_bq128_w8_s1  attention  D=64 BQ=128 BK=64 W=8 NS=1
 '
 fail=0
 count=0
