@@ -113,7 +113,7 @@ def tessera_variants(c):
         return [(v, "add2d", "add2d") for v in vs]
     if k == "matmul":
         return [(v, "matmul", "matmul") for v in ("matmul_128x128x64_w8", "matmul_64x64x32_w4", "matmul_128x128x32_w8",
-                                                  "matmul_128x64x64_w4", "matmul_128x128x64_w8_s1")]
+                                                  "matmul_128x64x64_w4", "matmul_128x128x64_w8_s3")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:

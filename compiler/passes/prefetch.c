@@ -150,30 +150,6 @@ static bool only_yielded(const IrBlock *body, const IrValue *v) {
     return uses > 0 && uses == yields;
 }
 
-/* Whether v reaches a dot's A or B operand in the body (directly or
-   through a transpose, cast or shape op). Those loads are left alone: the
-   dot stages its operands through shared memory between two barriers, so a
-   register prefetch only adds registers and code there (measured on the
-   H200: matmul 128x128x64 went from 197 to 179 TFLOP/s with it, flash
-   attention was level); multi-buffered shared staging (cp.async) is the
-   way to pipeline them. */
-static bool feeds_dot(const IrBlock *body, const IrValue *v, int depth) {
-    if (depth > 8)
-        return false;
-    for (const IrOp *op = body->first; op; op = op->next) {
-        for (int i = 0; i < op->num_operands; i++) {
-            if (op->operands[i] != v)
-                continue;
-            if (op->opcode == IR_DOT && i < 2)
-                return true;
-            if ((op->opcode == IR_TRANSPOSE || op->opcode == IR_CAST || op->opcode == IR_RESHAPE ||
-                 op->opcode == IR_BROADCAST) && feeds_dot(body, op->results[0], depth + 1))
-                return true;
-        }
-    }
-    return false;
-}
-
 static int64_t tile_registers(const IrType *type, int threads) {
     if (type->kind != IRT_TILE)
         return 0;
@@ -184,10 +160,17 @@ static int64_t tile_registers(const IrType *type, int threads) {
 
 /* Appends one carried value to `loop`: init, block argument, result, and
    the yield's operand. Returns the block argument. */
+/* memcpy, which must not be given NULL even for 0 bytes (a loop that
+   carries nothing has NULL arrays). */
+static void copy_values(IrValue **to, IrValue **from, int n) {
+    if (n > 0)
+        memcpy(to, from, sizeof(IrValue *) * (size_t)n);
+}
+
 static IrValue *add_carried(IrKernel *kernel, IrOp *loop, IrValue *init, IrValue *next) {
     IrBlock *body = loop->body;
     IrValue **operands = ARENA_ARRAY(&kernel->arena, IrValue *, loop->num_operands + 1);
-    memcpy(operands, loop->operands, sizeof(IrValue *) * (size_t)loop->num_operands);
+    copy_values(operands, loop->operands, loop->num_operands);
     operands[loop->num_operands++] = init;
     loop->operands = operands;
 
@@ -196,7 +179,7 @@ static IrValue *add_carried(IrKernel *kernel, IrOp *loop, IrValue *init, IrValue
     arg->arg_of = body;
     arg->result_index = body->num_args;
     IrValue **args = ARENA_ARRAY(&kernel->arena, IrValue *, body->num_args + 1);
-    memcpy(args, body->args, sizeof(IrValue *) * (size_t)body->num_args);
+    copy_values(args, body->args, body->num_args);
     args[body->num_args++] = arg;
     body->args = args;
 
@@ -205,13 +188,13 @@ static IrValue *add_carried(IrKernel *kernel, IrOp *loop, IrValue *init, IrValue
     result->def = loop;
     result->result_index = loop->num_results;
     IrValue **results = ARENA_ARRAY(&kernel->arena, IrValue *, loop->num_results + 1);
-    memcpy(results, loop->results, sizeof(IrValue *) * (size_t)loop->num_results);
+    copy_values(results, loop->results, loop->num_results);
     results[loop->num_results++] = result;
     loop->results = results;
 
     IrOp *yield = body->last;
     IrValue **yields = ARENA_ARRAY(&kernel->arena, IrValue *, yield->num_operands + 1);
-    memcpy(yields, yield->operands, sizeof(IrValue *) * (size_t)yield->num_operands);
+    copy_values(yields, yield->operands, yield->num_operands);
     yields[yield->num_operands++] = next;
     yield->operands = yields;
     return arg;
@@ -237,7 +220,7 @@ static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
         IrValue *ref = op->operands[0];
         const IrValue *root = root_ref(ref);
         if (ref->type.space != SPACE_GLOBAL || root->type.access != ACCESS_IN || root->def ||
-            only_yielded(body, op->results[0]) || feeds_dot(body, op->results[0], 0))
+            only_yielded(body, op->results[0]))
             continue;
         int64_t need = tile_registers(&op->results[0]->type, threads);
         if (registers + need > PREFETCH_MAX_REGS)
