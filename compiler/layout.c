@@ -556,7 +556,7 @@ static const Layout *mma_layout(Assign *A, IrOp *op) {
 
 /* Whether some reduce or dot consumes a value computed from a dot's result
    (through elementwise and shape ops): the mma_rows rule above. */
-static bool dot_feeds_rows(Assign *A, IrBlock *block, bool *from_dot) {
+static bool dot_feeds_rows(IrBlock *block, bool *from_dot) {
     bool found = false;
     for (IrOp *op = block->first; op; op = op->next) {
         bool in = false;
@@ -573,9 +573,9 @@ static bool dot_feeds_rows(Assign *A, IrBlock *block, bool *from_dot) {
         for (int i = 0; i < op->num_results; i++)
             from_dot[op->results[i]->id] = passes;
         if (op->body)
-            found |= dot_feeds_rows(A, op->body, from_dot);
+            found |= dot_feeds_rows(op->body, from_dot);
         if (op->else_body)
-            found |= dot_feeds_rows(A, op->else_body, from_dot);
+            found |= dot_feeds_rows(op->else_body, from_dot);
     }
     return found;
 }
@@ -851,7 +851,7 @@ KernelPlan *layout_assign(IrKernel *kernel, int threads) {
     }
     bool *from_dot = ARENA_ARRAY(&kernel->arena, bool, values + 1);
     memset(from_dot, 0, sizeof(bool) * (size_t)(values + 1));
-    A.mma_rows = dot_feeds_rows(&A, kernel->body, from_dot);
+    A.mma_rows = dot_feeds_rows(kernel->body, from_dot);
     for (int i = 0; i < kernel->num_params; i++)
         set_result(&A, kernel->params[i].value, NULL, false);
     assign_block(&A, kernel->body);

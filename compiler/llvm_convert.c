@@ -97,6 +97,31 @@ static Tile *through_shared(Lowering *L, const IrOp *op, Tile *t, const Layout *
     return out;
 }
 
+/* The free moves of registers (layout_assign chose layouts that make them
+   free): a reshape that adds or drops unit dims keeps the registers in
+   order; a same-rank broadcast in its source's layout reads the source
+   register with the broadcast dims at 0. Fills out's registers from src's. */
+static void move_registers(Lowering *L, IrOpcode opcode, Tile *out, const Tile *src) {
+    if (opcode == IR_RESHAPE) {
+        if (out->map.num_regs != src->map.num_regs)
+            INTERNAL_ERROR("kernel '%s': reshape maps %lld registers to %lld", L->kernel->name,
+                           (long long)src->map.num_regs, (long long)out->map.num_regs);
+        for (int64_t i = 0; i < out->map.num_regs; i++)
+            out->regs[i] = src->regs[i];
+        return;
+    }
+    for (int64_t i = 0; i < out->map.num_regs; i++) {
+        int64_t rest = i, idx[IR_MAX_RANK];
+        for (int d = out->type.rank - 1; d >= 0; d--) {
+            idx[d] = rest % out->map.dims[d].regs;
+            rest /= out->map.dims[d].regs;
+            if (idx[d] >= src->map.dims[d].regs)
+                idx[d] = 0;   /* a broadcast dim: one register */
+        }
+        out->regs[i] = src->regs[layout_reg_index(&src->map, idx)];
+    }
+}
+
 /* ---- rematerialization ---------------------------------------------------------------------- */
 
 /* An index expression: iota, splats, and elementwise binary ops, selects,
@@ -105,7 +130,9 @@ static Tile *through_shared(Lowering *L, const IrOp *op, Tile *t, const Layout *
    instructions per register in any layout, where a conversion through
    shared memory costs a barrier pair and a round trip, so a user that
    wants it in another layout gets it recomputed there. */
-enum { REMAT_MAX_DEPTH = 12 };
+/* Bounds on the expression looked at: its depth, and the nodes visited (a
+   DAG that reuses values would otherwise be walked once per path). */
+enum { REMAT_MAX_DEPTH = 12, REMAT_MAX_NODES = 64 };
 
 /* A splat or single element (a value not lowered yet, the shape op being
    lowered itself, is neither: its op decides). */
@@ -131,8 +158,8 @@ static int inserted_unit_dim(const IrType *src, const IrType *dst) {
     return -1;
 }
 
-static bool remat_ok(Lowering *L, const IrValue *v, int depth) {
-    if (v->type.kind != IRT_TILE || depth > REMAT_MAX_DEPTH)
+static bool remat_ok(Lowering *L, const IrValue *v, int depth, int *nodes) {
+    if (v->type.kind != IRT_TILE || depth > REMAT_MAX_DEPTH || ++*nodes > REMAT_MAX_NODES)
         return false;
     if (remat_scalar(L, v))
         return true;
@@ -142,9 +169,10 @@ static bool remat_ok(Lowering *L, const IrValue *v, int depth) {
     switch (op->opcode) {
     case IR_IOTA: return true;
     case IR_BROADCAST:
-        return op->operands[0]->type.rank == v->type.rank && remat_ok(L, op->operands[0], depth + 1);
+        return op->operands[0]->type.rank == v->type.rank && remat_ok(L, op->operands[0], depth + 1, nodes);
     case IR_RESHAPE:
-        return inserted_unit_dim(&op->operands[0]->type, &v->type) >= 0 && remat_ok(L, op->operands[0], depth + 1);
+        return inserted_unit_dim(&op->operands[0]->type, &v->type) >= 0 &&
+               remat_ok(L, op->operands[0], depth + 1, nodes);
     case IR_SELECT:
     case IR_CAST:
         break;
@@ -153,7 +181,7 @@ static bool remat_ok(Lowering *L, const IrValue *v, int depth) {
             return false;
     }
     for (int i = 0; i < op->num_operands; i++)
-        if (!remat_ok(L, op->operands[i], depth + 1))
+        if (!remat_ok(L, op->operands[i], depth + 1, nodes))
             return false;
     return true;
 }
@@ -171,28 +199,11 @@ static Tile *remat(Lowering *L, const IrValue *v, const Layout *to) {
             out->regs[r] = llvm_kernel_coord(L, out, ti, r, 0);
         return out;
     }
-    if (op->opcode == IR_RESHAPE) {
-        int p = inserted_unit_dim(&op->operands[0]->type, &v->type);
-        Tile *src = remat(L, op->operands[0], layout_slice(L->kernel, to, p));
-        if (src->map.num_regs != out->map.num_regs)
-            INTERNAL_ERROR("kernel '%s': rematerialized reshape maps %lld registers to %lld", L->kernel->name,
-                           (long long)src->map.num_regs, (long long)out->map.num_regs);
-        for (int64_t r = 0; r < out->map.num_regs; r++)
-            out->regs[r] = src->regs[r];
-        return out;
-    }
-    if (op->opcode == IR_BROADCAST) {
-        Tile *src = remat(L, op->operands[0], to);
-        for (int64_t i = 0; i < out->map.num_regs; i++) {
-            int64_t rest = i, idx[IR_MAX_RANK];
-            for (int d = v->type.rank - 1; d >= 0; d--) {
-                idx[d] = rest % out->map.dims[d].regs;
-                rest /= out->map.dims[d].regs;
-                if (idx[d] >= src->map.dims[d].regs)
-                    idx[d] = 0;
-            }
-            out->regs[i] = src->regs[layout_reg_index(&src->map, idx)];
-        }
+    if (op->opcode == IR_RESHAPE || op->opcode == IR_BROADCAST) {
+        const Layout *from = op->opcode == IR_RESHAPE
+                                 ? layout_slice(L->kernel, to, inserted_unit_dim(&op->operands[0]->type, &v->type))
+                                 : to;
+        move_registers(L, op->opcode, out, remat(L, op->operands[0], from));
         return out;
     }
     Tile *args[3] = {NULL, NULL, NULL};
@@ -211,7 +222,8 @@ static Tile *remat(Lowering *L, const IrValue *v, const Layout *to) {
 }
 
 Tile *llvm_convert_remat(Lowering *L, const IrValue *v, const Layout *to) {
-    if (!v->def || remat_scalar(L, v) || !remat_ok(L, v, 0))
+    int nodes = 0;
+    if (!v->def || remat_scalar(L, v) || !remat_ok(L, v, 0, &nodes))
         return NULL;
     return remat(L, v, to);
 }
@@ -240,23 +252,8 @@ void llvm_convert_shape_op(Lowering *L, IrOp *op) {
         return;
     }
     Tile *out = llvm_kernel_tile_new(L, layout, &r->type);
-    if (op->opcode == IR_RESHAPE) {
-        if (out->map.num_regs != src->map.num_regs)
-            INTERNAL_ERROR("kernel '%s': reshape maps %lld registers to %lld", L->kernel->name,
-                           (long long)src->map.num_regs, (long long)out->map.num_regs);
-        for (int64_t i = 0; i < out->map.num_regs; i++)
-            out->regs[i] = src->regs[i];
-    } else if (op->opcode == IR_BROADCAST && src->type.rank == r->type.rank) {
-        for (int64_t i = 0; i < out->map.num_regs; i++) {
-            int64_t rest = i, idx[IR_MAX_RANK];
-            for (int d = r->type.rank - 1; d >= 0; d--) {
-                idx[d] = rest % out->map.dims[d].regs;
-                rest /= out->map.dims[d].regs;
-                if (idx[d] >= src->map.dims[d].regs)
-                    idx[d] = 0;   /* a broadcast dim: one register */
-            }
-            out->regs[i] = src->regs[layout_reg_index(&src->map, idx)];
-        }
+    if (op->opcode == IR_RESHAPE || (op->opcode == IR_BROADCAST && src->type.rank == r->type.rank)) {
+        move_registers(L, op->opcode, out, src);
     } else {
         INTERNAL_ERROR("kernel '%s': %s without shared memory", L->kernel->name, ir_opcode_name(op->opcode));
     }

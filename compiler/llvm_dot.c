@@ -151,18 +151,17 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     /* B: k row = q_lo * 8 + r8, column = q_hi * 8 * wn + 8 * warp_n. B = x.T
        staged as x [n][k + 8]: x row (B column) = q_hi * 8 * wn + 8 * warp_n
        + r8, x column (k) = q_lo * 8, loaded without .trans. */
-    bool bt = p->mma_b_transposed;
     LLVMValueRef n_row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, q_hi, llvm_kernel_i32(L, 8 * wn), ""),
                                       LLVMBuildMul(L->b, warp_n, llvm_kernel_i32(L, 8), ""), "");
     LLVMValueRef k_row = LLVMBuildMul(L->b, q_lo, llvm_kernel_i32(L, 8), "");
     LLVMValueRef b_lane =
-        bt ? LLVMBuildAdd(L->b, LLVMBuildMul(L->b, LLVMBuildAdd(L->b, n_row, r8, ""), llvm_kernel_i32(L, b_pitch), ""),
+        b_t ? LLVMBuildAdd(L->b, LLVMBuildMul(L->b, LLVMBuildAdd(L->b, n_row, r8, ""), llvm_kernel_i32(L, b_pitch), ""),
                           k_row, "")
            : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, LLVMBuildAdd(L->b, k_row, r8, ""), llvm_kernel_i32(L, b_pitch), ""),
                           n_row, "");
     b_lane = LLVMBuildAdd(L->b, llvm_kernel_i32(L, b_offset), LLVMBuildShl(L->b, b_lane, llvm_kernel_i32(L, 1), ""), "");
     /* Byte steps: one k step of 16 and one n tile. */
-    int64_t b_k_step = bt ? 16 * 2 : 16 * b_pitch * 2, b_n_step = bt ? 8 * wn * b_pitch * 2 : 8 * wn * 2;
+    int64_t b_k_step = b_t ? 16 * 2 : 16 * b_pitch * 2, b_n_step = b_t ? 8 * wn * b_pitch * 2 : 8 * wn * 2;
 
     int64_t m_tiles = row_regs / 2, n_tiles = col_regs / 2;
     LLVMValueRef *af = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, 4 * m_tiles);
@@ -204,7 +203,7 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
         /* Two n tiles per ldmatrix.x4; a last odd one with x2 (lanes 0-15). */
         for (int64_t nt = 0; nt < n_tiles; nt += 2)
             mma_ldmatrix(L, LLVMBuildAdd(L->b, b_lane, llvm_kernel_i32(L, ks * b_k_step + nt * b_n_step), ""),
-                         !bt, nt + 1 < n_tiles ? 4 : 2, bf + 2 * nt);
+                         !b_t, nt + 1 < n_tiles ? 4 : 2, bf + 2 * nt);
         for (int64_t mt = 0; mt < m_tiles; mt++) {
             for (int64_t nt = 0; nt < n_tiles; nt++) {
                 /* c0, c1: row register 2 mt, columns 2 nt, 2 nt + 1; c2, c3: row register 2 mt + 1. */

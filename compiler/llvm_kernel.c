@@ -192,6 +192,12 @@ LLVMValueRef llvm_kernel_scalar(Lowering *L, const IrValue *v) {
     return t->splat ? t->splat : t->regs[0];
 }
 
+/* Whether t must be rearranged to be in layout `want` (NULL: as it is);
+   a splat or a single element is only re-spread. */
+static bool needs_conversion(const Tile *t, const Layout *want) {
+    return want && !layout_equal(want, t->layout) && !t->splat && ir_type_elements(&t->type) > 1;
+}
+
 Tile *llvm_kernel_operand(Lowering *L, IrOp *op, int i) {
     IrValue *v = op->operands[i];
     Tile *t = llvm_kernel_tile(L, v);
@@ -334,10 +340,8 @@ static void hoist_conversions(Lowering *L, IrOp *loop, IrBlock *block) {
         for (int i = 0; i < op->num_operands; i++) {
             IrValue *v = op->operands[i];
             const Layout *want = p->operand_layouts[i];
-            if (!want || v->type.kind != IRT_TILE || defined_in(v, loop) || !L->tiles[v->id])
-                continue;
-            Tile *t = L->tiles[v->id];
-            if (t->splat || ir_type_elements(&t->type) == 1 || layout_equal(want, t->layout))
+            if (v->type.kind != IRT_TILE || defined_in(v, loop) || !L->tiles[v->id] ||
+                !needs_conversion(L->tiles[v->id], want))
                 continue;
             bool known = false;
             for (Hoisted *h = L->hoisted; h && !known; h = h->next)

@@ -40,11 +40,14 @@
 
 #include <string.h>
 
-enum { PREFETCH_MAX_REGS = 128, PREFETCH_MAX_SLICE = 64 };
+enum { PREFETCH_MAX_REGS = 128, PREFETCH_MAX_SLICE = 64, PREFETCH_MAX_MAP = 4 * PREFETCH_MAX_SLICE };
 
+/* Original value -> its copy, for the copies made in front of one loop or
+   at the top of its body (shared by the loop's loads, so that an address op
+   two loads use is copied once). */
 typedef struct ValueMap {
-    IrValue *from[PREFETCH_MAX_SLICE + 2];
-    IrValue *to[PREFETCH_MAX_SLICE + 2];
+    IrValue *from[PREFETCH_MAX_MAP];
+    IrValue *to[PREFETCH_MAX_MAP];
     int n;
 } ValueMap;
 
@@ -107,10 +110,10 @@ static IrOp *clone_op(IrKernel *kernel, const IrOp *op, ValueMap *map) {
         c->operands[i] = map_value(map, op->operands[i]);
     for (int i = 0; i < op->num_results; i++) {
         c->results[i]->type = op->results[i]->type;
-        if (map->n < PREFETCH_MAX_SLICE + 2) {
-            map->from[map->n] = op->results[i];
-            map->to[map->n++] = c->results[i];
-        }
+        if (map->n == PREFETCH_MAX_MAP)
+            INTERNAL_ERROR("prefetch: value map full");   /* prefetch_loop checks the room first */
+        map->from[map->n] = op->results[i];
+        map->to[map->n++] = c->results[i];
     }
     return c;
 }
@@ -158,45 +161,33 @@ static int64_t tile_registers(const IrType *type, int threads) {
     return (words + threads - 1) / threads;
 }
 
-/* Appends one carried value to `loop`: init, block argument, result, and
-   the yield's operand. Returns the block argument. */
-/* memcpy, which must not be given NULL even for 0 bytes (a loop that
-   carries nothing has NULL arrays). */
-static void copy_values(IrValue **to, IrValue **from, int n) {
-    if (n > 0)
-        memcpy(to, from, sizeof(IrValue *) * (size_t)n);
+/* `array` of n values with `v` appended, in a new arena array (n may be 0
+   and array NULL). */
+static IrValue **append_value(IrKernel *kernel, IrValue **array, int *n, IrValue *v) {
+    IrValue **grown = ARENA_ARRAY(&kernel->arena, IrValue *, *n + 1);
+    if (*n > 0)
+        memcpy(grown, array, sizeof(IrValue *) * (size_t)*n);
+    grown[(*n)++] = v;
+    return grown;
 }
 
+/* Appends one carried value to `loop`: init, block argument, result, and
+   the yield's operand. Returns the block argument. */
 static IrValue *add_carried(IrKernel *kernel, IrOp *loop, IrValue *init, IrValue *next) {
     IrBlock *body = loop->body;
-    IrValue **operands = ARENA_ARRAY(&kernel->arena, IrValue *, loop->num_operands + 1);
-    copy_values(operands, loop->operands, loop->num_operands);
-    operands[loop->num_operands++] = init;
-    loop->operands = operands;
-
     IrValue *arg = ARENA_NEW(&kernel->arena, IrValue);
     arg->type = init->type;
     arg->arg_of = body;
     arg->result_index = body->num_args;
-    IrValue **args = ARENA_ARRAY(&kernel->arena, IrValue *, body->num_args + 1);
-    copy_values(args, body->args, body->num_args);
-    args[body->num_args++] = arg;
-    body->args = args;
-
     IrValue *result = ARENA_NEW(&kernel->arena, IrValue);
     result->type = init->type;
     result->def = loop;
     result->result_index = loop->num_results;
-    IrValue **results = ARENA_ARRAY(&kernel->arena, IrValue *, loop->num_results + 1);
-    copy_values(results, loop->results, loop->num_results);
-    results[loop->num_results++] = result;
-    loop->results = results;
-
     IrOp *yield = body->last;
-    IrValue **yields = ARENA_ARRAY(&kernel->arena, IrValue *, yield->num_operands + 1);
-    copy_values(yields, yield->operands, yield->num_operands);
-    yields[yield->num_operands++] = next;
-    yield->operands = yields;
+    loop->operands = append_value(kernel, loop->operands, &loop->num_operands, init);
+    body->args = append_value(kernel, body->args, &body->num_args, arg);
+    loop->results = append_value(kernel, loop->results, &loop->num_results, result);
+    yield->operands = append_value(kernel, yield->operands, &yield->num_operands, next);
     return arg;
 }
 
@@ -230,7 +221,8 @@ static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
         bool ok = true;
         for (int i = 0; i < op->num_operands && ok; i++)
             ok = collect_slice(body, op->operands[i], slice, &n);
-        if (!ok)
+        /* Room for the copies (each slice op and the load has one result). */
+        if (!ok || before.n + n + 1 > PREFETCH_MAX_MAP || inside.n + n + 1 > PREFETCH_MAX_MAP)
             continue;
         /* Body order: collect_slice appends dependencies first. */
         IrValue *x0 = emit_load(kernel, loop, slice, n, op, &before);
