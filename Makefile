@@ -73,6 +73,7 @@ COMPILER_SRCS := \
 	compiler/main.c \
 	compiler/arena.c \
 	compiler/diag.c \
+	compiler/timing.c \
 	compiler/dtype.c \
 	compiler/ast_print.c \
 	compiler/sema.c \

@@ -41,7 +41,7 @@ cp "$BUILD/tessc" "$BUILD/libtessrt.so" "$BUILD/libcjson.so.1" "$BUILD/bench/lau
 LIBDEVICE=${CUDA_HOME:-/usr/local/cuda}/nvvm/libdevice/libdevice.10.bc
 cp "$LIBDEVICE" "$PKG/nvvm/libdevice/"
 
-# VARIANT  FILE  -D ...   (the harness, bench/bench.py, knows these names)
+# VARIANT  FILE  -D ... [tessc options]   (the harness, bench/bench.py, knows these names)
 VARIANTS='
 relu_b4096_w8         relu2x1    BLOCK=4096
 relu_b1024_w4         relu2x1    BLOCK=1024 W=4
@@ -113,7 +113,12 @@ count=0
 echo "$VARIANTS" | while read -r name file defs; do
     [ -n "$name" ] || continue
     set -- "$PKG/tessc" "bench/kernels/$file.tess" --emit ptx,cubin,manifest --arch sm_90 -o "$PKG/artifacts/$name"
-    for d in $defs; do set -- "$@" -D "$d"; done
+    for d in $defs; do
+        case $d in
+            -*) set -- "$@" "$d" ;;     # a tessc option (-Xptxas=...)
+            *) set -- "$@" -D "$d" ;;
+        esac
+    done
     if "$@"; then
         info=$(python3 - "$PKG/artifacts/$name/$file.manifest.json" <<'EOF'
 import json, sys

@@ -74,7 +74,7 @@ def tessc_times(tessc, pkg, trials):
         cmd = [tessc, os.path.join(ROOT, "bench", "kernels", f + ".tess"), "-k", kern, "--emit", "ptx,cubin,manifest",
                "--arch", "sm_90"]
         for d in defs:
-            cmd += ["-D", d]
+            cmd += [d] if d.startswith("-") else ["-D", d]
         ts = []
         err = None
         for _ in range(trials):
@@ -90,10 +90,25 @@ def tessc_times(tessc, pkg, trials):
                 err = "FAILED (rc %d): %s %s" % (r.returncode, r.stderr.strip()[:300], files)
                 break
             ts.append(t * 1e3)
+        # one more run with --time-report: where the time goes, phase by phase
+        phases = {}
+        if not err:
+            out = tempfile.mkdtemp(prefix="tessc-ct-")
+            r = subprocess.run(cmd + ["-o", out, "--time-report"], capture_output=True, text=True, env=env)
+            shutil.rmtree(out, ignore_errors=True)
+            for line in r.stderr.splitlines()[1:]:
+                parts = line.rsplit(None, 2) if "%" in line else line.rsplit(None, 1)
+                try:
+                    phases[parts[0].strip()] = float(parts[1])
+                except (IndexError, ValueError):
+                    pass
         rows.append(dict(tool="tessc", kernel=name, mode="whole process", ms=statistics.median(ts) if ts else None,
-                         trials=[round(t, 1) for t in ts], error=err, ptxas=ptxas))
+                         trials=[round(t, 1) for t in ts], error=err, ptxas=ptxas, phases_ms=phases))
         print("tessc      %-10s %s" % (name, err or "%.1f ms (median of %d: %s)" % (
             statistics.median(ts), len(ts), ", ".join("%.1f" % t for t in ts))), flush=True)
+        if phases:
+            print("           %-10s phases: %s" % ("", ", ".join("%s %.1f" % (k, v) for k, v in phases.items()
+                                                                if v >= 1.0 or k == "total")), flush=True)
     return rows
 
 
@@ -258,7 +273,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tessc", default=os.path.join(ROOT, "build-benchpkg", "tessc"))
     ap.add_argument("--pkg", default="")
-    ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--trials", type=int, default=11)
     ap.add_argument("--whole-trials", type=int, default=3)
     ap.add_argument("--budget-s", type=float, default=150)
     ap.add_argument("--no-peers", action="store_true")

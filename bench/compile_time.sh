@@ -3,7 +3,7 @@
 # static one in the package) against Triton and Pallas where they import.
 # Runs on the build machine (tessc only) and on the GPU machine (all three):
 #
-#   sh bench/compile_time.sh [--pkg build-benchpkg] [--trials 5] [--no-peers] [--json PATH]
+#   sh bench/compile_time.sh [--pkg build-benchpkg] [--trials 11] [--no-peers] [--json PATH]
 #
 # See bench/compile_time.py for what is timed. Writes $OUT/compile_time.json when OUT is set.
 set -eu

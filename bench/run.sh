@@ -73,7 +73,7 @@ echo "bench: $(( $(date +%s) - t0 )) s so far"
 
 if [ "$COMPILE" = 1 ]; then
     echo "== compile time"
-    OUT=$OUTDIR timeout 140 sh "$HERE/compile_time.sh" --pkg "$PKG" --trials 5 --whole-trials 3 --budget-s 100 \
+    OUT=$OUTDIR timeout 140 sh "$HERE/compile_time.sh" --pkg "$PKG" --trials 11 --whole-trials 3 --budget-s 100 \
         2>&1 | tee "$OUTDIR/compile_time.log"
 fi
 # the bench table last, so it is in the tail of the output

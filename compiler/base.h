@@ -52,6 +52,19 @@ _Noreturn void fatal_internal(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define INTERNAL_ERROR(...) fatal_internal(__FILE__, __LINE__, __VA_ARGS__)
 
+/* ---- phase timing (timing.c) --------------------------------------------- */
+
+/* --time-report: phases are timed as
+ *     double t = timing_begin(); ...; timing_end("phase name", t);
+ * (free when off) and timing_report prints them, with the total, at exit.
+ * Phase names must be string literals or otherwise outlive the run. */
+void timing_enable(void);
+bool timing_enabled(void);
+double timing_now(void);
+double timing_begin(void);
+void timing_end(const char *phase, double begin);
+void timing_report(FILE *out);
+
 /* ---- source files and spans (diag.c) ------------------------------------- */
 
 typedef struct SourceFile {

@@ -193,6 +193,8 @@ typedef struct CodegenOptions {
     int num_archs;
     bool want_llvm, want_ptx, want_cubin;
     const char *source_name;           /* module's source_filename: a basename */
+    const char *const *ptxas_args;     /* -Xptxas, appended to each ptxas command */
+    int num_ptxas_args;
 } CodegenOptions;
 
 /* Lowers one kernel for every arch. On failure returns false after either

@@ -269,11 +269,14 @@ static bool emit_cubin_complete(const unsigned char *p, size_t size) {
     return true;
 }
 
-/* Runs ptxas on one arch's PTX in a private temporary directory. *io_error
-   says that the failure was the disk's (a temporary file that could not be
-   written, or a cubin ptxas left incomplete), not ptxas rejecting the PTX. */
-static bool emit_ptxas(const char *ptxas, CodegenArch *a, const char *entry, char *error, size_t error_size,
-                       bool *io_error) {
+/* Runs ptxas on one arch's PTX in a private temporary directory, with the
+   user's -Xptxas options after tessc's own. *io_error says that the failure
+   is the user's to fix, not a bug of tessc: the disk's (a temporary file
+   that could not be written, or a cubin ptxas left incomplete), or ptxas
+   failing while -Xptxas options were given (a bad option, or one like
+   --maxrregcount that the kernel cannot meet). */
+static bool emit_ptxas(const char *ptxas, const CodegenOptions *options, CodegenArch *a, const char *entry,
+                       char *error, size_t error_size, bool *io_error) {
     const char *tmp = getenv("TMPDIR");
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/tessc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -298,20 +301,39 @@ static bool emit_ptxas(const char *ptxas, CodegenArch *a, const char *entry, cha
         posix_spawn_file_actions_init(&actions);
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         posix_spawn_file_actions_adddup2(&actions, 1, 2);
-        char *argv[] = {(char *)ptxas, arch, "-v", "-o", out, in, NULL};
+        enum { FIXED_ARGS = 6 };
+        char **argv = calloc((size_t)(FIXED_ARGS + options->num_ptxas_args + 1), sizeof *argv);
+        if (!argv)
+            INTERNAL_ERROR("out of memory");
+        int argc = 0;
+        argv[argc++] = (char *)ptxas;
+        argv[argc++] = arch;
+        argv[argc++] = "-v";
+        for (int i = 0; i < options->num_ptxas_args; i++)
+            argv[argc++] = (char *)options->ptxas_args[i];
+        argv[argc++] = "-o";
+        argv[argc++] = out;
+        argv[argc++] = in;
         pid_t pid;
         if (posix_spawn(&pid, ptxas, &actions, NULL, argv, environ) == 0)
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
             }
         posix_spawn_file_actions_destroy(&actions);
+        free(argv);
     }
     size_t log_size = 0;
     char *report = emit_read_file(log, &log_size);
     if (*io_error) {
         ok = false;
     } else if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(error, error_size, "ptxas %s rejected the PTX of '%s':\n%.2000s", a->arch->name, entry,
-                 report ? report : "(no output)");
+        if (options->num_ptxas_args > 0) {
+            snprintf(error, error_size, "ptxas %s failed with the -Xptxas options given:\n%.2000s", a->arch->name,
+                     report ? report : "(no output)");
+            *io_error = true;
+        } else {
+            snprintf(error, error_size, "ptxas %s rejected the PTX of '%s':\n%.2000s", a->arch->name, entry,
+                     report ? report : "(no output)");
+        }
         ok = false;
     } else {
         a->cubin = emit_read_file(out, &a->cubin_size);
@@ -355,10 +377,12 @@ static bool emit_arch(LLVMModuleRef module, CodegenArch *a, bool print_llvm, Cod
     LLVMTargetMachineRef tm = emit_target_machine(a->arch, error, error_size);
     if (!tm)
         return false;
+    double t = timing_begin();
     LLVMModuleRef m = LLVMCloneModule(module);
     LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = LLVMRunPasses(m, "globaldce,default<O3>", tm, options);
     LLVMDisposePassBuilderOptions(options);
+    timing_end("LLVM optimization", t);
     bool ok = true;
     if (err) {
         char *message = LLVMGetErrorMessage(err);
@@ -374,6 +398,7 @@ static bool emit_arch(LLVMModuleRef module, CodegenArch *a, bool print_llvm, Cod
     }
     LLVMMemoryBufferRef buffer = NULL;
     char *message = NULL;
+    t = timing_begin();
     if (ok && LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &message, &buffer)) {
         snprintf(error, error_size, "PTX emission failed: %s", message ? message : "");
         LLVMDisposeMessage(message);
@@ -384,6 +409,7 @@ static bool emit_arch(LLVMModuleRef module, CodegenArch *a, bool print_llvm, Cod
         a->ptx = emit_copy(LLVMGetBufferStart(buffer), a->ptx_size);
         LLVMDisposeMemoryBuffer(buffer);
     }
+    timing_end("NVPTX code generation", t);
     LLVMDisposeModule(m);
     LLVMDisposeTargetMachine(tm);
     return ok;
@@ -396,10 +422,12 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
     out->kernel = kernel;
     out->threads = warps * 32;
     out->entry = emit_entry_symbol(kernel);
+    double t = timing_begin();
     KernelPlan *plan = layout_assign(kernel, out->threads);
     if (!layout_check_registers(plan))
         return false;
     shared_alloc(plan);
+    timing_end("layouts and shared memory", t);
     out->shared_bytes = plan->shared_bytes;
     for (int i = 0; i < options->num_archs; i++) {
         const ArchInfo *arch = options->archs[i];
@@ -438,9 +466,13 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
     } else {
         ok = options->num_archs == 0;
     }
+    t = timing_begin();
     ok = ok && llvm_kernel_lower(plan, ctx, module, out->entry, error, sizeof error);
+    timing_end("lower to LLVM IR", t);
+    t = timing_begin();
     if (ok && emit_calls_libdevice(module))
         ok = emit_link_libdevice(ctx, module, LLVMGetNamedFunction(module, out->entry), error, sizeof error);
+    timing_end("link libdevice", t);
     const char *ptxas = options->want_cubin ? codegen_find_ptxas() : NULL;
     for (int i = 0; ok && i < options->num_archs; i++) {
         CodegenArch *a = &out->archs[out->num_archs++];
@@ -448,8 +480,11 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
         a->ptx_version = codegen_ptx_version(a->arch);
         a->registers = a->spill_stores = a->spill_loads = -1;
         ok = emit_arch(module, a, options->want_llvm && i == 0, out, error, sizeof error);
+        t = timing_begin();
         if (ok && ptxas)
-            ok = emit_ptxas(ptxas, a, out->entry, error, sizeof error, &io_error);
+            ok = emit_ptxas(ptxas, options, a, out->entry, error, sizeof error, &io_error);
+        if (ptxas)
+            timing_end("ptxas", t);
     }
     LLVMDisposeModule(module);
     LLVMContextDispose(ctx);

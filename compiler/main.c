@@ -78,6 +78,7 @@ typedef struct Options {
     bool print_outputs;
     const char *golden_dir;      /* --check-golden DIR or --update-golden DIR */
     bool update_golden;
+    PtrVec ptxas_args;           /* const char* from -Xptxas, in order */
 } Options;
 
 static Arena driver_arena;
@@ -98,6 +99,8 @@ static void usage(FILE *out) {
     fprintf(out,
             "  -k, --kernel NAME compile only kernel NAME (repeatable; default: all)\n"
             "  -D NAME=VALUE     set compile-time parameter NAME of the kernels that have it\n"
+            "  -Xptxas LIST      pass comma-separated options to ptxas, after tessc's own\n"
+            "                    (e.g. -Xptxas --Ofast-compile=mid); repeatable\n"
             "  --arch LIST       target architectures, comma-separated (default: sm_90):\n"
             "                    %s; the shared-memory limit checked is\n"
             "                    the smallest of them\n"
@@ -117,6 +120,8 @@ static void usage(FILE *out) {
             "  --diagnostics-format=FORMAT\n"
             "                    text (default), json or sarif (SARIF 2.1.0): print the\n"
             "                    diagnostics, with stable codes, as one document on stderr\n"
+            "  --time-report     print the wall time of each compiler phase (parsing,\n"
+            "                    tile IR passes, LLVM, ptxas, writing) to stderr\n"
             "  --version         print the version and exit\n"
             "  --help            print this help and exit\n"
             "\n"
@@ -236,6 +241,33 @@ static void parse_diagnostics_format(int argc, char **argv) {
     }
 }
 
+/* -Xptxas LIST: comma-separated options appended to every ptxas command.
+   The ones tessc sets itself (the arch, the output, the input) are refused:
+   a second value would silently win or name a file tessc never reads. */
+static void add_ptxas_options(Options *opt, const char *list) {
+    static const char *const reserved[] = {"-arch", "--gpu-name", "-o", "--output-file", "-h", "--help",
+                                           "--version", "-V", "--options-file", "-optf"};
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (n == 0)
+            usage_error("-Xptxas: empty option in '%s'", list);
+        const char *arg = arena_strndup(&driver_arena, p, n);
+        if (arg[0] != '-')
+            usage_error("-Xptxas: '%s' is not an option (write an option's value as --name=value)", arg);
+        for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+            size_t m = strlen(reserved[i]);
+            if (strncmp(arg, reserved[i], m) == 0 && (arg[m] == '\0' || arg[m] == '='))
+                usage_error("-Xptxas: tessc sets '%s' itself (use --arch and -o)", reserved[i]);
+        }
+        ptrvec_push(&driver_arena, &opt->ptxas_args, (void *)arg);
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+}
+
 static bool option_is(const char *arg, const char *name) {
     size_t n = strlen(name);
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
@@ -254,6 +286,8 @@ static void parse_args(Options *opt, int argc, char **argv) {
         } else if (strncmp(arg, "-MF", 3) == 0) {
             opt->depfile_wanted = true;
             opt->depfile = option_value(argc, argv, &i, arg, 3);
+        } else if (strcmp(arg, "--time-report") == 0) {
+            timing_enable();
         } else if (strcmp(arg, "--print-outputs") == 0) {
             opt->print_outputs = true;
         } else if (option_is(arg, "--check-golden") || option_is(arg, "--update-golden")) {
@@ -279,6 +313,8 @@ static void parse_args(Options *opt, int argc, char **argv) {
                 usage_error("unknown option '%s'", arg);
             ptrvec_push(&driver_arena, &opt->kernels,
                         (void *)intern_cstr(option_value(argc, argv, &i, arg, prefix)));
+        } else if (option_is(arg, "-Xptxas")) {
+            add_ptxas_options(opt, option_value(argc, argv, &i, arg, 7));
         } else if (strncmp(arg, "-D", 2) == 0) {
             add_define(opt, option_value(argc, argv, &i, arg, 2));
         } else if (strncmp(arg, "--arch", 6) == 0 && (arg[6] == '\0' || arg[6] == '=')) {
@@ -626,6 +662,8 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         .want_ptx = true,
         .want_cubin = want_cubin,
         .source_name = base ? base + 1 : opt->input,
+        .ptxas_args = (const char *const *)opt->ptxas_args.items,
+        .num_ptxas_args = opt->ptxas_args.len,
     };
     for (int k = 0; k < n; k++) {
         IrKernel *kernel = module->kernels.items[k];
@@ -828,8 +866,10 @@ static int compile_into(const Options *opt, Artifact *artifacts) {
     if (opt->print_outputs && !per_kernel_outputs(opt))
         return print_outputs(opt, NULL);
     SourceFile file;
+    double t = timing_begin();
     if (!source_read(&driver_arena, opt->input, &file))
         return EXIT_INPUT;
+    timing_end("read input", t);
     diag_set_source(&file);
     bool from_ir = has_suffix(opt->input, ".tir");
     if (from_ir && (opt->emit[EMIT_TOKENS] || opt->emit[EMIT_AST])) {
@@ -844,13 +884,19 @@ static int compile_into(const Options *opt, Artifact *artifacts) {
         syntax_only &= !opt->emit[i];
     IrModule *module = NULL;
     if (from_ir) {
+        t = timing_begin();
         module = read_tile_ir(&file);
+        timing_end("parse tile IR", t);
     } else {
+        t = timing_begin();
         Program *program = parse_source(opt, &file, artifacts);
+        timing_end("parse", t);
         if (program && syntax_only)
             return finish(opt, artifacts, NULL, NULL);
+        t = timing_begin();
         if (program)
             module = check_and_lower(opt, program);
+        timing_end("check and lower to tile IR", t);
     }
     if (!module)
         return EXIT_INPUT;
@@ -871,8 +917,10 @@ static int compile_into(const Options *opt, Artifact *artifacts) {
         .verify = true,
 #endif
     };
+    t = timing_begin();
     if (!passes_run(module, &passes))
         return 3;
+    timing_end("tile IR passes", t);
     if (opt->emit[EMIT_IR_OPT])
         ir_print_module(module, artifact_open(&artifacts[EMIT_IR_OPT]));
 
@@ -894,7 +942,9 @@ static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Bac
     for (int i = 0; i < EMIT_COUNT; i++)
         if (artifacts[i].stream && fflush(artifacts[i].stream) != 0)
             INTERNAL_ERROR("cannot buffer output");
+    double t = timing_begin();
     bool written = write_outputs(opt, artifacts, backend);
+    timing_end("write outputs", t);
     if (backend)
         backend_free(backend);
     artifacts_close(artifacts);
@@ -916,6 +966,7 @@ int main(int argc, char **argv) {
     Options opt = {0};
     parse_args(&opt, argc, argv);
     int status = compile(&opt);
+    timing_report(stderr);
     arena_free(&driver_arena);
     return status;
 }
