@@ -157,6 +157,25 @@ for name in %(kernels)r:
     t0 = time.perf_counter(); f(); torch.cuda.synchronize(); t1 = time.perf_counter()
     f(); torch.cuda.synchronize(); t2 = time.perf_counter()
     print("K %%s %%.4f %%.4f" %% (name, t1 - t0, t2 - t1), flush=True)
+# ptxas alone on the PTX Triton made for matmul and attention (from its fresh
+# cache), timed the way tessc runs it: the part of both compilers' time that
+# is the same program doing the same job.
+import glob, os, statistics, subprocess, tempfile
+ptxas = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "ptxas")
+if not os.path.exists(ptxas):
+    ptxas = "/usr/local/cuda/bin/ptxas"
+for kname, name in (("matmul_kernel", "matmul"), ("attn_kernel", "attention")):
+    for ptx in glob.glob(os.path.join(os.environ["TRITON_CACHE_DIR"], "*", kname + ".ptx"))[:1]:
+        text = open(ptx).read()
+        target = [l.split()[1] for l in text.splitlines() if l.startswith(".target")][0].rstrip(",")
+        out = tempfile.mkdtemp()
+        ts = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            r = subprocess.run([ptxas, "-arch=" + target, "-v", "-o", os.path.join(out, "k.cubin"), ptx],
+                               capture_output=True, text=True)
+            ts.append(time.perf_counter() - t0)
+        print("PTXAS %%s %%.4f %%s %%d" %% (name, statistics.median(ts), target, r.returncode), flush=True)
 """
 
 PALLAS_SETUP = r"""
@@ -237,6 +256,9 @@ def framework_times(fw, whole_trials, deadline):
             elif p[0] == "K":
                 rows.append(dict(tool=fw, kernel=p[1], mode="in-process cold", ms=float(p[2]) * 1e3,
                                  second_call_or_lower_ms=float(p[3]) * 1e3))
+            elif p[0] == "PTXAS":
+                rows.append(dict(tool=fw, kernel=p[1], mode="ptxas on its PTX", ms=float(p[2]) * 1e3, target=p[3],
+                                 error=None if p[4] == "0" else "ptxas exit %s" % p[4]))
             elif p[0] == "E":
                 rows.append(dict(tool=fw, kernel=p[1], mode="in-process cold", ms=None, error="FAILED: " + " ".join(p[2:])))
         if r.returncode != 0:

@@ -175,6 +175,7 @@ typedef struct CodegenArch {
     size_t cubin_size;
     int registers, spill_stores, spill_loads;
     int ptxas_shared_bytes;            /* static shared memory ptxas reports */
+    struct PtxasJob *ptxas_job;        /* running until codegen_finish (emit.c) */
 } CodegenArch;
 
 typedef struct CodegenKernel {
@@ -204,6 +205,11 @@ typedef struct CodegenOptions {
    fatal errors become internal errors). The buffers in `out` are malloc'd;
    codegen_kernel_free releases them. */
 bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKernel *out);
+/* ptxas runs in the background (a child per arch, several at once):
+   codegen_kernel starts it, codegen_finish waits for the kernel's cubins and
+   reports a failure as codegen_kernel does its own (after a diagnostic, or
+   as an internal error). codegen_kernel_free reaps what is still running. */
+bool codegen_finish(CodegenKernel *out);
 void codegen_kernel_free(CodegenKernel *out);
 /* The PTX ISA version chosen for an arch (80 = 8.0). */
 int codegen_ptx_version(const ArchInfo *arch);

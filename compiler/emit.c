@@ -269,96 +269,163 @@ static bool emit_cubin_complete(const unsigned char *p, size_t size) {
     return true;
 }
 
-/* Runs ptxas on one arch's PTX in a private temporary directory, with the
-   user's -Xptxas options after tessc's own. *io_error says that the failure
-   is the user's to fix, not a bug of tessc: the disk's (a temporary file
-   that could not be written, or a cubin ptxas left incomplete), or ptxas
-   failing while -Xptxas options were given (a bad option, or one like
-   --maxrregcount that the kernel cannot meet). */
-static bool emit_ptxas(const char *ptxas, const CodegenOptions *options, CodegenArch *a, const char *entry,
-                       char *error, size_t error_size, bool *io_error) {
-    const char *tmp = getenv("TMPDIR");
+/* ---- ptxas jobs ------------------------------------------------------------------------------ */
+
+/* ptxas runs as a child process per kernel and arch, started as soon as
+   that arch's PTX exists and waited for only when its cubin is needed: LLVM
+   works on the next arch or kernel meanwhile, and several ptxas run at once
+   (at most one per online CPU). Each job has a private temporary directory
+   holding k.ptx, k.cubin and ptxas.log, removed when the job is reaped.
+   The user's -Xptxas options follow tessc's own. */
+typedef struct PtxasJob {
+    CodegenArch *arch;
+    const char *entry;                 /* for messages */
+    bool user_options;                 /* -Xptxas given: a failure is the user's */
+    pid_t pid;                         /* 0: failed to start (error set) */
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/tessc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        snprintf(error, error_size, "cannot create a temporary directory: %s", strerror(errno));
-        *io_error = true;
-        return false;
+    bool failed, io_error;             /* io_error: the user's to fix (disk, -Xptxas), not a bug */
+    char error[2200];
+} PtxasJob;
+
+enum { PTXAS_MAX_JOBS = 64 };
+static PtxasJob *ptxas_running[PTXAS_MAX_JOBS];
+static int ptxas_num_running;
+
+static int ptxas_max_parallel(void) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > PTXAS_MAX_JOBS ? PTXAS_MAX_JOBS : (int)cpus;
+}
+
+static void ptxas_job_path(const PtxasJob *job, const char *file, char *path, size_t size) {
+    snprintf(path, size, "%s/%s", job->dir, file);
+}
+
+static void ptxas_job_remove_files(PtxasJob *job) {
+    static const char *const files[] = {"k.ptx", "k.cubin", "ptxas.log"};
+    char path[1100];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        ptxas_job_path(job, files[i], path, sizeof path);
+        unlink(path);
     }
-    char in[1100], out[1100], log[1100], arch[40];
-    snprintf(in, sizeof in, "%s/k.ptx", dir);
-    snprintf(out, sizeof out, "%s/k.cubin", dir);
-    snprintf(log, sizeof log, "%s/ptxas.log", dir);
-    snprintf(arch, sizeof arch, "-arch=%s", a->arch->name);
-    bool ok = emit_write_file(in, a->ptx, a->ptx_size);
-    if (!ok) {
-        snprintf(error, error_size, "cannot write a temporary file for ptxas in '%s': %s", dir, strerror(errno));
-        *io_error = true;
+    rmdir(job->dir);
+}
+
+/* Waits for the job's ptxas and reads the cubin and the -v report into its
+   arch; the job's directory is gone afterwards. */
+static void ptxas_job_reap(PtxasJob *job) {
+    for (int i = 0; i < ptxas_num_running; i++) {
+        if (ptxas_running[i] == job) {
+            memmove(&ptxas_running[i], &ptxas_running[i + 1], sizeof ptxas_running[0] * (size_t)(ptxas_num_running - i - 1));
+            ptxas_num_running--;
+            break;
+        }
     }
+    if (job->pid <= 0)
+        return;
     int status = -1;
-    if (ok) {
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        posix_spawn_file_actions_adddup2(&actions, 1, 2);
-        enum { FIXED_ARGS = 6 };
-        char **argv = calloc((size_t)(FIXED_ARGS + options->num_ptxas_args + 1), sizeof *argv);
-        if (!argv)
-            INTERNAL_ERROR("out of memory");
-        int argc = 0;
-        argv[argc++] = (char *)ptxas;
-        argv[argc++] = arch;
-        argv[argc++] = "-v";
-        for (int i = 0; i < options->num_ptxas_args; i++)
-            argv[argc++] = (char *)options->ptxas_args[i];
-        argv[argc++] = "-o";
-        argv[argc++] = out;
-        argv[argc++] = in;
-        pid_t pid;
-        if (posix_spawn(&pid, ptxas, &actions, NULL, argv, environ) == 0)
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-            }
-        posix_spawn_file_actions_destroy(&actions);
-        free(argv);
+    while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR) {
     }
+    job->pid = 0;
+    char log[1100], out[1100];
+    ptxas_job_path(job, "ptxas.log", log, sizeof log);
+    ptxas_job_path(job, "k.cubin", out, sizeof out);
+    CodegenArch *a = job->arch;
     size_t log_size = 0;
     char *report = emit_read_file(log, &log_size);
-    if (*io_error) {
-        ok = false;
-    } else if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        if (options->num_ptxas_args > 0) {
-            snprintf(error, error_size, "ptxas %s failed with the -Xptxas options given:\n%.2000s", a->arch->name,
-                     report ? report : "(no output)");
-            *io_error = true;
+    const char *said = report ? report : "(no output)";
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        job->failed = true;
+        if (job->user_options) {
+            snprintf(job->error, sizeof job->error, "ptxas %s failed with the -Xptxas options given:\n%.2000s",
+                     a->arch->name, said);
+            job->io_error = true;
         } else {
-            snprintf(error, error_size, "ptxas %s rejected the PTX of '%s':\n%.2000s", a->arch->name, entry,
-                     report ? report : "(no output)");
+            snprintf(job->error, sizeof job->error, "ptxas %s rejected the PTX of '%s':\n%.2000s", a->arch->name,
+                     job->entry, said);
         }
-        ok = false;
     } else {
         a->cubin = emit_read_file(out, &a->cubin_size);
         a->registers = emit_number_before(report ? report : "", " registers");
         a->spill_stores = emit_number_before(report ? report : "", " bytes spill stores");
         a->spill_loads = emit_number_before(report ? report : "", " bytes spill loads");
         a->ptxas_shared_bytes = emit_number_before(report ? report : "", " bytes smem");
-        ok = a->cubin != NULL;
-        if (!ok)
-            snprintf(error, error_size, "ptxas wrote no cubin for '%s'", entry);
-        if (ok && !emit_cubin_complete((const unsigned char *)a->cubin, a->cubin_size)) {
-            snprintf(error, error_size, "ptxas wrote an incomplete cubin for '%s' (%zu bytes in '%s'); is the disk full?",
-                     entry, a->cubin_size, dir);
+        if (!a->cubin) {
+            job->failed = true;
+            snprintf(job->error, sizeof job->error, "ptxas wrote no cubin for '%s'", job->entry);
+        } else if (!emit_cubin_complete((const unsigned char *)a->cubin, a->cubin_size)) {
+            job->failed = job->io_error = true;
+            snprintf(job->error, sizeof job->error,
+                     "ptxas wrote an incomplete cubin for '%s' (%zu bytes in '%s'); is the disk full?", job->entry,
+                     a->cubin_size, job->dir);
             free(a->cubin);
             a->cubin = NULL;
-            ok = false;
-            *io_error = true;
         }
     }
     free(report);
-    unlink(in);
-    unlink(out);
-    unlink(log);
-    rmdir(dir);
-    return ok;
+    ptxas_job_remove_files(job);
+}
+
+/* Starts ptxas on the arch's PTX, first reaping the oldest running job when
+   as many run as there are CPUs. A job that cannot start is returned failed. */
+static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *options, CodegenArch *a,
+                                 const char *entry) {
+    PtxasJob *job = calloc(1, sizeof *job);
+    if (!job)
+        INTERNAL_ERROR("out of memory");
+    job->arch = a;
+    job->entry = entry;
+    job->user_options = options->num_ptxas_args > 0;
+    while (ptxas_num_running >= ptxas_max_parallel())
+        ptxas_job_reap(ptxas_running[0]);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(job->dir, sizeof job->dir, "%s/tessc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(job->dir)) {
+        snprintf(job->error, sizeof job->error, "cannot create a temporary directory: %s", strerror(errno));
+        job->failed = job->io_error = true;
+        job->dir[0] = '\0';
+        return job;
+    }
+    char in[1100], out[1100], log[1100], arch[40];
+    ptxas_job_path(job, "k.ptx", in, sizeof in);
+    ptxas_job_path(job, "k.cubin", out, sizeof out);
+    ptxas_job_path(job, "ptxas.log", log, sizeof log);
+    snprintf(arch, sizeof arch, "-arch=%s", a->arch->name);
+    if (!emit_write_file(in, a->ptx, a->ptx_size)) {
+        snprintf(job->error, sizeof job->error, "cannot write a temporary file for ptxas in '%s': %s", job->dir,
+                 strerror(errno));
+        job->failed = job->io_error = true;
+        ptxas_job_remove_files(job);
+        return job;
+    }
+    enum { FIXED_ARGS = 6 };
+    char **argv = calloc((size_t)(FIXED_ARGS + options->num_ptxas_args + 1), sizeof *argv);
+    if (!argv)
+        INTERNAL_ERROR("out of memory");
+    int argc = 0;
+    argv[argc++] = (char *)ptxas;
+    argv[argc++] = arch;
+    argv[argc++] = "-v";
+    for (int i = 0; i < options->num_ptxas_args; i++)
+        argv[argc++] = (char *)options->ptxas_args[i];
+    argv[argc++] = "-o";
+    argv[argc++] = out;
+    argv[argc++] = in;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    int spawned = posix_spawn(&job->pid, ptxas, &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    free(argv);
+    if (spawned != 0) {
+        job->pid = 0;
+        job->failed = true;
+        snprintf(job->error, sizeof job->error, "cannot run ptxas '%s': %s", ptxas, strerror(spawned));
+        ptxas_job_remove_files(job);
+        return job;
+    }
+    ptxas_running[ptxas_num_running++] = job;
+    return job;
 }
 
 /* ---- the kernel ------------------------------------------------------------------------------ */
@@ -453,7 +520,6 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
     LLVMModuleRef module = LLVMModuleCreateWithNameInContext(source, ctx);
     LLVMSetSourceFileName(module, source, strlen(source));
     LLVMSetTarget(module, emit_triple);
-    bool io_error = false;
     bool ok = true;
     LLVMTargetMachineRef tm = options->num_archs > 0 ? emit_target_machine(options->archs[0], error, sizeof error) : NULL;
     if (tm) {
@@ -480,24 +546,53 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
         a->ptx_version = codegen_ptx_version(a->arch);
         a->registers = a->spill_stores = a->spill_loads = -1;
         ok = emit_arch(module, a, options->want_llvm && i == 0, out, error, sizeof error);
-        t = timing_begin();
         if (ok && ptxas)
-            ok = emit_ptxas(ptxas, options, a, out->entry, error, sizeof error, &io_error);
-        if (ptxas)
-            timing_end("ptxas", t);
+            a->ptxas_job = ptxas_job_start(ptxas, options, a, out->entry);
     }
     LLVMDisposeModule(module);
     LLVMContextDispose(ctx);
-    /* A full or unwritable temporary directory is the machine's problem
-       (exit 1, like an output that cannot be written), not a bug. */
-    if (!ok && io_error)
-        diag_error_plain("kernel '%s': %s", kernel->name, error);
-    else if (!ok)
+    if (!ok)
         fprintf(stderr, "tessc: internal error: kernel '%s': %s\n", kernel->name, error);
     return ok;
 }
 
+/* Reaps the kernel's jobs still running after an error elsewhere: no
+   child and no temporary directory outlives tessc. */
+static void codegen_finish_quietly(CodegenKernel *out) {
+    for (int i = 0; i < out->num_archs; i++) {
+        if (out->archs[i].ptxas_job) {
+            ptxas_job_reap(out->archs[i].ptxas_job);
+            free(out->archs[i].ptxas_job);
+            out->archs[i].ptxas_job = NULL;
+        }
+    }
+}
+
+bool codegen_finish(CodegenKernel *out) {
+    bool ok = true;
+    for (int i = 0; i < out->num_archs; i++) {
+        PtxasJob *job = out->archs[i].ptxas_job;
+        if (!job)
+            continue;
+        double t = timing_begin();
+        ptxas_job_reap(job);
+        timing_end("ptxas", t);
+        /* A full or unwritable temporary directory is the machine's problem
+           (exit 1, like an output that cannot be written), and so is a
+           failure with the user's -Xptxas options; anything else is a bug. */
+        if (ok && job->failed && job->io_error)
+            diag_error_plain("kernel '%s': %s", out->kernel->name, job->error);
+        else if (ok && job->failed)
+            fprintf(stderr, "tessc: internal error: kernel '%s': %s\n", out->kernel->name, job->error);
+        ok = ok && !job->failed;
+        free(job);
+        out->archs[i].ptxas_job = NULL;
+    }
+    return ok;
+}
+
 void codegen_kernel_free(CodegenKernel *out) {
+    codegen_finish_quietly(out);
     free(out->llvm_ir);
     for (int i = 0; i < out->num_archs; i++) {
         free(out->archs[i].ptx);

@@ -665,11 +665,19 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         .ptxas_args = (const char *const *)opt->ptxas_args.items,
         .num_ptxas_args = opt->ptxas_args.len,
     };
+    /* Every kernel's LLVM first, with ptxas running behind it; then the
+       cubins, in order. */
+    for (int k = 0; k < n; k++) {
+        if (!codegen_kernel(module->kernels.items[k], &options, &b->kernels[k]))
+            return diag_error_count() ? EXIT_INPUT : 3;
+    }
+    for (int k = 0; k < n; k++) {
+        if (!codegen_finish(&b->kernels[k]))
+            return diag_error_count() ? EXIT_INPUT : 3;
+    }
     for (int k = 0; k < n; k++) {
         IrKernel *kernel = module->kernels.items[k];
         CodegenKernel *c = &b->kernels[k];
-        if (!codegen_kernel(kernel, &options, c))
-            return diag_error_count() ? EXIT_INPUT : 3;
         if (opt->emit[EMIT_LLVM])
             backend_file(b, arena_printf(&driver_arena, "%s.%s.ll", stem, kernel->name), c->llvm_ir, c->llvm_ir_size);
         ManifestArtifact *arts = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
