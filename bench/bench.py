@@ -82,14 +82,18 @@ ONE_OUTPUT_VARIANTS = ("add2d_bm1_bn1024_w4", "add2d_bm4_bn1024_w8", "add2d_bm2_
 def tessera_variants(c):
     k = c["kind"]
     if k == "relu":
+        # relu2x1_rw: x inout, so plain ld.global instead of ld.global.nc
         return [(v, "relu2x1", "relu2x1") for v in
-                ("relu_b4096_w8", "relu_b1024_w4", "relu_b2048_w4", "relu_b2048_w8", "relu_b8192_w8")]
+                ("relu_b4096_w8", "relu_b1024_w4", "relu_b2048_w4", "relu_b2048_w8", "relu_b8192_w8")] + \
+            [(v, "relu2x1", "relu2x1_rw") for v in ("relu_b4096_w8", "relu_b1024_w4", "relu_b2048_w8")]
     if k == "softmax":
         kern = "softmax" if c["dt"] == "f32" else "softmax_f16"
         rows = kern + "_rows"     # R rows per program, exp via exp2 (bench/kernels/softmax.tess)
         if c["n"] > 1024:
+            rw = [("softmax_rows_r1_bn4096_w16", "softmax", "softmax_rows_rw"),
+                  ("softmax_rows_r1_bn4096_w8", "softmax", "softmax_rows_rw")] if c["dt"] == "f32" else []
             return [("softmax_bn4096_w16", "softmax", kern), ("softmax_bn4096_w8", "softmax", kern),
-                    ("softmax_rows_r1_bn4096_w16", "softmax", rows), ("softmax_rows_r1_bn4096_w8", "softmax", rows)]
+                    ("softmax_rows_r1_bn4096_w16", "softmax", rows), ("softmax_rows_r1_bn4096_w8", "softmax", rows)] + rw
         return [("softmax_bn1024_w4", "softmax", kern), ("softmax_bn1024_w8", "softmax", kern),
                 ("softmax_bn1024_w2", "softmax", kern)] + \
             [("softmax_rows_r%d_bn1024_w%d" % rw, "softmax", rows)
@@ -355,10 +359,11 @@ def impls_for(torch, c, sets, pkg, rt):
             call.note = "%s (%s, %d threads)" % (variant, kern.chosen.split()[1] if " " in kern.chosen else kern.chosen,
                                                  kern.threads)
             return call
+        label = variant + (" rw" if kname.endswith("_rw") else "")   # the inout-input twin
         if single:
-            out.append(("tessera[%s] one output" % variant, "tessera-one-output", fac))
+            out.append(("tessera[%s] one output" % label, "tessera-one-output", fac))
         else:
-            out.append(("tessera[%s]" % variant, "tessera", fac))
+            out.append(("tessera[%s]" % label, "tessera", fac))
 
     # torch eager
     def torch_fac():
