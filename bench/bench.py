@@ -93,8 +93,7 @@ def tessera_variants(c):
             rw = [("softmax_rows_r1_bn4096_w16", "softmax", "softmax_rows_rw"),
                   ("softmax_rows_r1_bn4096_w8", "softmax", "softmax_rows_rw")] if c["dt"] == "f32" else []
             return [("softmax_bn4096_w16", "softmax", kern), ("softmax_bn4096_w8", "softmax", kern),
-                    ("softmax_rows_r1_bn4096_w16", "softmax", rows), ("softmax_rows_r1_bn4096_w8", "softmax", rows),
-                    ("softmax_rows_r2_bn4096_w16", "softmax", rows), ("softmax_rows_r2_bn4096_w8", "softmax", rows)] + rw
+                    ("softmax_rows_r1_bn4096_w16", "softmax", rows), ("softmax_rows_r1_bn4096_w8", "softmax", rows)] + rw
         return [("softmax_bn1024_w4", "softmax", kern), ("softmax_bn1024_w8", "softmax", kern),
                 ("softmax_bn1024_w2", "softmax", kern)] + \
             [("softmax_rows_r%d_bn1024_w%d" % rw, "softmax", rows)

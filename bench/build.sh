@@ -55,8 +55,6 @@ softmax_bn1024_w8     softmax    BN=1024 W=8
 softmax_bn1024_w2     softmax    BN=1024 W=2
 softmax_rows_r1_bn4096_w16 softmax BN=4096 W=16 R=1
 softmax_rows_r1_bn4096_w8  softmax BN=4096 W=8 R=1
-softmax_rows_r2_bn4096_w16 softmax BN=4096 W=16 R=2
-softmax_rows_r2_bn4096_w8  softmax BN=4096 W=8 R=2
 softmax_rows_r1_bn1024_w1  softmax BN=1024 W=1 R=1
 softmax_rows_r1_bn1024_w2  softmax BN=1024 W=2 R=1
 softmax_rows_r1_bn1024_w4  softmax BN=1024 W=4 R=1
