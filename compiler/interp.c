@@ -519,8 +519,28 @@ static void wrap_buffer(DType dtype, Elem *z, int64_t n) {
 
 /* ---- elementwise ops --------------------------------------------------------------- */
 
-/* max and min as PTX max.f32 / min.f32 (LLVM's maxnum): a NaN operand is
-   ignored unless both are NaN; -0 < +0. */
+/* The elementwise and reduction max and min, as the GPU computes them
+   (LLVM's maximum/minimum, PTX max.NaN / min.NaN): a NaN operand makes the
+   result NaN; -0 < +0. */
+static inline double float_maximum(double x, double y) {
+    if (x != x || y != y)
+        return x != x ? x : y;
+    if (x == y)
+        return signbit(x) ? y : x;
+    return x > y ? x : y;
+}
+
+static inline double float_minimum(double x, double y) {
+    if (x != x || y != y)
+        return x != x ? x : y;
+    if (x == y)
+        return signbit(x) ? x : y;
+    return x < y ? x : y;
+}
+
+/* atomic_max and atomic_min, as the GPU's atomics compute them (LLVM's
+   atomicrmw fmax / fmin, i.e. maxnum / minnum): a NaN operand is ignored
+   unless both are NaN; -0 < +0. */
 static inline double float_max(double x, double y) {
     if (x != x)
         return y;
@@ -553,8 +573,8 @@ static void exec_float_binary(IrOpcode opcode, const Elem *x, const Elem *y, Ele
     case IR_MUL: EACH(z[i].f = x[i].f * y[i].f) break;
     case IR_DIV: EACH(z[i].f = x[i].f / y[i].f) break;
     case IR_REM: EACH(z[i].f = fmod(x[i].f, y[i].f)) break;
-    case IR_MIN: EACH(z[i].f = float_min(x[i].f, y[i].f)) break;
-    case IR_MAX: EACH(z[i].f = float_max(x[i].f, y[i].f)) break;
+    case IR_MIN: EACH(z[i].f = float_minimum(x[i].f, y[i].f)) break;
+    case IR_MAX: EACH(z[i].f = float_maximum(x[i].f, y[i].f)) break;
     case IR_EQ: EACH(z[i].i = x[i].f == y[i].f) break;
     case IR_NE: EACH(z[i].i = x[i].f != y[i].f) break;
     case IR_LT: EACH(z[i].i = x[i].f < y[i].f) break;
@@ -858,8 +878,8 @@ static void exec_reduce(Interp *I, const Instr *in) {
                         round_buffer(dtype, z, n);
                     }
                     break;
-                case COMBINE_MAX: EACH(z[i].f = float_max(z[i].f, y[i].f)) break;
-                case COMBINE_MIN: EACH(z[i].f = float_min(z[i].f, y[i].f)) break;
+                case COMBINE_MAX: EACH(z[i].f = float_maximum(z[i].f, y[i].f)) break;
+                case COMBINE_MIN: EACH(z[i].f = float_minimum(z[i].f, y[i].f)) break;
                 }
             } else {
                 switch (combine) {

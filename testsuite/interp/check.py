@@ -413,6 +413,36 @@ def reduce_rows(rng):
     return [x] + outs + [csum], ref
 
 
+@case("minmax-nan", inputs("reduce.tess"), kernel="minmax_nan")
+def minmax_nan(rng):
+    m, n, bm = 29, 64, 4
+    def with_nans(shape, frac):
+        v = rng.standard_normal(shape)
+        v[rng.random(shape) < frac] = np.nan
+        return v
+    xv = with_nans((m, n), 0.02)
+    xv[:, 5] = np.nan                  # a column NaN everywhere
+    av, bv = with_nans((m, n), 0.1), with_nans((m, n), 0.1)
+    av[0, :4], bv[0, :4] = [0.0, -0.0, np.nan, 1.0], [-0.0, 0.0, np.nan, np.nan]
+    x, a, b = array_in("x", "f32", xv), array_in("a", "f32", av), array_in("b", "f32", bv)
+    cmax = array_inout("cmax", "f32", with_nans(n, 0.1))
+    cmin = array_inout("cmin", "f32", with_nans(n, 0.1))
+
+    def ref():
+        v = f(x)
+        # each program's column max/min over its BM rows propagates NaN; the
+        # atomics then ignore a NaN operand (np.fmax / np.fmin)
+        cm, cn = f(cmax), f(cmin)
+        for r in range(0, m, bm):
+            cm = np.fmax(cm, v[r:r + bm].max(axis=0))
+            cn = np.fmin(cn, v[r:r + bm].min(axis=0))
+        return {"emax": np.maximum(f(a), f(b)), "emin": np.minimum(f(a), f(b)),
+                "rmax": v.max(axis=1), "rmin": v.min(axis=1), "cmax": cm, "cmin": cn}
+    outs = [array_out("emax", "f32"), array_out("emin", "f32"), array_out("rmax", "f32"),
+            array_out("rmin", "f32")]
+    return [x, a, b] + outs + [cmax, cmin], ref
+
+
 @case("reduce-half", inputs("reduce.tess"), kernel="reduce_half")
 def reduce_half(rng):
     m, n = 11, 50
