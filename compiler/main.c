@@ -379,7 +379,16 @@ static const char *path_stem(const char *path) {
 }
 
 /* Writes `a` to dir/name through a temporary file in the same directory. */
-static bool write_artifact(const char *dir, const char *name, const Artifact *a) {
+/* Outputs are written in two steps so that a failure leaves the earlier
+   outputs as they were, all of them: every file goes to a temporary name in
+   its directory first (a full disk fails here), and only when all are
+   written are they renamed over the old ones, which cannot fail for want of
+   space. */
+typedef struct StagedFile {
+    const char *tmp, *path;
+} StagedFile;
+
+static bool stage_artifact(const char *dir, const char *name, const Artifact *a, StagedFile *staged) {
     const char *path = arena_printf(&driver_arena, "%s/%s", dir, name);
     char *tmp = arena_printf(&driver_arena, "%s/.%s.tmp.XXXXXX", dir, name);
     int fd = mkstemp(tmp);
@@ -398,10 +407,27 @@ static bool write_artifact(const char *dir, const char *name, const Artifact *a)
         }
         done += (size_t)n;
     }
-    if (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+    if (fchmod(fd, 0644) != 0 || close(fd) != 0) {
         diag_error_plain("cannot write '%s': %s", path, strerror(errno));
         unlink(tmp);
         return false;
+    }
+    *staged = (StagedFile){tmp, path};
+    return true;
+}
+
+static void unstage(const StagedFile *staged, int n) {
+    for (int i = 0; i < n; i++)
+        unlink(staged[i].tmp);
+}
+
+static bool commit_staged(const StagedFile *staged, int n) {
+    for (int i = 0; i < n; i++) {
+        if (rename(staged[i].tmp, staged[i].path) != 0) {
+            diag_error_plain("cannot write '%s': %s", staged[i].path, strerror(errno));
+            unstage(staged + i, n - i);
+            return false;
+        }
     }
     return true;
 }
@@ -505,7 +531,7 @@ static void depfile_put_path(FILE *out, const char *path) {
 
 /* -MD: "OUT1 OUT2 ...: INPUT", one rule naming every output and every file
    read (a .tess or .tir file has no includes: the input alone). */
-static bool write_depfile(const Options *opt, const OutputFile *outputs, int num_outputs) {
+static bool stage_depfile(const Options *opt, const OutputFile *outputs, int num_outputs, StagedFile *staged) {
     Artifact a = {0};
     FILE *out = artifact_open(&a);
     for (int i = 0; i < num_outputs; i++) {
@@ -523,7 +549,7 @@ static bool write_depfile(const Options *opt, const OutputFile *outputs, int num
     const char *dir = slash ? arena_strndup(&driver_arena, path, (size_t)(slash - path)) : ".";
     if (slash == path)
         dir = "/";
-    bool ok = make_directories(dir) && write_artifact(dir, slash ? slash + 1 : path, &a);
+    bool ok = make_directories(dir) && stage_artifact(dir, slash ? slash + 1 : path, &a, staged);
     free(a.data);
     return ok;
 }
@@ -546,10 +572,12 @@ static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend
                     differences, num_files, opt->golden_dir, opt->golden_dir);
         return ok && differences == 0;
     }
+    StagedFile *staged = ARENA_ARRAY(&driver_arena, StagedFile, n + 2);
+    int num_staged = 0;
     if (opt->output_dir && strcmp(opt->output_dir, "-") == 0) {
         for (int i = 0; i < n; i++)
             fwrite(outputs[i].data, 1, outputs[i].size, stdout);
-        if (opt->depfile_wanted && !write_depfile(opt, outputs, 0))
+        if (opt->depfile_wanted && !(stage_depfile(opt, outputs, 0, &staged[0]) && commit_staged(staged, 1)))
             return false;
         return fflush(stdout) == 0;
     }
@@ -560,10 +588,20 @@ static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend
         if (opt->golden_dir && !outputs[i].text)
             continue;   /* --update-golden writes the text artifacts only */
         Artifact a = {(char *)outputs[i].data, outputs[i].size, NULL};
-        if (!write_artifact(dir, outputs[i].name, &a))
+        if (!stage_artifact(dir, outputs[i].name, &a, &staged[num_staged])) {
+            unstage(staged, num_staged);
             return false;
+        }
+        num_staged++;
     }
-    return !opt->depfile_wanted || write_depfile(opt, outputs, n);
+    if (opt->depfile_wanted) {
+        if (!stage_depfile(opt, outputs, n, &staged[num_staged])) {
+            unstage(staged, num_staged);
+            return false;
+        }
+        num_staged++;
+    }
+    return commit_staged(staged, num_staged);
 }
 
 /* ---- the backend ---------------------------------------------------------------- */
