@@ -384,6 +384,14 @@ def to_bf16(rng):
     iv[:len(hard)] = hard
     lv = rng.integers(-2**53, 2**53, n)
     lv[:len(hard)] = hard
+    # Above 2^53, where int -> f64 -> bf16 rounds twice: x rounds to the
+    # nearest f64 (a tie to even, upwards here), which is then exactly halfway
+    # between two bf16 and goes to even, past the bf16 nearest to x. And
+    # random magnitudes up to 2^63.
+    big = [2**60 + 2**52 + 2**7, -(2**60 + 2**52 + 2**7), 2**62 + 2**54 + 2**9 - 1, 2**63 - 1, -2**63,
+           2**55 + 2**47 + 3]
+    lv[len(hard):len(hard) + len(big)] = big
+    lv[40:70] = rng.integers(-2**63, 2**63 - 1, 30, dtype=np.int64)
     dv = rng.standard_normal(n) * np.exp2(rng.integers(-20, 40, n))
     dv[:3] = [1 + 2.0**-8 + 2.0**-30, 1 + 2.0**-8, -(1 + 3 * 2.0**-8 + 2.0**-40)]
     i = array_in("i", "i32", iv)
