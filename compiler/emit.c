@@ -5,7 +5,8 @@
  * shared_alloc, llvm_kernel_lower (the llvm_*.c files), libdevice linking,
  * then for each --arch: clone, "globaldce,default<O3>" with the arch's target
  * machine, PTX to memory, and ptxas -v for the cubin and its register,
- * spill and shared-memory counts. Any PTX that ptxas rejects is an internal
+ * spill and shared-memory counts, in the background: codegen_finish waits
+ * for it (the "ptxas jobs" below). Any PTX that ptxas rejects is an internal
  * error: every PTX we emit must assemble.
  *
  * PTX ISA versions (codegen_ptx_version): the lowest each arch allows, for

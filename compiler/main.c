@@ -378,7 +378,6 @@ static const char *path_stem(const char *path) {
     return arena_strndup(&driver_arena, base, n);
 }
 
-/* Writes `a` to dir/name through a temporary file in the same directory. */
 /* Outputs are written in two steps so that a failure leaves the earlier
    outputs as they were, all of them: every file goes to a temporary name in
    its directory first (a full disk fails here), and only when all are
@@ -388,6 +387,7 @@ typedef struct StagedFile {
     const char *tmp, *path;
 } StagedFile;
 
+/* Writes `a` to a temporary file beside dir/name; *staged says where. */
 static bool stage_artifact(const char *dir, const char *name, const Artifact *a, StagedFile *staged) {
     const char *path = arena_printf(&driver_arena, "%s/%s", dir, name);
     char *tmp = arena_printf(&driver_arena, "%s/.%s.tmp.XXXXXX", dir, name);
