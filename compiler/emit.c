@@ -415,7 +415,12 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    int spawned = posix_spawn(&job->pid, ptxas, &actions, NULL, argv, environ);
+    /* Out of processes (ulimit -u) while other jobs run: wait for the
+       oldest and try again, as a compile one ptxas at a time would have. */
+    int spawned;
+    while ((spawned = posix_spawn(&job->pid, ptxas, &actions, NULL, argv, environ)) == EAGAIN &&
+           ptxas_num_running > 0)
+        ptxas_job_reap(ptxas_running[0]);
     posix_spawn_file_actions_destroy(&actions);
     free(argv);
     if (spawned != 0) {

@@ -41,6 +41,10 @@ ptxas = os.environ.get("PTXAS") or shutil.which("ptxas") or os.path.join(cuda_ho
 if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
 config.substitutions.append(("%ptxas", ptxas))
+# Running a command as another user id with its own process limit (cli/ptxas-
+# process-limit.test): root with setpriv, since root's own limit is not enforced.
+if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("setpriv"):
+    config.available_features.add("setpriv")
 # Build integration (testsuite/build): the consumer examples need these.
 for tool in ("cmake", "pkg-config", "g++"):
     if shutil.which(tool):
