@@ -123,6 +123,7 @@ static const struct {
     {"E0109", "cannot read golden file '%s': %s (write it with --update-golden %s)"},
     {"E0110", "-D %s: no kernel has a compile-time parameter named '%s'"},
     {"E0111", "-D %s=%s: the value must be an integer or a number"},
+    {"E0112", "cannot write to standard output: %s"},
     {"E0201", "unterminated comment"},
     {"E0202", "invalid numeric literal '%s'"},
     {"E0203", "NUL byte in source"},

@@ -31,6 +31,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +293,24 @@ enum { PTXAS_MAX_JOBS = 64 };
 static PtxasJob *ptxas_running[PTXAS_MAX_JOBS];
 static int ptxas_num_running;
 
+static void ptxas_job_remove_files(PtxasJob *job);
+
+/* At exit (an internal error's exit(3) among them): no ptxas started here
+   keeps running, and no job's temporary directory stays behind. */
+static void ptxas_jobs_abandon(void) {
+    for (int i = 0; i < ptxas_num_running; i++) {
+        PtxasJob *job = ptxas_running[i];
+        if (job->pid > 0) {
+            kill(job->pid, SIGKILL);
+            while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR) {
+            }
+            job->pid = 0;
+        }
+        ptxas_job_remove_files(job);
+    }
+    ptxas_num_running = 0;
+}
+
 static int ptxas_max_parallel(void) {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     return cpus < 1 ? 1 : cpus > PTXAS_MAX_JOBS ? PTXAS_MAX_JOBS : (int)cpus;
@@ -373,6 +392,9 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
     PtxasJob *job = calloc(1, sizeof *job);
     if (!job)
         INTERNAL_ERROR("out of memory");
+    static bool abandon_at_exit;
+    if (!abandon_at_exit)
+        abandon_at_exit = atexit(ptxas_jobs_abandon) == 0;
     job->arch = a;
     job->entry = entry;
     job->user_options = options->num_ptxas_args > 0;
@@ -426,6 +448,7 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
     if (spawned != 0) {
         job->pid = 0;
         job->failed = true;
+        job->io_error = spawned == EAGAIN || spawned == ENOMEM;   /* the machine's limits, not a bug */
         snprintf(job->error, sizeof job->error, "cannot run ptxas '%s': %s", ptxas, strerror(spawned));
         ptxas_job_remove_files(job);
         return job;
@@ -562,11 +585,14 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
     return ok;
 }
 
-/* Reaps the kernel's jobs still running after an error elsewhere: no
-   child and no temporary directory outlives tessc. */
+/* Stops and reaps the kernel's jobs still running after an error
+   elsewhere: no child and no temporary directory outlives tessc, and the
+   error is not kept waiting for cubins nobody will read. */
 static void codegen_finish_quietly(CodegenKernel *out) {
     for (int i = 0; i < out->num_archs; i++) {
         if (out->archs[i].ptxas_job) {
+            if (out->archs[i].ptxas_job->pid > 0)
+                kill(out->archs[i].ptxas_job->pid, SIGTERM);
             ptxas_job_reap(out->archs[i].ptxas_job);
             free(out->archs[i].ptxas_job);
             out->archs[i].ptxas_job = NULL;

@@ -82,6 +82,7 @@ typedef struct Options {
 } Options;
 
 static Arena driver_arena;
+static bool debug_internal_error_in_ptxas;   /* --debug-internal-error=ptxas (main) */
 
 static void usage(FILE *out) {
     fprintf(out,
@@ -378,6 +379,16 @@ static const char *path_stem(const char *path) {
     return arena_strndup(&driver_arena, base, n);
 }
 
+/* stdout, flushed and checked: a failed write (a full disk, /dev/full)
+   is an error, not exit 0 with the output lost. */
+static bool flush_stdout(void) {
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        diag_error_plain("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+        return false;
+    }
+    return true;
+}
+
 /* Outputs are written in two steps so that a failure leaves the earlier
    outputs as they were, all of them: every file goes to a temporary name in
    its directory first (a full disk fails here), and only when all are
@@ -422,6 +433,16 @@ static void unstage(const StagedFile *staged, int n) {
 }
 
 static bool commit_staged(const StagedFile *staged, int n) {
+    /* A rename that cannot succeed, found before any is made: a directory
+       under an output's name. */
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (lstat(staged[i].path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            diag_error_plain("cannot write '%s': %s", staged[i].path, strerror(EISDIR));
+            unstage(staged, n);
+            return false;
+        }
+    }
     for (int i = 0; i < n; i++) {
         if (rename(staged[i].tmp, staged[i].path) != 0) {
             diag_error_plain("cannot write '%s': %s", staged[i].path, strerror(errno));
@@ -577,9 +598,9 @@ static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend
     if (opt->output_dir && strcmp(opt->output_dir, "-") == 0) {
         for (int i = 0; i < n; i++)
             fwrite(outputs[i].data, 1, outputs[i].size, stdout);
-        if (opt->depfile_wanted && !(stage_depfile(opt, outputs, 0, &staged[0]) && commit_staged(staged, 1)))
+        if (!flush_stdout())
             return false;
-        return fflush(stdout) == 0;
+        return !opt->depfile_wanted || (stage_depfile(opt, outputs, 0, &staged[0]) && commit_staged(staged, 1));
     }
     const char *dir = opt->golden_dir ? opt->golden_dir : opt->output_dir ? opt->output_dir : ".";
     if (!make_directories(dir))
@@ -709,6 +730,8 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         if (!codegen_kernel(module->kernels.items[k], &options, &b->kernels[k]))
             return diag_error_count() ? EXIT_INPUT : 3;
     }
+    if (debug_internal_error_in_ptxas)
+        INTERNAL_ERROR("deliberate internal error while ptxas runs (--debug-internal-error=ptxas)");
     for (int k = 0; k < n; k++) {
         if (!codegen_finish(&b->kernels[k]))
             return diag_error_count() ? EXIT_INPUT : 3;
@@ -884,7 +907,7 @@ static int print_outputs(const Options *opt, IrModule *module) {
         puts(depfile_path(opt));
     for (int i = 0; module && i < module->kernels.len; i++)
         ir_kernel_free(module->kernels.items[i]);
-    return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+    return flush_stdout() ? 0 : EXIT_INPUT;
 }
 
 /* Drops the in-memory artifacts; idempotent, so every path out of compile()
@@ -1004,9 +1027,21 @@ int run_main(int argc, char **argv);   /* `tessc run` (run.c) */
 int main(int argc, char **argv) {
     /* A full disk or `ulimit -f` fails a write (EFBIG, temp file removed) instead of killing tessc. */
     signal(SIGXFSZ, SIG_IGN);
-    for (int i = 1; i < argc; i++)   /* hidden, not in --help: tests the internal-error path */
+    /* An ignored SIGCHLD inherited from the parent would make waitpid lose
+       ptxas's exit status (and report good PTX as rejected). */
+    signal(SIGCHLD, SIG_DFL);
+    /* Hidden, not in --help: test the internal-error path, at once or (=ptxas)
+       while ptxas jobs run (no child or temporary directory may outlive it). */
+    for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--debug-internal-error") == 0)
             INTERNAL_ERROR("deliberate internal error (--debug-internal-error)");
+        if (strcmp(argv[i], "--debug-internal-error=ptxas") == 0) {
+            debug_internal_error_in_ptxas = true;
+            memmove(&argv[i], &argv[i + 1], sizeof *argv * (size_t)(argc - i));
+            argc--;
+            i--;
+        }
+    }
     if (argc > 1 && strcmp(argv[1], "run") == 0)
         return run_main(argc - 1, argv + 1);
     Options opt = {0};
