@@ -59,8 +59,6 @@ _Noreturn void fatal_internal(const char *file, int line, const char *fmt, ...)
  * (free when off) and timing_report prints them, with the total, at exit.
  * Phase names must be string literals or otherwise outlive the run. */
 void timing_enable(void);
-bool timing_enabled(void);
-double timing_now(void);
 double timing_begin(void);
 void timing_end(const char *phase, double begin);
 void timing_report(FILE *out);

@@ -208,7 +208,7 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
 /* ptxas runs in the background (a child per arch, several at once):
    codegen_kernel starts it, codegen_finish waits for the kernel's cubins and
    reports a failure as codegen_kernel does its own (after a diagnostic, or
-   as an internal error). codegen_kernel_free reaps what is still running. */
+   as an internal error). codegen_kernel_free stops what is still running. */
 bool codegen_finish(CodegenKernel *out);
 void codegen_kernel_free(CodegenKernel *out);
 /* The PTX ISA version chosen for an arch (80 = 8.0). */

@@ -295,20 +295,34 @@ static int ptxas_num_running;
 
 static void ptxas_job_remove_files(PtxasJob *job);
 
+static void ptxas_job_untrack(PtxasJob *job) {
+    for (int i = 0; i < ptxas_num_running; i++) {
+        if (ptxas_running[i] == job) {
+            memmove(&ptxas_running[i], &ptxas_running[i + 1], sizeof ptxas_running[0] * (size_t)(ptxas_num_running - i - 1));
+            ptxas_num_running--;
+            return;
+        }
+    }
+}
+
+/* Ends a job whose cubin nobody will read: its ptxas killed and reaped, its
+   directory removed. */
+static void ptxas_job_stop(PtxasJob *job) {
+    ptxas_job_untrack(job);
+    if (job->pid > 0) {
+        kill(job->pid, SIGKILL);
+        while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR) {
+        }
+        job->pid = 0;
+        ptxas_job_remove_files(job);
+    }
+}
+
 /* At exit (an internal error's exit(3) among them): no ptxas started here
    keeps running, and no job's temporary directory stays behind. */
 static void ptxas_jobs_abandon(void) {
-    for (int i = 0; i < ptxas_num_running; i++) {
-        PtxasJob *job = ptxas_running[i];
-        if (job->pid > 0) {
-            kill(job->pid, SIGKILL);
-            while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR) {
-            }
-            job->pid = 0;
-        }
-        ptxas_job_remove_files(job);
-    }
-    ptxas_num_running = 0;
+    while (ptxas_num_running > 0)
+        ptxas_job_stop(ptxas_running[0]);
 }
 
 static int ptxas_max_parallel(void) {
@@ -333,13 +347,7 @@ static void ptxas_job_remove_files(PtxasJob *job) {
 /* Waits for the job's ptxas and reads the cubin and the -v report into its
    arch; the job's directory is gone afterwards. */
 static void ptxas_job_reap(PtxasJob *job) {
-    for (int i = 0; i < ptxas_num_running; i++) {
-        if (ptxas_running[i] == job) {
-            memmove(&ptxas_running[i], &ptxas_running[i + 1], sizeof ptxas_running[0] * (size_t)(ptxas_num_running - i - 1));
-            ptxas_num_running--;
-            break;
-        }
-    }
+    ptxas_job_untrack(job);
     if (job->pid <= 0)
         return;
     int status = -1;
@@ -585,20 +593,6 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
     return ok;
 }
 
-/* Stops and reaps the kernel's jobs still running after an error
-   elsewhere: no child and no temporary directory outlives tessc, and the
-   error is not kept waiting for cubins nobody will read. */
-static void codegen_finish_quietly(CodegenKernel *out) {
-    for (int i = 0; i < out->num_archs; i++) {
-        if (out->archs[i].ptxas_job) {
-            if (out->archs[i].ptxas_job->pid > 0)
-                kill(out->archs[i].ptxas_job->pid, SIGTERM);
-            ptxas_job_reap(out->archs[i].ptxas_job);
-            free(out->archs[i].ptxas_job);
-            out->archs[i].ptxas_job = NULL;
-        }
-    }
-}
 
 bool codegen_finish(CodegenKernel *out) {
     bool ok = true;
@@ -624,9 +618,11 @@ bool codegen_finish(CodegenKernel *out) {
 }
 
 void codegen_kernel_free(CodegenKernel *out) {
-    codegen_finish_quietly(out);
     free(out->llvm_ir);
     for (int i = 0; i < out->num_archs; i++) {
+        if (out->archs[i].ptxas_job)   /* after an error elsewhere: not waited for */
+            ptxas_job_stop(out->archs[i].ptxas_job);
+        free(out->archs[i].ptxas_job);
         free(out->archs[i].ptx);
         free(out->archs[i].cubin);
     }

@@ -519,25 +519,6 @@ static void wrap_buffer(DType dtype, Elem *z, int64_t n) {
 
 /* ---- elementwise ops --------------------------------------------------------------- */
 
-/* The elementwise and reduction max and min, as the GPU computes them
-   (LLVM's maximum/minimum, PTX max.NaN / min.NaN): a NaN operand makes the
-   result NaN; -0 < +0. */
-static inline double float_maximum(double x, double y) {
-    if (x != x || y != y)
-        return x != x ? x : y;
-    if (x == y)
-        return signbit(x) ? y : x;
-    return x > y ? x : y;
-}
-
-static inline double float_minimum(double x, double y) {
-    if (x != x || y != y)
-        return x != x ? x : y;
-    if (x == y)
-        return signbit(x) ? x : y;
-    return x < y ? x : y;
-}
-
 /* atomic_max and atomic_min, as the GPU's atomics compute them (LLVM's
    atomicrmw fmax / fmin, i.e. maxnum / minnum): a NaN operand is ignored
    unless both are NaN; -0 < +0. */
@@ -560,6 +541,12 @@ static inline double float_min(double x, double y) {
         return signbit(x) ? x : y;
     return x < y ? x : y;
 }
+
+/* The elementwise and reduction max and min, as the GPU computes them
+   (LLVM's maximum/minimum, PTX max.NaN / min.NaN): the same, but a NaN
+   operand makes the result NaN. */
+static inline double float_maximum(double x, double y) { return x != x || y != y ? x + y : float_max(x, y); }
+static inline double float_minimum(double x, double y) { return x != x || y != y ? x + y : float_min(x, y); }
 
 #define EACH(body)                          \
     for (int64_t i = 0; i < n; i++) {       \

@@ -79,10 +79,11 @@ typedef struct Options {
     const char *golden_dir;      /* --check-golden DIR or --update-golden DIR */
     bool update_golden;
     PtrVec ptxas_args;           /* const char* from -Xptxas, in order */
+    bool debug_error_in_ptxas;   /* hidden --debug-internal-error=ptxas: an internal
+                                    error while ptxas jobs run (their cleanup's test) */
 } Options;
 
 static Arena driver_arena;
-static bool debug_internal_error_in_ptxas;   /* --debug-internal-error=ptxas (main) */
 
 static void usage(FILE *out) {
     fprintf(out,
@@ -287,6 +288,8 @@ static void parse_args(Options *opt, int argc, char **argv) {
         } else if (strncmp(arg, "-MF", 3) == 0) {
             opt->depfile_wanted = true;
             opt->depfile = option_value(argc, argv, &i, arg, 3);
+        } else if (strcmp(arg, "--debug-internal-error=ptxas") == 0) {
+            opt->debug_error_in_ptxas = true;
         } else if (strcmp(arg, "--time-report") == 0) {
             timing_enable();
         } else if (strcmp(arg, "--print-outputs") == 0) {
@@ -730,7 +733,7 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         if (!codegen_kernel(module->kernels.items[k], &options, &b->kernels[k]))
             return diag_error_count() ? EXIT_INPUT : 3;
     }
-    if (debug_internal_error_in_ptxas)
+    if (opt->debug_error_in_ptxas)
         INTERNAL_ERROR("deliberate internal error while ptxas runs (--debug-internal-error=ptxas)");
     for (int k = 0; k < n; k++) {
         if (!codegen_finish(&b->kernels[k]))
@@ -1030,18 +1033,9 @@ int main(int argc, char **argv) {
     /* An ignored SIGCHLD inherited from the parent would make waitpid lose
        ptxas's exit status (and report good PTX as rejected). */
     signal(SIGCHLD, SIG_DFL);
-    /* Hidden, not in --help: test the internal-error path, at once or (=ptxas)
-       while ptxas jobs run (no child or temporary directory may outlive it). */
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i++)   /* hidden, not in --help: tests the internal-error path */
         if (strcmp(argv[i], "--debug-internal-error") == 0)
             INTERNAL_ERROR("deliberate internal error (--debug-internal-error)");
-        if (strcmp(argv[i], "--debug-internal-error=ptxas") == 0) {
-            debug_internal_error_in_ptxas = true;
-            memmove(&argv[i], &argv[i + 1], sizeof *argv * (size_t)(argc - i));
-            argc--;
-            i--;
-        }
-    }
     if (argc > 1 && strcmp(argv[1], "run") == 0)
         return run_main(argc - 1, argv + 1);
     Options opt = {0};

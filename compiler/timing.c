@@ -26,7 +26,7 @@ static struct {
     } phases[TIMING_MAX_PHASES];
 } timing;
 
-double timing_now(void) {
+static double timing_now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
@@ -36,8 +36,6 @@ void timing_enable(void) {
     timing.enabled = true;
     timing.start = timing_now();
 }
-
-bool timing_enabled(void) { return timing.enabled; }
 
 double timing_begin(void) { return timing.enabled ? timing_now() : 0.0; }
 
