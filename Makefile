@@ -286,7 +286,10 @@ $(BUILD)/bench/launch_overhead: bench/launch_overhead.c $(BUILD)/libtessrt.a
 
 # ---- examples --------------------------------------------------------------
 EXAMPLES := $(wildcard examples/*.tess)
-run: $(BUILD)/tessc
+# Like `make test`, `make run` installs what is missing first (a fresh machine
+# has no bison or LLVM): deps, then the build, in that order.
+run: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/tessc
 	@mkdir -p $(BUILD)/examples
 	@set -e; for f in $(EXAMPLES); do \
 		./$(BUILD)/tessc $$f --emit ir,ir-opt,ptx,cubin,manifest --arch sm_80,sm_90 -o $(BUILD)/examples; \
