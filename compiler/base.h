@@ -86,7 +86,7 @@ typedef struct Span {
  *         ^~~~~
  * Notes follow the error they belong to. After DIAG_MAX_ERRORS errors the
  * run stops reporting (and says so). */
-enum { DIAG_MAX_ERRORS = 20 };
+enum { DIAG_MAX_ERRORS = 20, DIAG_MAX_WARNINGS = 100 };
 
 void diag_set_source(const SourceFile *file);
 /* Where diagnostics go: stderr when NULL (the default). The interpreter's

@@ -6,8 +6,9 @@
  *         ^~~~
  *
  * Columns count bytes, tabs in the echoed line are kept so the caret lines
- * up. Errors stop printing after DIAG_MAX_ERRORS; the count still grows so
- * that the driver knows the run failed.
+ * up; a long line is shown as a window around the caret. Errors stop
+ * printing after DIAG_MAX_ERRORS (warnings after DIAG_MAX_WARNINGS); the
+ * count still grows so that the driver knows the run failed.
  *
  * With --diagnostics-format=json or sarif, each diagnostic is recorded
  * instead, with a stable code from diag_codes (a table keyed by the message
@@ -23,7 +24,7 @@
 #include <sys/stat.h>
 
 static const SourceFile *current_file;
-static int error_count;
+static int error_count, warning_count;
 static bool suppress_notes;   /* notes of an error past the limit are dropped too */
 static FILE *diag_output;     /* NULL: stderr */
 
@@ -32,7 +33,7 @@ static FILE *diag_stream(void) { return diag_output ? diag_output : stderr; }
 
 void diag_set_source(const SourceFile *file) { current_file = file; }
 int diag_error_count(void) { return error_count; }
-void diag_reset(void) { error_count = 0; suppress_notes = false; }
+void diag_reset(void) { error_count = warning_count = 0; suppress_notes = false; }
 
 /* Finds line `line` (1-based) of the current file. */
 static const char *line_start(int line, size_t *length) {
@@ -53,28 +54,62 @@ static const char *line_start(int line, size_t *length) {
     return p;
 }
 
+/* The echoed line is a window of at most DIAG_SHOWN_BYTES around the
+   caret, marked with "..." where it is cut, and is written with one call:
+   stderr is unbuffered, and a 1 MiB line (a file of NUL bytes, generated
+   code) would otherwise be a write per byte for each of the errors it has. */
+enum { DIAG_SHOWN_BYTES = 160, DIAG_SHOWN_BEFORE = 60 };
+
+static bool utf8_continuation(unsigned char c) { return (c & 0xc0) == 0x80; }
+
 static void show_source(Span span) {
     size_t length;
     const char *text = line_start(span.line, &length);
     if (!text)
         return;
-    fputs("    ", diag_stream());
-    for (size_t i = 0; i < length; i++) {
+    size_t col = span.col < 1 ? 1 : (size_t)span.col;
+    size_t from = 0, to = length;
+    if (length > DIAG_SHOWN_BYTES) {
+        from = col - 1 > DIAG_SHOWN_BEFORE ? col - 1 - DIAG_SHOWN_BEFORE : 0;
+        if (from > length - DIAG_SHOWN_BYTES)
+            from = length - DIAG_SHOWN_BYTES;
+        to = from + DIAG_SHOWN_BYTES;
+        /* cut between characters, not inside one */
+        while (from > 0 && from < length && utf8_continuation((unsigned char)text[from]))
+            from++;
+        while (to < length && utf8_continuation((unsigned char)text[to]))
+            to--;
+    }
+    char buf[2 * (DIAG_SHOWN_BYTES + 16)];
+    size_t n = 0;
+    memcpy(buf + n, from > 0 ? "    ..." : "    ", from > 0 ? 7 : 4);
+    n += from > 0 ? 7 : 4;
+    for (size_t i = from; i < to; i++) {
         unsigned char c = (unsigned char)text[i];
         /* Bytes that would garble a terminal are shown as '?'. */
-        fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', diag_stream());
+        buf[n++] = c == '\t' || (c >= 0x20 && c != 0x7f) ? (char)c : '?';
     }
-    fputs("\n    ", diag_stream());
-    int col = span.col < 1 ? 1 : span.col;
-    for (int i = 1; i < col && (size_t)(i - 1) < length; i++)
-        fputc(text[i - 1] == '\t' ? '\t' : ' ', diag_stream());
-    fputc('^', diag_stream());
-    int end = span.end_col > col ? span.end_col : col + 1;
-    if ((size_t)end > length + 1)
-        end = (int)length + 1;
-    for (int i = col + 1; i < end; i++)
-        fputc('~', diag_stream());
-    fputc('\n', diag_stream());
+    if (to < length) {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n++] = '\n';
+    fwrite(buf, 1, n, diag_stream());
+    /* The caret line: tabs kept so that the caret lines up. */
+    n = 0;
+    memcpy(buf + n, from > 0 ? "       " : "    ", from > 0 ? 7 : 4);
+    n += from > 0 ? 7 : 4;
+    size_t caret = col - 1 < from ? from : col - 1 > to ? to : col - 1;
+    for (size_t i = from; i < caret; i++)
+        buf[n++] = text[i] == '\t' ? '\t' : ' ';
+    buf[n++] = '^';
+    size_t end = span.end_col > span.col ? (size_t)span.end_col - 1 : caret + 1;
+    if (end > to)
+        end = to;
+    for (size_t i = caret + 1; i < end; i++)
+        buf[n++] = '~';
+    buf[n++] = '\n';
+    fwrite(buf, 1, n, diag_stream());
 }
 
 /* ---- stable codes ------------------------------------------------------------ */
@@ -715,7 +750,16 @@ void diag_note(Span span, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* Warnings have a cap of their own: a generated file can have a warning a
+   line, and past the cap they only bury the errors. */
 void diag_warning(Span span, const char *fmt, ...) {
+    if (++warning_count > DIAG_MAX_WARNINGS) {
+        suppress_notes = true;
+        if (warning_count == DIAG_MAX_WARNINGS + 1 && diag_current_format == DIAG_TEXT)
+            fprintf(diag_stream(), "tessc: too many warnings (%d); not showing more\n", DIAG_MAX_WARNINGS);
+        return;
+    }
+    suppress_notes = false;
     va_list ap;
     va_start(ap, fmt);
     report("warning", span, fmt, ap);
