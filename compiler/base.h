@@ -116,6 +116,9 @@ void diag_set_format(DiagFormat format);
 DiagFormat diag_format(void);
 /* Prints the document of the recorded diagnostics (JSON, SARIF) once. */
 void diag_finish(void);
+/* The length of the valid UTF-8 sequence at p (1 to 4), or 0 when the byte
+   at p does not start one: JSON output replaces each such byte by U+FFFD. */
+int diag_utf8_length(const char *p);
 /* The stable code of a message ("E0301"), found by matching the formatted
    message against the table of message formats; "E0000" if none matches. */
 const char *diag_code_of(const char *message);

@@ -712,10 +712,22 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
     b->manifest = ARENA_ARRAY(&driver_arena, ManifestKernel, n + 1);
     b->embedded = ARENA_ARRAY(&driver_arena, ManifestKernel, n + 1);
     b->files = ARENA_ARRAY(&driver_arena, BackendFile, n * (1 + 2 * opt->arch_count) + 1);
+    const char *stem = path_stem(opt->input);
+    /* The manifest names the artifacts after the input's stem, and the
+       runtime opens them by those names; JSON text is UTF-8 and cannot
+       hold other bytes, so such a name is refused rather than altered. */
+    if (opt->emit[EMIT_MANIFEST] || embed_wanted(opt)) {
+        for (const char *p = stem; *p; p += diag_utf8_length(p)) {
+            if (diag_utf8_length(p) == 0) {
+                diag_error_plain("the manifest names its files after '%s', which is not valid UTF-8; rename the input",
+                                 stem);
+                return EXIT_INPUT;
+            }
+        }
+    }
     bool want_cubin = opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST] || embed_wanted(opt);
     if ((opt->emit[EMIT_CUBIN] || embed_wanted(opt)) && !codegen_find_ptxas())
         diag_warning_plain("no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped");
-    const char *stem = path_stem(opt->input);
     const char *base = strrchr(opt->input, '/');
     CodegenOptions options = {
         .archs = opt->archs,
