@@ -104,6 +104,7 @@ int diag_error_count(void);
 /* Reads `path` into `arena`; on failure reports through diag_error_plain
    (cannot open, a directory, too large, cannot read) and returns false. */
 bool source_read(Arena *arena, const char *path, SourceFile *file);
+FILE *source_open(const char *path, const char **refused);
 void diag_reset(void);
 
 /* Machine-readable diagnostics (tessc --diagnostics-format). In JSON and

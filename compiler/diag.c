@@ -19,9 +19,11 @@
 #include "base.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const SourceFile *current_file;
 static int error_count, warning_count;
@@ -160,6 +162,7 @@ static const struct {
     {"E0111", "-D %s=%s: the value must be an integer or a number"},
     {"E0112", "cannot write to standard output: %s"},
     {"E0113", "the manifest names its files after '%s', which is not valid UTF-8; rename the input"},
+    {"E0114", "'%s' is not a regular file"},
     {"E0201", "unterminated comment"},
     {"E0202", "invalid numeric literal '%s'"},
     {"E0203", "NUL byte in source"},
@@ -839,16 +842,43 @@ void diag_warning_plain(const char *fmt, ...) {
    with the same messages. */
 enum { MAX_SOURCE_BYTES = 64 << 20 };   /* a kernel file is small; this is a sanity bound */
 
-bool source_read(Arena *arena, const char *path, SourceFile *file) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error_plain("cannot open '%s': %s", path, strerror(errno));
-        return false;
-    }
+/* Opens an input without ever waiting in open(): a FIFO with no writer
+   blocks there (forever, for a build), so the file is opened O_NONBLOCK,
+   must be a regular file, and is then read normally. Anything else (a
+   FIFO, a device, a socket) is refused: reading a pipe or /dev/zero as a
+   kernel file is no use a build can rely on. NULL with errno set, or with
+   *refused saying why ("is a directory", "is not a regular file"). */
+FILE *source_open(const char *path, const char **refused) {
+    *refused = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return NULL;
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        diag_error_plain("'%s' is a directory", path);
-        fclose(f);
+    if (fstat(fd, &st) != 0) {
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *refused = S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file";
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!f)
+        close(fd);
+    return f;
+}
+
+bool source_read(Arena *arena, const char *path, SourceFile *file) {
+    const char *refused;
+    FILE *f = source_open(path, &refused);
+    if (!f) {
+        if (refused && strcmp(refused, "is a directory") == 0)
+            diag_error_plain("'%s' is a directory", path);
+        else if (refused)
+            diag_error_plain("'%s' is not a regular file", path);
+        else
+            diag_error_plain("cannot open '%s': %s", path, strerror(errno));
         return false;
     }
     size_t cap = 4096, len = 0;

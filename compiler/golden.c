@@ -263,9 +263,13 @@ static void golden_print_hunks(const GoldenLines *a, const GoldenLines *b, const
 
 /* Reads a whole file; NULL (errno set) when it cannot. */
 static char *golden_read(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    const char *refused;
+    FILE *f = source_open(path, &refused);   /* a FIFO would block fopen */
+    if (!f) {
+        if (refused)
+            errno = strcmp(refused, "is a directory") == 0 ? EISDIR : EINVAL;
         return NULL;
+    }
     size_t cap = 1 << 16, len = 0;
     char *data = malloc(cap);
     for (size_t n; data && (n = fread(data + len, 1, cap - len, f)) > 0;) {

@@ -23,6 +23,7 @@
 #include "manifest.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -396,43 +397,124 @@ static bool flush_stdout(void) {
    outputs as they were, all of them: every file goes to a temporary name in
    its directory first (a full disk fails here), and only when all are
    written are they renamed over the old ones, which cannot fail for want of
-   space. */
+   space.
+
+   Only regular files (and names not there yet) are replaced that way. A
+   name that is a device, a FIFO or a socket (-MF /dev/null, a tessrun
+   output of /dev/full) is not ours to replace: it is written in place, as
+   every compiler writes `-o /dev/null`, after all temporary files are
+   complete and before any rename, so that a failure there still replaces
+   nothing. A symbolic link is followed: its target is what gets replaced,
+   and the link stays. A path through /proc (/dev/stdout is
+   /proc/self/fd/1) names an open file, not a name to replace, and is
+   written in place too. */
 typedef struct StagedFile {
-    const char *tmp, *path;
+    const char *tmp;      /* NULL: written in place at commit */
+    const char *path;     /* as the user named it */
+    const char *target;   /* what a rename replaces: `path` with its links followed */
+    const char *data;     /* in place: what to write */
+    size_t size;
 } StagedFile;
 
-/* Writes `a` to a temporary file beside dir/name; *staged says where. */
-static bool stage_artifact(const char *dir, const char *name, const Artifact *a, StagedFile *staged) {
-    const char *path = arena_printf(&driver_arena, "%s/%s", dir, name);
-    char *tmp = arena_printf(&driver_arena, "%s/.%s.tmp.XXXXXX", dir, name);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        diag_error_plain("cannot create a file in '%s': %s", dir, strerror(errno));
-        return false;
+/* `path` with its symbolic links followed (to a name that may not exist
+   yet); NULL for a loop. *in_place: the name is not a regular file to be
+   replaced (see above). */
+static const char *output_target(const char *path, bool *in_place) {
+    struct stat st;
+    *in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    const char *p = path;
+    for (int hops = 0; hops < 40; hops++) {
+        if (strncmp(p, "/proc/", 6) == 0)
+            *in_place = true;
+        char link[4096];
+        ssize_t n;
+        if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode) || (n = readlink(p, link, sizeof link - 1)) < 0)
+            return p;
+        link[n] = '\0';
+        const char *slash = strrchr(p, '/');
+        p = link[0] == '/' || !slash ? arena_strdup(&driver_arena, link)
+                                     : arena_printf(&driver_arena, "%.*s/%s", (int)(slash - p), p, link);
     }
+    errno = ELOOP;
+    return NULL;
+}
+
+static bool write_all(int fd, const char *data, size_t size) {
     size_t done = 0;
-    while (done < a->size) {
-        ssize_t n = write(fd, a->data + done, a->size - done);
+    while (done < size) {
+        ssize_t n = write(fd, data + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n <= 0) {
-            diag_error_plain("cannot write '%s': %s", path, strerror(errno));
-            close(fd);
-            unlink(tmp);
+            if (n == 0)
+                errno = EIO;
             return false;
         }
         done += (size_t)n;
+    }
+    return true;
+}
+
+/* Writes `a` to a temporary file beside dir/name (beside its link's
+   target); *staged says where. A special file is only recorded: `a` must
+   then live until commit_staged. */
+static bool stage_artifact(const char *dir, const char *name, const Artifact *a, StagedFile *staged) {
+    const char *path = arena_printf(&driver_arena, "%s/%s", dir, name);
+    bool in_place;
+    const char *target = output_target(path, &in_place);
+    if (!target) {
+        diag_error_plain("cannot write '%s': %s", path, strerror(errno));
+        return false;
+    }
+    if (in_place) {
+        *staged = (StagedFile){NULL, path, target, a->data, a->size};
+        return true;
+    }
+    const char *slash = strrchr(target, '/');
+    const char *target_dir = slash ? arena_strndup(&driver_arena, target, (size_t)(slash - target)) : ".";
+    if (slash == target)
+        target_dir = "/";
+    char *tmp = arena_printf(&driver_arena, "%s/.%s.tmp.XXXXXX", target_dir, slash ? slash + 1 : target);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        diag_error_plain("cannot create a file in '%s': %s", target_dir, strerror(errno));
+        return false;
+    }
+    if (!write_all(fd, a->data, a->size)) {
+        diag_error_plain("cannot write '%s': %s", path, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return false;
     }
     if (fchmod(fd, 0644) != 0 || close(fd) != 0) {
         diag_error_plain("cannot write '%s': %s", path, strerror(errno));
         unlink(tmp);
         return false;
     }
-    *staged = (StagedFile){tmp, path};
+    *staged = (StagedFile){tmp, path, target, NULL, 0};
     return true;
 }
 
 static void unstage(const StagedFile *staged, int n) {
     for (int i = 0; i < n; i++)
-        unlink(staged[i].tmp);
+        if (staged[i].tmp)
+            unlink(staged[i].tmp);
+}
+
+/* A special file written where it is: opened without O_CREAT (it exists)
+   and without O_TRUNC (a device or FIFO has nothing to truncate; a regular
+   file reached through /proc does). */
+static bool write_in_place(const StagedFile *f) {
+    struct stat st;
+    bool regular = stat(f->path, &st) == 0 && S_ISREG(st.st_mode);
+    int fd = open(f->path, O_WRONLY | O_NOCTTY | (regular ? O_TRUNC : 0));
+    if (fd < 0 || !write_all(fd, f->data, f->size) || close(fd) != 0) {
+        diag_error_plain("cannot write '%s': %s", f->path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    return true;
 }
 
 static bool commit_staged(const StagedFile *staged, int n) {
@@ -440,14 +522,20 @@ static bool commit_staged(const StagedFile *staged, int n) {
        under an output's name. */
     for (int i = 0; i < n; i++) {
         struct stat st;
-        if (lstat(staged[i].path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (staged[i].tmp && lstat(staged[i].target, &st) == 0 && S_ISDIR(st.st_mode)) {
             diag_error_plain("cannot write '%s': %s", staged[i].path, strerror(EISDIR));
             unstage(staged, n);
             return false;
         }
     }
     for (int i = 0; i < n; i++) {
-        if (rename(staged[i].tmp, staged[i].path) != 0) {
+        if (!staged[i].tmp && !write_in_place(&staged[i])) {
+            unstage(staged, n);
+            return false;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (staged[i].tmp && rename(staged[i].tmp, staged[i].target) != 0) {
             diag_error_plain("cannot write '%s': %s", staged[i].path, strerror(errno));
             unstage(staged + i, n - i);
             return false;
@@ -573,9 +661,10 @@ static bool stage_depfile(const Options *opt, const OutputFile *outputs, int num
     const char *dir = slash ? arena_strndup(&driver_arena, path, (size_t)(slash - path)) : ".";
     if (slash == path)
         dir = "/";
-    bool ok = make_directories(dir) && stage_artifact(dir, slash ? slash + 1 : path, &a, staged);
+    /* a copy in the arena: a depfile written in place is written at commit */
+    Artifact kept = {arena_strndup(&driver_arena, a.data, a.size), a.size, NULL};
     free(a.data);
-    return ok;
+    return make_directories(dir) && stage_artifact(dir, slash ? slash + 1 : path, &kept, staged);
 }
 
 static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend *backend) {
