@@ -416,6 +416,11 @@ typedef struct StagedFile {
     size_t size;
 } StagedFile;
 
+/* The temporary files of the write phase, for the signal handler: an entry
+   is complete before the count covers it. */
+static const StagedFile *volatile signal_staged;
+static volatile sig_atomic_t signal_num_staged;
+
 /* `path` with its symbolic links followed (to a name that may not exist
    yet); NULL for a loop. *in_place: the name is not a regular file to be
    replaced (see above). */
@@ -687,6 +692,7 @@ static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend
     }
     StagedFile *staged = ARENA_ARRAY(&driver_arena, StagedFile, n + 2);
     int num_staged = 0;
+    signal_staged = staged;
     if (opt->output_dir && strcmp(opt->output_dir, "-") == 0) {
         for (int i = 0; i < n; i++)
             fwrite(outputs[i].data, 1, outputs[i].size, stdout);
@@ -705,16 +711,18 @@ static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend
             unstage(staged, num_staged);
             return false;
         }
-        num_staged++;
+        signal_num_staged = ++num_staged;
     }
     if (opt->depfile_wanted) {
         if (!stage_depfile(opt, outputs, n, &staged[num_staged])) {
             unstage(staged, num_staged);
             return false;
         }
-        num_staged++;
+        signal_num_staged = ++num_staged;
     }
-    return commit_staged(staged, num_staged);
+    bool committed = commit_staged(staged, num_staged);
+    signal_num_staged = 0;
+    return committed;
 }
 
 /* ---- the backend ---------------------------------------------------------------- */
@@ -1128,6 +1136,39 @@ static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Bac
 
 int run_main(int argc, char **argv);   /* `tessc run` (run.c) */
 
+
+/* SIGINT, SIGTERM, SIGHUP: no ptxas left running, no temporary directory
+   or file left behind, then death by the same signal, as the parent
+   (make, a shell) expects. Async-signal-safe calls only. */
+static void on_fatal_signal(int sig) {
+    codegen_stop_jobs_on_signal();
+    for (int i = 0; i < signal_num_staged; i++)
+        if (signal_staged[i].tmp)
+            unlink(signal_staged[i].tmp);
+    signal(sig, SIG_DFL);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, sig);
+    sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+    raise(sig);
+    _exit(128 + sig);   /* not reached */
+}
+
+static void catch_fatal_signals(void) {
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa = {0};
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaddset(&sa.sa_mask, signals[i]);   /* one handler at a time */
+    for (int i = 0; i < 3; i++) {
+        struct sigaction old;
+        /* one ignored by the parent (nohup, a background job) stays ignored */
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(signals[i], &sa, NULL);
+    }
+}
+
 int main(int argc, char **argv) {
     /* A full disk or `ulimit -f` fails a write (EFBIG, temp file removed) instead of killing tessc. */
     signal(SIGXFSZ, SIG_IGN);
@@ -1139,6 +1180,7 @@ int main(int argc, char **argv) {
             INTERNAL_ERROR("deliberate internal error (--debug-internal-error)");
     if (argc > 1 && strcmp(argv[1], "run") == 0)
         return run_main(argc - 1, argv + 1);
+    catch_fatal_signals();
     Options opt = {0};
     parse_args(&opt, argc, argv);
     int status = compile(&opt);
