@@ -51,6 +51,10 @@ void intern_reset(void);
 _Noreturn void fatal_internal(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define INTERNAL_ERROR(...) fatal_internal(__FILE__, __LINE__, __VA_ARGS__)
+/* Out of memory is the machine's limit (ulimit -v, a container), not a bug:
+   "tessc: error: out of memory", exit 1 (arena.c). The exit handlers run
+   (ptxas jobs stopped, their directories removed). */
+_Noreturn void fatal_out_of_memory(void);
 
 /* ---- phase timing (timing.c) --------------------------------------------- */
 

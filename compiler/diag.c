@@ -524,7 +524,7 @@ static bool diag_finished;
 static char *diag_strdup(const char *s) {
     char *copy = s ? strdup(s) : NULL;
     if (s && !copy)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     return copy;
 }
 
@@ -533,7 +533,7 @@ static void diag_record(const char *level, Span span, const char *file, const ch
         diag_cap_records = diag_cap_records ? 2 * diag_cap_records : 32;
         diag_records = realloc(diag_records, sizeof *diag_records * (size_t)diag_cap_records);
         if (!diag_records)
-            INTERNAL_ERROR("out of memory");
+            fatal_out_of_memory();
     }
     bool note = strcmp(level, "note") == 0;
     diag_records[diag_num_records++] = (DiagRecord){
@@ -885,7 +885,7 @@ bool source_read(Arena *arena, const char *path, SourceFile *file) {
     char *text = malloc(cap);
     for (;;) {
         if (!text)
-            INTERNAL_ERROR("out of memory reading '%s'", path);
+            fatal_out_of_memory();
         size_t n = fread(text + len, 1, cap - len - 1, f);
         len += n;
         if (len > MAX_SOURCE_BYTES) {

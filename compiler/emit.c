@@ -59,11 +59,39 @@ static void emit_llvm_fatal(const char *reason) {
     INTERNAL_ERROR("LLVM fatal error: %s", reason ? reason : "(no reason given)");
 }
 
+/* Out of memory inside LLVM is exit 1, like ours (fatal_out_of_memory),
+   not an abort. It reaches LLVM's report_bad_alloc_error two ways: its own
+   mallocs (safe_malloc, SmallVector) call it directly, and a failing
+   operator new calls the new-handler. Without a handler of ours the first
+   prints "LLVM ERROR: out of memory" and aborts, the second throws
+   std::bad_alloc, which nothing catches (abort again, exit 134).
+
+   LLVM-C exposes only report_fatal_error's handler (LLVMInstallFatalErrorHandler,
+   llvm-c/ErrorHandling.h), and a SIGABRT handler would turn every abort
+   into "out of memory". So the two C++ functions LLVM has for exactly this
+   (llvm/Support/ErrorHandling.h) are called by their Itanium-mangled names:
+   install_bad_alloc_error_handler takes our handler, and
+   install_out_of_memory_new_handler points operator new's new-handler at
+   report_bad_alloc_error, so both ways end in emit_llvm_out_of_memory. Their
+   signatures are part of libLLVM's exported ABI; a change makes the link
+   fail, not the program. */
+typedef void (*EmitBadAllocHandler)(void *data, const char *reason, bool gen_crash_diag);
+void emit_install_bad_alloc_handler(EmitBadAllocHandler handler, void *data)
+    __asm__("_ZN4llvm31install_bad_alloc_error_handlerEPFvPvPKcbES0_");
+void emit_install_new_handler(void) __asm__("_ZN4llvm33install_out_of_memory_new_handlerEv");
+
+static void emit_llvm_out_of_memory(void *data, const char *reason, bool gen_crash_diag) {
+    (void)data, (void)reason, (void)gen_crash_diag;
+    fatal_out_of_memory();
+}
+
 static void emit_init_llvm(void) {
     static bool done;
     if (done)
         return;
     LLVMInstallFatalErrorHandler(emit_llvm_fatal);
+    emit_install_bad_alloc_handler(emit_llvm_out_of_memory, NULL);
+    emit_install_new_handler();
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -227,7 +255,7 @@ static char *emit_read_file(const char *path, size_t *size) {
     }
     fclose(f);
     if (!data)
-        return NULL;
+        fatal_out_of_memory();   /* not "ptxas wrote no cubin" */
     data[len] = '\0';
     *size = len;
     return data;
@@ -433,7 +461,7 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
                                  const char *entry) {
     PtxasJob *job = calloc(1, sizeof *job);
     if (!job)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     static bool abandon_at_exit;
     if (!abandon_at_exit)
         abandon_at_exit = atexit(ptxas_jobs_abandon) == 0;
@@ -474,7 +502,7 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
     enum { FIXED_ARGS = 6 };
     char **argv = calloc((size_t)(FIXED_ARGS + options->num_ptxas_args + 1), sizeof *argv);
     if (!argv)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     int argc = 0;
     argv[argc++] = (char *)ptxas;
     argv[argc++] = arch;
@@ -528,7 +556,7 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
 static char *emit_copy(const char *data, size_t size) {
     char *p = malloc(size + 1);
     if (!p)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     memcpy(p, data, size);
     p[size] = '\0';
     return p;

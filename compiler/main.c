@@ -371,7 +371,7 @@ typedef struct Artifact {
 static FILE *artifact_open(Artifact *a) {
     a->stream = open_memstream(&a->data, &a->size);
     if (!a->stream)
-        INTERNAL_ERROR("open_memstream failed");
+        fatal_out_of_memory();   /* its only failure */
     return a->stream;
 }
 
@@ -751,6 +751,8 @@ static char *backend_manifest(const Options *opt, const Backend *b, const Manife
     };
     char err[512];
     char *text = manifest_format(&input, err, sizeof err);
+    if (!text && strcmp(err, "out of memory") == 0)
+        fatal_out_of_memory();
     if (!text)
         fprintf(stderr, "tessc: internal error: the manifest of '%s': %s\n", opt->input, err);
     return text;
@@ -1122,7 +1124,7 @@ static int compile_into(const Options *opt, Artifact *artifacts) {
 static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Backend *backend) {
     for (int i = 0; i < EMIT_COUNT; i++)
         if (artifacts[i].stream && fflush(artifacts[i].stream) != 0)
-            INTERNAL_ERROR("cannot buffer output");
+            fatal_out_of_memory();   /* a memory stream fails only for want of memory */
     double t = timing_begin();
     bool written = write_outputs(opt, artifacts, backend);
     timing_end("write outputs", t);
