@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct ArenaChunk {
     ArenaChunk *next;
@@ -29,6 +30,16 @@ _Noreturn void fatal_internal(const char *file, int line, const char *fmt, ...) 
     exit(3);
 }
 
+_Noreturn void fatal_out_of_memory(void) {
+    /* write(), not stdio: nothing here may need memory */
+    static const char message[] = "tessc: error: out of memory\n";
+    fflush(stdout);
+    if (write(2, message, sizeof message - 1) < 0) {
+        /* nowhere left to say it; the exit status still does */
+    }
+    exit(1);
+}
+
 void *arena_alloc(Arena *arena, size_t size) {
     size = (size + 15) & ~(size_t)15;
     ArenaChunk *chunk = arena->chunks;
@@ -36,7 +47,7 @@ void *arena_alloc(Arena *arena, size_t size) {
         size_t capacity = size > ARENA_CHUNK_SIZE ? size : ARENA_CHUNK_SIZE;
         chunk = malloc(sizeof(ArenaChunk) + capacity);
         if (!chunk)
-            INTERNAL_ERROR("out of memory (asked for %zu bytes)", size);
+            fatal_out_of_memory();
         chunk->used = 0;
         chunk->capacity = capacity;
         chunk->next = arena->chunks;
@@ -110,7 +121,7 @@ static void intern_grow(void) {
     size_t capacity = intern_capacity ? intern_capacity * 2 : 1024;
     const char **table = calloc(capacity, sizeof(char *));
     if (!table)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     for (size_t i = 0; i < intern_capacity; i++) {
         const char *s = intern_table[i];
         if (!s)

@@ -51,6 +51,10 @@ void intern_reset(void);
 _Noreturn void fatal_internal(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define INTERNAL_ERROR(...) fatal_internal(__FILE__, __LINE__, __VA_ARGS__)
+/* Out of memory is the machine's limit (ulimit -v, a container), not a bug:
+   "tessc: error: out of memory", exit 1 (arena.c). The exit handlers run
+   (ptxas jobs stopped, their directories removed). */
+_Noreturn void fatal_out_of_memory(void);
 
 /* ---- phase timing (timing.c) --------------------------------------------- */
 
@@ -86,7 +90,7 @@ typedef struct Span {
  *         ^~~~~
  * Notes follow the error they belong to. After DIAG_MAX_ERRORS errors the
  * run stops reporting (and says so). */
-enum { DIAG_MAX_ERRORS = 20 };
+enum { DIAG_MAX_ERRORS = 20, DIAG_MAX_WARNINGS = 100 };
 
 void diag_set_source(const SourceFile *file);
 /* Where diagnostics go: stderr when NULL (the default). The interpreter's
@@ -104,6 +108,7 @@ int diag_error_count(void);
 /* Reads `path` into `arena`; on failure reports through diag_error_plain
    (cannot open, a directory, too large, cannot read) and returns false. */
 bool source_read(Arena *arena, const char *path, SourceFile *file);
+FILE *source_open(const char *path, const char **refused);
 void diag_reset(void);
 
 /* Machine-readable diagnostics (tessc --diagnostics-format). In JSON and
@@ -116,6 +121,9 @@ void diag_set_format(DiagFormat format);
 DiagFormat diag_format(void);
 /* Prints the document of the recorded diagnostics (JSON, SARIF) once. */
 void diag_finish(void);
+/* The length of the valid UTF-8 sequence at p (1 to 4), or 0 when the byte
+   at p does not start one: JSON output replaces each such byte by U+FFFD. */
+int diag_utf8_length(const char *p);
 /* The stable code of a message ("E0301"), found by matching the formatted
    message against the table of message formats; "E0000" if none matches. */
 const char *diag_code_of(const char *message);

@@ -211,6 +211,9 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
    as an internal error). codegen_kernel_free stops what is still running. */
 bool codegen_finish(CodegenKernel *out);
 void codegen_kernel_free(CodegenKernel *out);
+/* For a signal handler (main.c): kills and reaps every running ptxas and
+   removes the jobs' temporary directories; async-signal-safe. */
+void codegen_stop_jobs_on_signal(void);
 /* The PTX ISA version chosen for an arch (80 = 8.0). */
 int codegen_ptx_version(const ArchInfo *arch);
 /* Whether a ptxas exists: $PTXAS, then PATH, then /usr/local/cuda/bin. */

@@ -6,8 +6,9 @@
  *         ^~~~
  *
  * Columns count bytes, tabs in the echoed line are kept so the caret lines
- * up. Errors stop printing after DIAG_MAX_ERRORS; the count still grows so
- * that the driver knows the run failed.
+ * up; a long line is shown as a window around the caret. Errors stop
+ * printing after DIAG_MAX_ERRORS (warnings after DIAG_MAX_WARNINGS); the
+ * count still grows so that the driver knows the run failed.
  *
  * With --diagnostics-format=json or sarif, each diagnostic is recorded
  * instead, with a stable code from diag_codes (a table keyed by the message
@@ -18,12 +19,14 @@
 #include "base.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const SourceFile *current_file;
-static int error_count;
+static int error_count, warning_count;
 static bool suppress_notes;   /* notes of an error past the limit are dropped too */
 static FILE *diag_output;     /* NULL: stderr */
 
@@ -32,7 +35,7 @@ static FILE *diag_stream(void) { return diag_output ? diag_output : stderr; }
 
 void diag_set_source(const SourceFile *file) { current_file = file; }
 int diag_error_count(void) { return error_count; }
-void diag_reset(void) { error_count = 0; suppress_notes = false; }
+void diag_reset(void) { error_count = warning_count = 0; suppress_notes = false; }
 
 /* Finds line `line` (1-based) of the current file. */
 static const char *line_start(int line, size_t *length) {
@@ -53,28 +56,62 @@ static const char *line_start(int line, size_t *length) {
     return p;
 }
 
+/* The echoed line is a window of at most DIAG_SHOWN_BYTES around the
+   caret, marked with "..." where it is cut, and is written with one call:
+   stderr is unbuffered, and a 1 MiB line (a file of NUL bytes, generated
+   code) would otherwise be a write per byte for each of the errors it has. */
+enum { DIAG_SHOWN_BYTES = 160, DIAG_SHOWN_BEFORE = 60 };
+
+static bool utf8_continuation(unsigned char c) { return (c & 0xc0) == 0x80; }
+
 static void show_source(Span span) {
     size_t length;
     const char *text = line_start(span.line, &length);
     if (!text)
         return;
-    fputs("    ", diag_stream());
-    for (size_t i = 0; i < length; i++) {
+    size_t col = span.col < 1 ? 1 : (size_t)span.col;
+    size_t from = 0, to = length;
+    if (length > DIAG_SHOWN_BYTES) {
+        from = col - 1 > DIAG_SHOWN_BEFORE ? col - 1 - DIAG_SHOWN_BEFORE : 0;
+        if (from > length - DIAG_SHOWN_BYTES)
+            from = length - DIAG_SHOWN_BYTES;
+        to = from + DIAG_SHOWN_BYTES;
+        /* cut between characters, not inside one */
+        while (from > 0 && from < length && utf8_continuation((unsigned char)text[from]))
+            from++;
+        while (to < length && utf8_continuation((unsigned char)text[to]))
+            to--;
+    }
+    char buf[2 * (DIAG_SHOWN_BYTES + 16)];
+    size_t n = 0;
+    memcpy(buf + n, from > 0 ? "    ..." : "    ", from > 0 ? 7 : 4);
+    n += from > 0 ? 7 : 4;
+    for (size_t i = from; i < to; i++) {
         unsigned char c = (unsigned char)text[i];
         /* Bytes that would garble a terminal are shown as '?'. */
-        fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', diag_stream());
+        buf[n++] = c == '\t' || (c >= 0x20 && c != 0x7f) ? (char)c : '?';
     }
-    fputs("\n    ", diag_stream());
-    int col = span.col < 1 ? 1 : span.col;
-    for (int i = 1; i < col && (size_t)(i - 1) < length; i++)
-        fputc(text[i - 1] == '\t' ? '\t' : ' ', diag_stream());
-    fputc('^', diag_stream());
-    int end = span.end_col > col ? span.end_col : col + 1;
-    if ((size_t)end > length + 1)
-        end = (int)length + 1;
-    for (int i = col + 1; i < end; i++)
-        fputc('~', diag_stream());
-    fputc('\n', diag_stream());
+    if (to < length) {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n++] = '\n';
+    fwrite(buf, 1, n, diag_stream());
+    /* The caret line: tabs kept so that the caret lines up. */
+    n = 0;
+    memcpy(buf + n, from > 0 ? "       " : "    ", from > 0 ? 7 : 4);
+    n += from > 0 ? 7 : 4;
+    size_t caret = col - 1 < from ? from : col - 1 > to ? to : col - 1;
+    for (size_t i = from; i < caret; i++)
+        buf[n++] = text[i] == '\t' ? '\t' : ' ';
+    buf[n++] = '^';
+    size_t end = span.end_col > span.col ? (size_t)span.end_col - 1 : caret + 1;
+    if (end > to)
+        end = to;
+    for (size_t i = caret + 1; i < end; i++)
+        buf[n++] = '~';
+    buf[n++] = '\n';
+    fwrite(buf, 1, n, diag_stream());
 }
 
 /* ---- stable codes ------------------------------------------------------------ */
@@ -124,6 +161,8 @@ static const struct {
     {"E0110", "-D %s: no kernel has a compile-time parameter named '%s'"},
     {"E0111", "-D %s=%s: the value must be an integer or a number"},
     {"E0112", "cannot write to standard output: %s"},
+    {"E0113", "the manifest names its files after '%s', which is not valid UTF-8; rename the input"},
+    {"E0114", "'%s' is not a regular file"},
     {"E0201", "unterminated comment"},
     {"E0202", "invalid numeric literal '%s'"},
     {"E0203", "NUL byte in source"},
@@ -485,7 +524,7 @@ static bool diag_finished;
 static char *diag_strdup(const char *s) {
     char *copy = s ? strdup(s) : NULL;
     if (s && !copy)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     return copy;
 }
 
@@ -494,7 +533,7 @@ static void diag_record(const char *level, Span span, const char *file, const ch
         diag_cap_records = diag_cap_records ? 2 * diag_cap_records : 32;
         diag_records = realloc(diag_records, sizeof *diag_records * (size_t)diag_cap_records);
         if (!diag_records)
-            INTERNAL_ERROR("out of memory");
+            fatal_out_of_memory();
     }
     bool note = strcmp(level, "note") == 0;
     diag_records[diag_num_records++] = (DiagRecord){
@@ -514,10 +553,43 @@ void diag_set_format(DiagFormat format) {
 
 DiagFormat diag_format(void) { return diag_current_format; }
 
+int diag_utf8_length(const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    if (p[0] < 0x80)
+        return 1;
+    /* the second byte's range per lead byte (RFC 3629): no overlong forms,
+       no surrogates, nothing over U+10FFFF */
+    unsigned char lo = 0x80, hi = 0xbf;
+    int n;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf)
+        n = 2;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef)
+        n = 3, lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+        n = 4, lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+    else
+        return 0;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (int i = 2; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* A JSON string. File names and messages can hold bytes that are not
+   UTF-8 (a file name is any bytes but '/' and NUL); JSON text must be
+   UTF-8, so each such byte becomes U+FFFD. */
 static void diag_json_string(FILE *out, const char *s) {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
+        int n = *p >= 0x80 ? diag_utf8_length((const char *)p) : 1;
+        if (n == 0) {
+            fputs("\xef\xbf\xbd", out);
+        } else if (n > 1) {
+            fwrite(p, 1, (size_t)n, out);
+            p += n - 1;
+        } else if (*p == '"' || *p == '\\')
             fprintf(out, "\\%c", *p);
         else if (*p == '\n')
             fputs("\\n", out);
@@ -715,7 +787,16 @@ void diag_note(Span span, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* Warnings have a cap of their own: a generated file can have a warning a
+   line, and past the cap they only bury the errors. */
 void diag_warning(Span span, const char *fmt, ...) {
+    if (++warning_count > DIAG_MAX_WARNINGS) {
+        suppress_notes = true;
+        if (warning_count == DIAG_MAX_WARNINGS + 1 && diag_current_format == DIAG_TEXT)
+            fprintf(diag_stream(), "tessc: too many warnings (%d); not showing more\n", DIAG_MAX_WARNINGS);
+        return;
+    }
+    suppress_notes = false;
     va_list ap;
     va_start(ap, fmt);
     report("warning", span, fmt, ap);
@@ -761,23 +842,50 @@ void diag_warning_plain(const char *fmt, ...) {
    with the same messages. */
 enum { MAX_SOURCE_BYTES = 64 << 20 };   /* a kernel file is small; this is a sanity bound */
 
-bool source_read(Arena *arena, const char *path, SourceFile *file) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error_plain("cannot open '%s': %s", path, strerror(errno));
-        return false;
-    }
+/* Opens an input without ever waiting in open(): a FIFO with no writer
+   blocks there (forever, for a build), so the file is opened O_NONBLOCK,
+   must be a regular file, and is then read normally. Anything else (a
+   FIFO, a device, a socket) is refused: reading a pipe or /dev/zero as a
+   kernel file is no use a build can rely on. NULL with errno set, or with
+   *refused saying why ("is a directory", "is not a regular file"). */
+FILE *source_open(const char *path, const char **refused) {
+    *refused = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return NULL;
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        diag_error_plain("'%s' is a directory", path);
-        fclose(f);
+    if (fstat(fd, &st) != 0) {
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *refused = S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file";
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!f)
+        close(fd);
+    return f;
+}
+
+bool source_read(Arena *arena, const char *path, SourceFile *file) {
+    const char *refused;
+    FILE *f = source_open(path, &refused);
+    if (!f) {
+        if (refused && strcmp(refused, "is a directory") == 0)
+            diag_error_plain("'%s' is a directory", path);
+        else if (refused)
+            diag_error_plain("'%s' is not a regular file", path);
+        else
+            diag_error_plain("cannot open '%s': %s", path, strerror(errno));
         return false;
     }
     size_t cap = 4096, len = 0;
     char *text = malloc(cap);
     for (;;) {
         if (!text)
-            INTERNAL_ERROR("out of memory reading '%s'", path);
+            fatal_out_of_memory();
         size_t n = fread(text + len, 1, cap - len - 1, f);
         len += n;
         if (len > MAX_SOURCE_BYTES) {

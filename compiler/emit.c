@@ -59,11 +59,39 @@ static void emit_llvm_fatal(const char *reason) {
     INTERNAL_ERROR("LLVM fatal error: %s", reason ? reason : "(no reason given)");
 }
 
+/* Out of memory inside LLVM is exit 1, like ours (fatal_out_of_memory),
+   not an abort. It reaches LLVM's report_bad_alloc_error two ways: its own
+   mallocs (safe_malloc, SmallVector) call it directly, and a failing
+   operator new calls the new-handler. Without a handler of ours the first
+   prints "LLVM ERROR: out of memory" and aborts, the second throws
+   std::bad_alloc, which nothing catches (abort again, exit 134).
+
+   LLVM-C exposes only report_fatal_error's handler (LLVMInstallFatalErrorHandler,
+   llvm-c/ErrorHandling.h), and a SIGABRT handler would turn every abort
+   into "out of memory". So the two C++ functions LLVM has for exactly this
+   (llvm/Support/ErrorHandling.h) are called by their Itanium-mangled names:
+   install_bad_alloc_error_handler takes our handler, and
+   install_out_of_memory_new_handler points operator new's new-handler at
+   report_bad_alloc_error, so both ways end in emit_llvm_out_of_memory. Their
+   signatures are part of libLLVM's exported ABI; a change makes the link
+   fail, not the program. */
+typedef void (*EmitBadAllocHandler)(void *data, const char *reason, bool gen_crash_diag);
+void emit_install_bad_alloc_handler(EmitBadAllocHandler handler, void *data)
+    __asm__("_ZN4llvm31install_bad_alloc_error_handlerEPFvPvPKcbES0_");
+void emit_install_new_handler(void) __asm__("_ZN4llvm33install_out_of_memory_new_handlerEv");
+
+static void emit_llvm_out_of_memory(void *data, const char *reason, bool gen_crash_diag) {
+    (void)data, (void)reason, (void)gen_crash_diag;
+    fatal_out_of_memory();
+}
+
 static void emit_init_llvm(void) {
     static bool done;
     if (done)
         return;
     LLVMInstallFatalErrorHandler(emit_llvm_fatal);
+    emit_install_bad_alloc_handler(emit_llvm_out_of_memory, NULL);
+    emit_install_new_handler();
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -227,7 +255,7 @@ static char *emit_read_file(const char *path, size_t *size) {
     }
     fclose(f);
     if (!data)
-        return NULL;
+        fatal_out_of_memory();   /* not "ptxas wrote no cubin" */
     data[len] = '\0';
     *size = len;
     return data;
@@ -283,38 +311,74 @@ typedef struct PtxasJob {
     CodegenArch *arch;
     const char *entry;                 /* for messages */
     bool user_options;                 /* -Xptxas given: a failure is the user's */
-    pid_t pid;                         /* 0: failed to start (error set) */
+    pid_t pid;                         /* 0: failed to start (error set), or reaped */
     char dir[1024];
+    char files[3][1100];               /* k.ptx, k.cubin, ptxas.log in dir: the signal handler's */
     bool failed, io_error;             /* io_error: the user's to fix (disk, -Xptxas), not a bug */
     char error[2200];
 } PtxasJob;
 
+/* The running list is also read by codegen_stop_jobs_on_signal, from a
+   signal handler: a job is in it from its directory's creation to that
+   directory's removal, and the list changes only with SIGINT, SIGTERM and
+   SIGHUP blocked (ptxas_block_signals), so the handler never sees half a
+   change, a directory not yet listed or a ptxas whose pid is not recorded. */
 enum { PTXAS_MAX_JOBS = 64 };
 static PtxasJob *ptxas_running[PTXAS_MAX_JOBS];
 static int ptxas_num_running;
 
 static void ptxas_job_remove_files(PtxasJob *job);
 
+static void ptxas_block_signals(sigset_t *saved) {
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, saved);
+}
+
+static void ptxas_restore_signals(const sigset_t *saved) { sigprocmask(SIG_SETMASK, saved, NULL); }
+
 static void ptxas_job_untrack(PtxasJob *job) {
+    sigset_t saved;
+    ptxas_block_signals(&saved);
     for (int i = 0; i < ptxas_num_running; i++) {
         if (ptxas_running[i] == job) {
             memmove(&ptxas_running[i], &ptxas_running[i + 1], sizeof ptxas_running[0] * (size_t)(ptxas_num_running - i - 1));
             ptxas_num_running--;
-            return;
+            break;
         }
     }
+    ptxas_restore_signals(&saved);
 }
 
 /* Ends a job whose cubin nobody will read: its ptxas killed and reaped, its
    directory removed. */
 static void ptxas_job_stop(PtxasJob *job) {
-    ptxas_job_untrack(job);
     if (job->pid > 0) {
         kill(job->pid, SIGKILL);
         while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR) {
         }
         job->pid = 0;
-        ptxas_job_remove_files(job);
+    }
+    ptxas_job_remove_files(job);
+    ptxas_job_untrack(job);
+}
+
+/* From a signal handler (main.c): only async-signal-safe calls, no
+   allocation. Every ptxas killed and reaped, every job directory removed. */
+void codegen_stop_jobs_on_signal(void) {
+    for (int i = 0; i < ptxas_num_running; i++) {
+        PtxasJob *job = ptxas_running[i];
+        if (job->pid > 0) {
+            kill(job->pid, SIGKILL);
+            while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR) {
+            }
+        }
+        for (int f = 0; f < 3; f++)
+            unlink(job->files[f]);
+        rmdir(job->dir);
     }
 }
 
@@ -335,21 +399,18 @@ static void ptxas_job_path(const PtxasJob *job, const char *file, char *path, si
 }
 
 static void ptxas_job_remove_files(PtxasJob *job) {
-    static const char *const files[] = {"k.ptx", "k.cubin", "ptxas.log"};
-    char path[1100];
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        ptxas_job_path(job, files[i], path, sizeof path);
-        unlink(path);
-    }
+    for (int i = 0; i < 3; i++)
+        unlink(job->files[i]);
     rmdir(job->dir);
 }
 
 /* Waits for the job's ptxas and reads the cubin and the -v report into its
    arch; the job's directory is gone afterwards. */
 static void ptxas_job_reap(PtxasJob *job) {
-    ptxas_job_untrack(job);
-    if (job->pid <= 0)
+    if (job->pid <= 0) {
+        ptxas_job_untrack(job);
         return;
+    }
     int status = -1;
     while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -391,6 +452,7 @@ static void ptxas_job_reap(PtxasJob *job) {
     }
     free(report);
     ptxas_job_remove_files(job);
+    ptxas_job_untrack(job);
 }
 
 /* Starts ptxas on the arch's PTX, first reaping the oldest running job when
@@ -399,7 +461,7 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
                                  const char *entry) {
     PtxasJob *job = calloc(1, sizeof *job);
     if (!job)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     static bool abandon_at_exit;
     if (!abandon_at_exit)
         abandon_at_exit = atexit(ptxas_jobs_abandon) == 0;
@@ -410,28 +472,37 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
         ptxas_job_reap(ptxas_running[0]);
     const char *tmp = getenv("TMPDIR");
     snprintf(job->dir, sizeof job->dir, "%s/tessc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(job->dir)) {
-        snprintf(job->error, sizeof job->error, "cannot create a temporary directory: %s", strerror(errno));
+    /* the directory is listed as soon as it exists (signals blocked until then) */
+    sigset_t saved;
+    ptxas_block_signals(&saved);
+    bool made = mkdtemp(job->dir) != NULL;
+    int made_errno = errno;
+    if (made)
+        ptxas_running[ptxas_num_running++] = job;
+    ptxas_restore_signals(&saved);
+    if (!made) {
+        snprintf(job->error, sizeof job->error, "cannot create a temporary directory: %s", strerror(made_errno));
         job->failed = job->io_error = true;
         job->dir[0] = '\0';
         return job;
     }
-    char in[1100], out[1100], log[1100], arch[40];
-    ptxas_job_path(job, "k.ptx", in, sizeof in);
-    ptxas_job_path(job, "k.cubin", out, sizeof out);
-    ptxas_job_path(job, "ptxas.log", log, sizeof log);
+    ptxas_job_path(job, "k.ptx", job->files[0], sizeof job->files[0]);
+    ptxas_job_path(job, "k.cubin", job->files[1], sizeof job->files[1]);
+    ptxas_job_path(job, "ptxas.log", job->files[2], sizeof job->files[2]);
+    char *in = job->files[0], *out = job->files[1], *log = job->files[2], arch[40];
     snprintf(arch, sizeof arch, "-arch=%s", a->arch->name);
     if (!emit_write_file(in, a->ptx, a->ptx_size)) {
         snprintf(job->error, sizeof job->error, "cannot write a temporary file for ptxas in '%s': %s", job->dir,
                  strerror(errno));
         job->failed = job->io_error = true;
         ptxas_job_remove_files(job);
+        ptxas_job_untrack(job);
         return job;
     }
     enum { FIXED_ARGS = 6 };
     char **argv = calloc((size_t)(FIXED_ARGS + options->num_ptxas_args + 1), sizeof *argv);
     if (!argv)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     int argc = 0;
     argv[argc++] = (char *)ptxas;
     argv[argc++] = arch;
@@ -445,12 +516,27 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    /* Spawned with the signals blocked, so that the pid is recorded before
+       the handler can look; ptxas itself starts with the mask tessc had
+       (exec gives caught signals their default disposition). */
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
     /* Out of processes (ulimit -u) while other jobs run: wait for the
        oldest and try again, as a compile one ptxas at a time would have. */
     int spawned;
-    while ((spawned = posix_spawn(&job->pid, ptxas, &actions, NULL, argv, environ)) == EAGAIN &&
-           ptxas_num_running > 0)
+    for (;;) {
+        ptxas_block_signals(&saved);
+        posix_spawnattr_setsigmask(&attr, &saved);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+        pid_t pid = 0;
+        spawned = posix_spawn(&pid, ptxas, &actions, &attr, argv, environ);
+        job->pid = spawned == 0 ? pid : 0;
+        ptxas_restore_signals(&saved);
+        if (spawned != EAGAIN || ptxas_num_running <= 1)
+            break;
         ptxas_job_reap(ptxas_running[0]);
+    }
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
     free(argv);
     if (spawned != 0) {
@@ -459,9 +545,9 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
         job->io_error = spawned == EAGAIN || spawned == ENOMEM;   /* the machine's limits, not a bug */
         snprintf(job->error, sizeof job->error, "cannot run ptxas '%s': %s", ptxas, strerror(spawned));
         ptxas_job_remove_files(job);
+        ptxas_job_untrack(job);
         return job;
     }
-    ptxas_running[ptxas_num_running++] = job;
     return job;
 }
 
@@ -470,7 +556,7 @@ static PtxasJob *ptxas_job_start(const char *ptxas, const CodegenOptions *option
 static char *emit_copy(const char *data, size_t size) {
     char *p = malloc(size + 1);
     if (!p)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     memcpy(p, data, size);
     p[size] = '\0';
     return p;

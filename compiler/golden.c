@@ -58,7 +58,7 @@ static void golden_split(const char *data, size_t size, GoldenLines *out) {
         size_t end = nl ? (size_t)(nl - data) : size;
         char *line = malloc(end - start + 1);
         if (!line)
-            INTERNAL_ERROR("out of memory");
+            fatal_out_of_memory();
         memcpy(line, data + start, end - start);
         line[end - start] = '\0';
         const char *normal = golden_normal_form(line);
@@ -76,7 +76,7 @@ static void golden_split(const char *data, size_t size, GoldenLines *out) {
         start = end + 1;
     }
     if (!out->items)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
 }
 
 static void golden_lines_free(GoldenLines *lines) {
@@ -102,7 +102,7 @@ static void golden_push(GoldenScript *s, GoldenEditKind kind, int a, int b) {
         s->cap = s->cap ? 2 * s->cap : 256;
         s->items = realloc(s->items, sizeof *s->items * (size_t)s->cap);
         if (!s->items)
-            INTERNAL_ERROR("out of memory");
+            fatal_out_of_memory();
     }
     s->items[s->count++] = (GoldenEdit){kind, a, b};
 }
@@ -120,7 +120,7 @@ static bool golden_myers(const GoldenLines *a, int a0, int a1, const GoldenLines
     int *v = calloc((size_t)(2 * max + 3), sizeof *v);
     int **trace = calloc((size_t)max + 1, sizeof *trace);
     if (!v || !trace)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     int off = max + 1, found = -1;
     for (int d = 0; d <= max && found < 0; d++) {
         for (int k = -d; k <= d; k += 2) {
@@ -137,7 +137,7 @@ static bool golden_myers(const GoldenLines *a, int a0, int a1, const GoldenLines
         }
         trace[d] = malloc(sizeof **trace * (size_t)(2 * d + 1));
         if (!trace[d])
-            INTERNAL_ERROR("out of memory");
+            fatal_out_of_memory();
         for (int k = -d; k <= d; k++)
             trace[d][k + d] = v[off + k];
     }
@@ -263,9 +263,13 @@ static void golden_print_hunks(const GoldenLines *a, const GoldenLines *b, const
 
 /* Reads a whole file; NULL (errno set) when it cannot. */
 static char *golden_read(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    const char *refused;
+    FILE *f = source_open(path, &refused);   /* a FIFO would block fopen */
+    if (!f) {
+        if (refused)
+            errno = strcmp(refused, "is a directory") == 0 ? EISDIR : EINVAL;
         return NULL;
+    }
     size_t cap = 1 << 16, len = 0;
     char *data = malloc(cap);
     for (size_t n; data && (n = fread(data + len, 1, cap - len, f)) > 0;) {
@@ -278,7 +282,7 @@ static char *golden_read(const char *path, size_t *size) {
     bool bad = ferror(f);
     fclose(f);
     if (!data)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     if (bad) {
         free(data);
         return NULL;
@@ -294,7 +298,7 @@ bool golden_check(const char *dir, const GoldenFile *files, int num_files, FILE 
         size_t path_size = strlen(dir) + strlen(files[f].name) + 2;
         char *path = malloc(path_size);
         if (!path)
-            INTERNAL_ERROR("out of memory");
+            fatal_out_of_memory();
         snprintf(path, path_size, "%s/%s", dir, files[f].name);
         size_t size = 0;
         char *expected = golden_read(path, &size);

@@ -23,6 +23,7 @@
 #include "manifest.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,7 +371,7 @@ typedef struct Artifact {
 static FILE *artifact_open(Artifact *a) {
     a->stream = open_memstream(&a->data, &a->size);
     if (!a->stream)
-        INTERNAL_ERROR("open_memstream failed");
+        fatal_out_of_memory();   /* its only failure */
     return a->stream;
 }
 
@@ -396,43 +397,129 @@ static bool flush_stdout(void) {
    outputs as they were, all of them: every file goes to a temporary name in
    its directory first (a full disk fails here), and only when all are
    written are they renamed over the old ones, which cannot fail for want of
-   space. */
+   space.
+
+   Only regular files (and names not there yet) are replaced that way. A
+   name that is a device, a FIFO or a socket (-MF /dev/null, a tessrun
+   output of /dev/full) is not ours to replace: it is written in place, as
+   every compiler writes `-o /dev/null`, after all temporary files are
+   complete and before any rename, so that a failure there still replaces
+   nothing. A symbolic link is followed: its target is what gets replaced,
+   and the link stays. A path through /proc (/dev/stdout is
+   /proc/self/fd/1) names an open file, not a name to replace, and is
+   written in place too. */
 typedef struct StagedFile {
-    const char *tmp, *path;
+    const char *tmp;      /* NULL: written in place at commit */
+    const char *path;     /* as the user named it */
+    const char *target;   /* what a rename replaces: `path` with its links followed */
+    const char *data;     /* in place: what to write */
+    size_t size;
 } StagedFile;
 
-/* Writes `a` to a temporary file beside dir/name; *staged says where. */
-static bool stage_artifact(const char *dir, const char *name, const Artifact *a, StagedFile *staged) {
-    const char *path = arena_printf(&driver_arena, "%s/%s", dir, name);
-    char *tmp = arena_printf(&driver_arena, "%s/.%s.tmp.XXXXXX", dir, name);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        diag_error_plain("cannot create a file in '%s': %s", dir, strerror(errno));
-        return false;
+/* The temporary files of the write phase, for the signal handler: an entry
+   is complete before the count covers it. */
+static const StagedFile *volatile signal_staged;
+static volatile sig_atomic_t signal_num_staged;
+
+/* `path` with its symbolic links followed (to a name that may not exist
+   yet); NULL for a loop. *in_place: the name is not a regular file to be
+   replaced (see above). */
+static const char *output_target(const char *path, bool *in_place) {
+    struct stat st;
+    *in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    const char *p = path;
+    for (int hops = 0; hops < 40; hops++) {
+        if (strncmp(p, "/proc/", 6) == 0)
+            *in_place = true;
+        char link[4096];
+        ssize_t n;
+        if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode) || (n = readlink(p, link, sizeof link - 1)) < 0)
+            return p;
+        link[n] = '\0';
+        const char *slash = strrchr(p, '/');
+        p = link[0] == '/' || !slash ? arena_strdup(&driver_arena, link)
+                                     : arena_printf(&driver_arena, "%.*s/%s", (int)(slash - p), p, link);
     }
+    errno = ELOOP;
+    return NULL;
+}
+
+static bool write_all(int fd, const char *data, size_t size) {
     size_t done = 0;
-    while (done < a->size) {
-        ssize_t n = write(fd, a->data + done, a->size - done);
+    while (done < size) {
+        ssize_t n = write(fd, data + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n <= 0) {
-            diag_error_plain("cannot write '%s': %s", path, strerror(errno));
-            close(fd);
-            unlink(tmp);
+            if (n == 0)
+                errno = EIO;
             return false;
         }
         done += (size_t)n;
+    }
+    return true;
+}
+
+/* Writes `a` to a temporary file beside dir/name (beside its link's
+   target); *staged says where. A special file is only recorded: `a` must
+   then live until commit_staged. */
+static bool stage_artifact(const char *dir, const char *name, const Artifact *a, StagedFile *staged) {
+    const char *path = arena_printf(&driver_arena, "%s/%s", dir, name);
+    bool in_place;
+    const char *target = output_target(path, &in_place);
+    if (!target) {
+        diag_error_plain("cannot write '%s': %s", path, strerror(errno));
+        return false;
+    }
+    if (in_place) {
+        *staged = (StagedFile){NULL, path, target, a->data, a->size};
+        return true;
+    }
+    const char *slash = strrchr(target, '/');
+    const char *target_dir = slash ? arena_strndup(&driver_arena, target, (size_t)(slash - target)) : ".";
+    if (slash == target)
+        target_dir = "/";
+    char *tmp = arena_printf(&driver_arena, "%s/.%s.tmp.XXXXXX", target_dir, slash ? slash + 1 : target);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        diag_error_plain("cannot create a file in '%s': %s", target_dir, strerror(errno));
+        return false;
+    }
+    if (!write_all(fd, a->data, a->size)) {
+        diag_error_plain("cannot write '%s': %s", path, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return false;
     }
     if (fchmod(fd, 0644) != 0 || close(fd) != 0) {
         diag_error_plain("cannot write '%s': %s", path, strerror(errno));
         unlink(tmp);
         return false;
     }
-    *staged = (StagedFile){tmp, path};
+    *staged = (StagedFile){tmp, path, target, NULL, 0};
     return true;
 }
 
 static void unstage(const StagedFile *staged, int n) {
     for (int i = 0; i < n; i++)
-        unlink(staged[i].tmp);
+        if (staged[i].tmp)
+            unlink(staged[i].tmp);
+}
+
+/* A special file written where it is: opened without O_CREAT (it exists)
+   and without O_TRUNC (a device or FIFO has nothing to truncate; a regular
+   file reached through /proc does). */
+static bool write_in_place(const StagedFile *f) {
+    struct stat st;
+    bool regular = stat(f->path, &st) == 0 && S_ISREG(st.st_mode);
+    int fd = open(f->path, O_WRONLY | O_NOCTTY | (regular ? O_TRUNC : 0));
+    if (fd < 0 || !write_all(fd, f->data, f->size) || close(fd) != 0) {
+        diag_error_plain("cannot write '%s': %s", f->path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    return true;
 }
 
 static bool commit_staged(const StagedFile *staged, int n) {
@@ -440,14 +527,20 @@ static bool commit_staged(const StagedFile *staged, int n) {
        under an output's name. */
     for (int i = 0; i < n; i++) {
         struct stat st;
-        if (lstat(staged[i].path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (staged[i].tmp && lstat(staged[i].target, &st) == 0 && S_ISDIR(st.st_mode)) {
             diag_error_plain("cannot write '%s': %s", staged[i].path, strerror(EISDIR));
             unstage(staged, n);
             return false;
         }
     }
     for (int i = 0; i < n; i++) {
-        if (rename(staged[i].tmp, staged[i].path) != 0) {
+        if (!staged[i].tmp && !write_in_place(&staged[i])) {
+            unstage(staged, n);
+            return false;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (staged[i].tmp && rename(staged[i].tmp, staged[i].target) != 0) {
             diag_error_plain("cannot write '%s': %s", staged[i].path, strerror(errno));
             unstage(staged + i, n - i);
             return false;
@@ -573,9 +666,10 @@ static bool stage_depfile(const Options *opt, const OutputFile *outputs, int num
     const char *dir = slash ? arena_strndup(&driver_arena, path, (size_t)(slash - path)) : ".";
     if (slash == path)
         dir = "/";
-    bool ok = make_directories(dir) && stage_artifact(dir, slash ? slash + 1 : path, &a, staged);
+    /* a copy in the arena: a depfile written in place is written at commit */
+    Artifact kept = {arena_strndup(&driver_arena, a.data, a.size), a.size, NULL};
     free(a.data);
-    return ok;
+    return make_directories(dir) && stage_artifact(dir, slash ? slash + 1 : path, &kept, staged);
 }
 
 static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend *backend) {
@@ -598,6 +692,7 @@ static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend
     }
     StagedFile *staged = ARENA_ARRAY(&driver_arena, StagedFile, n + 2);
     int num_staged = 0;
+    signal_staged = staged;
     if (opt->output_dir && strcmp(opt->output_dir, "-") == 0) {
         for (int i = 0; i < n; i++)
             fwrite(outputs[i].data, 1, outputs[i].size, stdout);
@@ -616,16 +711,18 @@ static bool write_outputs(const Options *opt, Artifact *artifacts, const Backend
             unstage(staged, num_staged);
             return false;
         }
-        num_staged++;
+        signal_num_staged = ++num_staged;
     }
     if (opt->depfile_wanted) {
         if (!stage_depfile(opt, outputs, n, &staged[num_staged])) {
             unstage(staged, num_staged);
             return false;
         }
-        num_staged++;
+        signal_num_staged = ++num_staged;
     }
-    return commit_staged(staged, num_staged);
+    bool committed = commit_staged(staged, num_staged);
+    signal_num_staged = 0;
+    return committed;
 }
 
 /* ---- the backend ---------------------------------------------------------------- */
@@ -654,6 +751,8 @@ static char *backend_manifest(const Options *opt, const Backend *b, const Manife
     };
     char err[512];
     char *text = manifest_format(&input, err, sizeof err);
+    if (!text && strcmp(err, "out of memory") == 0)
+        fatal_out_of_memory();
     if (!text)
         fprintf(stderr, "tessc: internal error: the manifest of '%s': %s\n", opt->input, err);
     return text;
@@ -712,10 +811,22 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
     b->manifest = ARENA_ARRAY(&driver_arena, ManifestKernel, n + 1);
     b->embedded = ARENA_ARRAY(&driver_arena, ManifestKernel, n + 1);
     b->files = ARENA_ARRAY(&driver_arena, BackendFile, n * (1 + 2 * opt->arch_count) + 1);
+    const char *stem = path_stem(opt->input);
+    /* The manifest names the artifacts after the input's stem, and the
+       runtime opens them by those names; JSON text is UTF-8 and cannot
+       hold other bytes, so such a name is refused rather than altered. */
+    if (opt->emit[EMIT_MANIFEST] || embed_wanted(opt)) {
+        for (const char *p = stem; *p; p += diag_utf8_length(p)) {
+            if (diag_utf8_length(p) == 0) {
+                diag_error_plain("the manifest names its files after '%s', which is not valid UTF-8; rename the input",
+                                 stem);
+                return EXIT_INPUT;
+            }
+        }
+    }
     bool want_cubin = opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST] || embed_wanted(opt);
     if ((opt->emit[EMIT_CUBIN] || embed_wanted(opt)) && !codegen_find_ptxas())
         diag_warning_plain("no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped");
-    const char *stem = path_stem(opt->input);
     const char *base = strrchr(opt->input, '/');
     CodegenOptions options = {
         .archs = opt->archs,
@@ -1013,7 +1124,7 @@ static int compile_into(const Options *opt, Artifact *artifacts) {
 static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Backend *backend) {
     for (int i = 0; i < EMIT_COUNT; i++)
         if (artifacts[i].stream && fflush(artifacts[i].stream) != 0)
-            INTERNAL_ERROR("cannot buffer output");
+            fatal_out_of_memory();   /* a memory stream fails only for want of memory */
     double t = timing_begin();
     bool written = write_outputs(opt, artifacts, backend);
     timing_end("write outputs", t);
@@ -1027,6 +1138,39 @@ static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Bac
 
 int run_main(int argc, char **argv);   /* `tessc run` (run.c) */
 
+
+/* SIGINT, SIGTERM, SIGHUP: no ptxas left running, no temporary directory
+   or file left behind, then death by the same signal, as the parent
+   (make, a shell) expects. Async-signal-safe calls only. */
+static void on_fatal_signal(int sig) {
+    codegen_stop_jobs_on_signal();
+    for (int i = 0; i < signal_num_staged; i++)
+        if (signal_staged[i].tmp)
+            unlink(signal_staged[i].tmp);
+    signal(sig, SIG_DFL);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, sig);
+    sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+    raise(sig);
+    _exit(128 + sig);   /* not reached */
+}
+
+static void catch_fatal_signals(void) {
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa = {0};
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaddset(&sa.sa_mask, signals[i]);   /* one handler at a time */
+    for (int i = 0; i < 3; i++) {
+        struct sigaction old;
+        /* one ignored by the parent (nohup, a background job) stays ignored */
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(signals[i], &sa, NULL);
+    }
+}
+
 int main(int argc, char **argv) {
     /* A full disk or `ulimit -f` fails a write (EFBIG, temp file removed) instead of killing tessc. */
     signal(SIGXFSZ, SIG_IGN);
@@ -1038,6 +1182,7 @@ int main(int argc, char **argv) {
             INTERNAL_ERROR("deliberate internal error (--debug-internal-error)");
     if (argc > 1 && strcmp(argv[1], "run") == 0)
         return run_main(argc - 1, argv + 1);
+    catch_fatal_signals();
     Options opt = {0};
     parse_args(&opt, argc, argv);
     int status = compile(&opt);

@@ -22,6 +22,7 @@
 #include "npy.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -490,16 +491,74 @@ static int run_kernel(const RunOptions *opt, const IrKernel *kernel, const Sourc
 
 /* ---- the GPU path ---------------------------------------------------------------- */
 
+/* SIGINT, SIGTERM, SIGHUP on the GPU path: the handler passes the signal
+   on to the child (the compiling tessc cleans up its own ptxas jobs) and
+   notes it; run_on_gpu then removes its directory and dies of the signal.
+   The child's pid is recorded with the signals blocked, so none is missed. */
+static volatile sig_atomic_t run_signal;
+static volatile pid_t run_child;
+
+static void run_on_signal(int sig) {
+    run_signal = sig;
+    if (run_child > 0)
+        kill(run_child, sig);
+}
+
+static void run_catch_signals(sigset_t *fatal) {
+    sigemptyset(fatal);
+    sigaddset(fatal, SIGINT);
+    sigaddset(fatal, SIGTERM);
+    sigaddset(fatal, SIGHUP);
+    struct sigaction sa = {0};
+    sa.sa_handler = run_on_signal;
+    sa.sa_mask = *fatal;
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+        struct sigaction old;
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(signals[i], &sa, NULL);
+    }
+}
+
+static void run_die_of_signal(void) {
+    int sig = run_signal;
+    signal(sig, SIG_DFL);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, sig);
+    sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+    raise(sig);
+}
+
 /* Runs argv[0] with argv and waits: its exit status, or -1 when it could not
    start or died from a signal. */
 static int run_spawn(char **argv) {
+    sigset_t fatal, saved;
+    run_catch_signals(&fatal);
+    sigprocmask(SIG_BLOCK, &fatal, &saved);
+    if (run_signal) {
+        sigprocmask(SIG_SETMASK, &saved, NULL);
+        return -1;
+    }
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigmask(&attr, &saved);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
     pid_t pid;
-    if (posix_spawn(&pid, argv[0], NULL, NULL, argv, environ) != 0)
+    int spawned = posix_spawn(&pid, argv[0], NULL, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
+    run_child = spawned == 0 ? pid : 0;
+    sigprocmask(SIG_SETMASK, &saved, NULL);
+    if (spawned != 0)
         return -1;
     int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            run_child = 0;
             return -1;
+        }
+    }
+    run_child = 0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -533,7 +592,10 @@ static int run_on_gpu(const RunOptions *opt) {
     if (access(tessrun, X_OK) != 0)
         return run_fail(RUN_EXIT_INPUT, "--device gpu runs kernels with tessrun, which is not beside "
                         "tessc ('%s')", tessrun);
-    char dir[] = "/tmp/tessc-run-XXXXXX";
+    sigset_t fatal;
+    run_catch_signals(&fatal);   /* before the directory exists */
+    const char *tmp = getenv("TMPDIR");
+    char *dir = arena_printf(&run_arena, "%s/tessc-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
         return run_fail(RUN_EXIT_INPUT, "cannot create a temporary directory: %s", strerror(errno));
 
@@ -564,7 +626,7 @@ static int run_on_gpu(const RunOptions *opt) {
     }
     compile[c] = NULL;
     int code = run_spawn(compile);
-    if (code == 0) {
+    if (code == 0 && !run_signal) {
         char **launch = ARENA_ARRAY(&run_arena, char *, 8 + opt->num_words);
         int l = 0;
         launch[l++] = (char *)tessrun;
@@ -581,12 +643,14 @@ static int run_on_gpu(const RunOptions *opt) {
             launch[l++] = (char *)opt->words[i];
         launch[l] = NULL;
         code = run_spawn(launch);
-        if (code < 0)
+        if (code < 0 && !run_signal)
             code = run_fail(RUN_EXIT_INPUT, "cannot run '%s'", tessrun);
-    } else if (code < 0) {
+    } else if (code < 0 && !run_signal) {
         code = run_fail(RUN_EXIT_INPUT, "cannot run '%s' to compile the kernel", self);
     }
     run_remove_directory(dir);
+    if (run_signal)
+        run_die_of_signal();
     return code;
 }
 

@@ -65,7 +65,7 @@ void shared_alloc(KernelPlan *plan) {
     int *buffer_of = calloc((size_t)plan->num_ops + 1, sizeof *buffer_of);
     OpPlan **root = calloc((size_t)plan->num_values + 1, sizeof *root);
     if (!buffers || !buffer_of || !root)
-        INTERNAL_ERROR("out of memory");
+        fatal_out_of_memory();
     int n = 0;
     for (int i = 0; i < plan->num_ops; i++) {
         OpPlan *p = &plan->ops[i];

@@ -240,9 +240,13 @@ static void driver_leave(bool pushed) {
 /* ---- artifacts and modules ------------------------------------------------ */
 
 static char *driver_read_file(const char *path, size_t *length) {
-    FILE *f = fopen(path, "rb");
+    bool not_regular;
+    FILE *f = tessrt_open_input(path, &not_regular);
     if (!f) {
-        tessrt_fail(TESSRT_ERROR_IO, "cannot open artifact %s: %s", path, strerror(errno));
+        if (not_regular)
+            tessrt_fail(TESSRT_ERROR_IO, "artifact %s is not a regular file", path);
+        else
+            tessrt_fail(TESSRT_ERROR_IO, "cannot open artifact %s: %s", path, strerror(errno));
         return NULL;
     }
     char *buf = NULL;

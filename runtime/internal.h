@@ -20,12 +20,20 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
 
 /* ---- errors (tessrt.c) ----------------------------------------------------- */
 
 /* Records the calling thread's message and returns `status`. */
 tessrt_status tessrt_fail(tessrt_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Opens a file the runtime reads (a manifest, an artifact) without
+   waiting in open(): a FIFO with no writer would block there, so it is
+   opened O_NONBLOCK and must be a regular file. NULL with errno set; errno
+   0 and *not_regular for a FIFO, a device, a directory. */
+FILE *tessrt_open_input(const char *path, bool *not_regular);
 
 /* ---- a pool: every allocation of one manifest, freed together (manifest_load.c) */
 

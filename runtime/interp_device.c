@@ -48,9 +48,13 @@ static bool interp_device_fail(char *err, size_t errsize, const char *fmt, ...) 
 /* The file's bytes, NUL-terminated, in the arena; NULL with a message. */
 static char *interp_device_read(Arena *arena, const char *path, size_t *length, char *err,
                                 size_t errsize) {
-    FILE *f = fopen(path, "rb");
+    const char *refused;
+    FILE *f = source_open(path, &refused);   /* never waits in open() on a FIFO */
     if (!f) {
-        interp_device_fail(err, errsize, "cannot open '%s': %s", path, strerror(errno));
+        if (refused)
+            interp_device_fail(err, errsize, "'%s' %s", path, refused);
+        else
+            interp_device_fail(err, errsize, "cannot open '%s': %s", path, strerror(errno));
         return NULL;
     }
     size_t cap = 4096, len = 0;

@@ -500,9 +500,13 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
 }
 
 static char *load_read_file(const char *path, size_t *length) {
-    FILE *f = fopen(path, "rb");
+    bool not_regular;
+    FILE *f = tessrt_open_input(path, &not_regular);
     if (!f) {
-        tessrt_fail(TESSRT_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
+        if (not_regular)
+            tessrt_fail(TESSRT_ERROR_IO, "%s: not a regular file", path);
+        else
+            tessrt_fail(TESSRT_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     size_t cap = 1 << 16, len = 0;

@@ -12,6 +12,7 @@
 #include "npy.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,13 +267,20 @@ bool npy_parse(const char *name, const unsigned char *bytes, size_t length, NpyA
 
 bool npy_read(const char *path, NpyArray *out, char *err, size_t errsize) {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK: a FIFO with no writer would block open() forever; it is
+       refused below like every file that is not a regular one. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
         return npy_error(err, errsize, path, "cannot open: %s", strerror(errno));
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
         return npy_error(err, errsize, path, "not a regular file");
+    }
+    FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        close(fd);
+        return npy_error(err, errsize, path, "cannot open: %s", strerror(errno));
     }
     size_t length = (size_t)st.st_size;
     unsigned char *bytes = malloc(length ? length : 1);
@@ -311,6 +319,58 @@ void npy_free(NpyArray *array) {
     array->data = NULL;
 }
 
+static bool npy_write_all(int fd, const void *data, size_t size) {
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO;
+            return false;
+        }
+        p += n;
+        size -= (size_t)n;
+    }
+    return true;
+}
+
+/* Where an output goes. A regular file (or a new name) is written to a
+   temporary name beside it and renamed, so it is whole or untouched; a
+   symbolic link is followed and its target replaced, the link kept. A
+   device, FIFO or socket (an output of /dev/null, /dev/full) is not ours
+   to replace and is written in place (*in_place), as is a path through
+   /proc (/dev/stdout), which names an open file. The target path is
+   malloc'd; NULL with errno set (a link loop, out of memory). */
+static char *npy_output_target(const char *path, bool *in_place) {
+    struct stat st;
+    *in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    char *p = strdup(path);
+    for (int hops = 0; p && hops < 40; hops++) {
+        if (strncmp(p, "/proc/", 6) == 0)
+            *in_place = true;
+        char link[4096];
+        ssize_t n;
+        if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode) || (n = readlink(p, link, sizeof link - 1)) < 0)
+            return p;
+        link[n] = '\0';
+        const char *slash = strrchr(p, '/');
+        size_t dir = link[0] == '/' || !slash ? 0 : (size_t)(slash - p) + 1;
+        char *next = malloc(dir + (size_t)n + 1);
+        if (next) {
+            memcpy(next, p, dir);
+            memcpy(next + dir, link, (size_t)n + 1);
+        }
+        free(p);
+        p = next;
+    }
+    if (p)
+        errno = ELOOP;
+    free(p);
+    return NULL;
+}
+
 bool npy_write(const char *path, const NpyArray *a, char *err, size_t errsize) {
     if ((unsigned)a->dtype >= NPY_DT_COUNT || a->rank < 0 || a->rank > NPY_MAX_RANK)
         return npy_error(err, errsize, path, "bad dtype or rank");
@@ -343,34 +403,47 @@ bool npy_write(const char *path, const NpyArray *a, char *err, size_t errsize) {
     memset(start + prefix + n, ' ', header_len - (size_t)n - 1);
     start[padded - 1] = '\n';
 
-    size_t plen = strlen(path);
+    size_t data_bytes = a->count * npy_dtypes[a->dtype].bytes;
+    bool in_place;
+    char *target = npy_output_target(path, &in_place);
+    if (!target)
+        return npy_error(err, errsize, path, "cannot write: %s", strerror(errno));
+    if (in_place) {
+        /* a device or FIFO: written where it is (see npy_output_target) */
+        struct stat st;
+        bool regular = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+        free(target);
+        int fd = open(path, O_WRONLY | O_NOCTTY | (regular ? O_TRUNC : 0));
+        bool ok = fd >= 0 && npy_write_all(fd, start, padded) && npy_write_all(fd, a->data, data_bytes);
+        int e = errno;
+        if (fd >= 0 && close(fd) != 0 && ok)
+            ok = false, e = errno;
+        return ok || npy_error(err, errsize, path, "cannot write: %s", strerror(e));
+    }
+    size_t plen = strlen(target);
     char *tmp = malloc(plen + 16);
-    if (!tmp)
+    if (!tmp) {
+        free(target);
         return npy_error(err, errsize, path, "out of memory");
-    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
+    }
+    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", target);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         npy_error(err, errsize, path, "cannot create a temporary file beside it: %s", strerror(errno));
         free(tmp);
+        free(target);
         return false;
     }
     fchmod(fd, 0644);
-    FILE *f = fdopen(fd, "wb");
-    size_t data_bytes = a->count * npy_dtypes[a->dtype].bytes;
-    bool ok = f && fwrite(start, 1, padded, f) == padded &&
-              (data_bytes == 0 || fwrite(a->data, 1, data_bytes, f) == data_bytes);
-    if (f) {
-        if (fclose(f) != 0)
-            ok = false;
-    } else {
-        close(fd);
-    }
-    if (!ok || rename(tmp, path) != 0) {
-        int e = errno;
+    bool ok = npy_write_all(fd, start, padded) && npy_write_all(fd, a->data, data_bytes);
+    int e = errno;
+    if (close(fd) != 0 && ok)
+        ok = false, e = errno;
+    if (ok && rename(tmp, target) != 0)
+        ok = false, e = errno;
+    if (!ok)
         unlink(tmp);
-        free(tmp);
-        return npy_error(err, errsize, path, "cannot write: %s", strerror(e));
-    }
     free(tmp);
-    return true;
+    free(target);
+    return ok || npy_error(err, errsize, path, "cannot write: %s", strerror(e));
 }

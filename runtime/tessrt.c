@@ -10,9 +10,13 @@
  */
 #include "internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- errors ---------------------------------------------------------------- */
 
@@ -414,4 +418,22 @@ tessrt_status tessrt_launch(const tessrt_kernel *k, int device, const tessrt_arg
         free(values);
     }
     return s;
+}
+
+FILE *tessrt_open_input(const char *path, bool *not_regular) {
+    *not_regular = false;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *not_regular = true;
+        close(fd);
+        errno = 0;
+        return NULL;
+    }
+    FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!f)
+        close(fd);
+    return f;
 }

@@ -45,6 +45,9 @@ config.substitutions.append(("%ptxas", ptxas))
 # process-limit.test): root with setpriv, since root's own limit is not enforced.
 if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("setpriv"):
     config.available_features.add("setpriv")
+# Device nodes (mknod) for the tests of outputs that are not regular files.
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    config.available_features.add("root")
 # Build integration (testsuite/build): the consumer examples need these.
 for tool in ("cmake", "pkg-config", "g++"):
     if shutil.which(tool):
