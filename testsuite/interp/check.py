@@ -292,6 +292,43 @@ def loops(rng):
     return [x, array_out("y", "f32"), array_out("z", "i32"), scalar("n_iter", n_iter)], ref
 
 
+def wrap_i32(x):
+    return (int(x) + 2**31) % 2**32 - 2**31
+
+
+@case("loop-steps", inputs("loops.tess"), kernel="loop_steps")
+def loop_steps(rng):
+    i32_min, i32_max = -2**31, 2**31 - 1
+    # (lo, hi, step): counting down, step 0, steps that pass i32's end, ...
+    rows = [(10, 0, -1), (0, 10, -1), (0, 10, 0), (10, 0, 0), (5, 5, 0), (5, 5, 1), (4, 5, 1),
+            (0, 0, 3), (0, 1, 3), (0, 2, 1), (-7, 9, 4), (-7, 10, 4), (-7, 11, 4),
+            (2147483000, i32_max, 1000000000), (i32_min, i32_max, i32_max), (i32_max - 1, i32_max, 2),
+            (0, i32_max, 2**30), (i32_min, i32_min + 5, i32_max), (i32_max, i32_min, -1),
+            (i32_min, i32_max, -i32_max), (-3, 2147483600, 999999999), (1, 0, i32_max)]
+    for _ in range(12):
+        lo, hi = sorted(rng.integers(-3000, 3000, 2))
+        if rng.random() < 0.3:
+            lo, hi = hi, lo
+        rows.append((int(lo), int(hi), int(rng.integers(-5, 60))))
+    los, his, steps = (np.array(c, np.int64) for c in zip(*rows))
+
+    def ref():
+        trips, sums, lasts = (np.zeros((len(rows), 3), np.int64) for _ in range(3))
+        for t, (lo, hi, step) in enumerate(rows):
+            loops = [(lo, hi, step), (max(lo, wrap_i32(hi - 1000)), hi, 1), (lo, hi, 1000000000)]
+            for j, (a, b, s) in enumerate(loops):
+                iters = range(a, b, s) if s > 0 else range(0)   # nothing for a step <= 0
+                trips[t, j] = len(iters)
+                h = 0
+                for i in iters:
+                    h = wrap_i32(h * 31 + i)
+                sums[t, j] = h
+                lasts[t, j] = iters[-1] if iters else -1
+        return {"trips": trips, "sums": sums, "lasts": lasts}
+    return [array_in("los", "i32", los), array_in("his", "i32", his), array_in("steps", "i32", steps),
+            array_out("trips", "i32"), array_out("sums", "i32"), array_out("lasts", "i32")], ref
+
+
 @case("dot-i8", inputs("loops.tess"), kernel="dot_i8")
 def dot_i8(rng):
     a = array_in("a", "i8", rng.integers(-128, 128, (45, 77)))
