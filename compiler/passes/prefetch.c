@@ -16,20 +16,28 @@
  * induction variable, loop invariants and pure ops of the body (views,
  * arithmetic, casts, shape ops, iota), is rewritten as
  *
- *     x0 = load(addr(lo))                       before the loop
+ *     x0 = if lo < hi [and s > 0] { load(addr(lo)) } else { 0 }   before the loop
  *     for i = lo to hi step s iter(..., x = x0) {
- *         xn = load(addr(i + s))                first in the body
+ *         p = select(i + s < hi [and i + s > i], i + s, i)          first in the body
+ *         xn = load(addr(p))
  *         ... x where the load's result was ...
  *         yield ..., xn
  *     }
  *
  * so that iteration i + 1's loads are in flight while iteration i computes
  * (the lowering keeps their order: the loads come before the body's
- * barriers and tensor-core work). The load at lo (when the loop runs no
- * iteration) and at the last i + s read positions past the loop's range:
- * each element is inside the array's bounds or masked off by the load's
- * edge mask like any block at the edge, so nothing outside the array is
- * touched; the extra block is one iteration's worth of traffic.
+ * barriers and tensor-core work). Every copy reads what some iteration of
+ * the original loop reads, so the pass adds no access the program did not
+ * make: a scalar index (`w[k]`, `table[b, j]`) at hi, or at lo when the
+ * loop runs no iteration, would be outside its dim (an error in the
+ * interpreter, a stray read on the GPU), and an address op at lo might
+ * divide by zero. Hence the guard in front (the loop runs iff lo < hi and
+ * s > 0, docs/language.md 6.6; `s > 0` is left out for a positive constant
+ * step), and the clamp inside: on the last iteration p = i, whose tile is
+ * loaded again (from the cache) and never used. i + s can wrap past
+ * INT32_MAX only for a step other than the constant 1, which adds the
+ * i + s > i test. The clamp is a select, not a branch: the hot loop gains
+ * two or three integer ops and no branch.
  *
  * The prefetched tiles are carried in registers: a loop is left alone when
  * the values it would carry, at 4 bytes a register, pass PREFETCH_MAX_REGS

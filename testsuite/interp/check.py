@@ -553,6 +553,64 @@ def shared_loop(rng):
     return [x, array_out("s", "f32")], lambda: {"s": f(x).sum(axis=1)}
 
 
+# Prefetched loops (prefetch.tess) at trip counts 0, 1, 2 and more: the
+# prefetch of the iteration after the last must not read past the array.
+PREFETCH_TRIPS = (0, 1, 2, 9)
+
+
+def prefetch_cases(k):
+    @case(f"prefetch-scalar-{k}", inputs("prefetch.tess"), kernel="scalar_sum")
+    def scalar_sum(rng):
+        w = array_in("w", "f32", rng.standard_normal(k))
+        return [w, array_out("y", "f32")], lambda: {"y": [f(w).sum()]}
+
+    @case(f"prefetch-paged-{k}", inputs("prefetch.tess"), kernel="paged_sum")
+    def paged_sum(rng):
+        # Rows with every length from 0 to k (k, the table's width, last).
+        n_pages, width = 11, 16
+        lens = np.array(list(range(k + 1)) + list(rng.integers(0, k + 1, 4)))
+        table = array_in("table", "i32", rng.integers(0, n_pages, (len(lens), k)))
+        pages = array_in("pages", "f32", rng.standard_normal((n_pages, width)))
+
+        def ref():
+            t, p = f(table).astype(np.int64), f(pages)
+            return {"o": np.array([p[t[b, :n]].sum(axis=0) for b, n in enumerate(lens)])}
+        return [table, array_in("lens", "i32", lens), pages, array_out("o", "f32")], ref
+
+    @case(f"prefetch-taps-{k}", inputs("prefetch.tess"), kernel="tap_stencil")
+    def tap_stencil(rng):
+        n = 77
+        x = array_in("x", "f32", rng.standard_normal(n))
+        taps = array_in("taps", "f32", rng.standard_normal(k))
+
+        def ref():
+            padded = np.pad(f(x), k)
+            y = np.zeros(n)
+            for t in range(k):
+                start = k + t - k // 2
+                y += f(taps)[t] * padded[start:start + n]
+            return {"y": y}
+        return [x, taps, array_out("y", "f32")], ref
+
+
+for _trips in PREFETCH_TRIPS:
+    prefetch_cases(_trips)
+
+
+@case("prefetch-strided", inputs("prefetch.tess"), kernel="strided_sum")
+def prefetch_strided(rng):
+    i32_max = 2**31 - 1
+    rows = [(2147482748, i32_max, 100), (2147483000, i32_max, 1000000000), (0, 10, 0), (5, 0, -1),
+            (0, 9, 1), (3, 30, 3), (-20, -2, 2), (i32_max - 1, i32_max, 5)]
+    los, his, steps = (np.array(c) for c in zip(*rows))
+    w = array_in("w", "f32", rng.standard_normal(9))
+
+    def ref():
+        return {"y": [f(w)[:len(range(lo, hi, s)) if s > 0 else 0].sum() for lo, hi, s in rows]}
+    return [w, array_in("los", "i32", los), array_in("his", "i32", his), array_in("steps", "i32", steps),
+            array_out("y", "f32")], ref
+
+
 # ---- the driver --------------------------------------------------------------------
 
 def compare(name, dtype, got, want, exact=False):
