@@ -26,10 +26,10 @@
  *
  * Checks beyond the GPU: a read of shared memory no op wrote (one written
  * byte per element of each alloc, cleared when the alloc runs), an integer
- * index outside the dim it indexes, integer division by zero, a loop step
- * that is not positive, and a non-atomic write of one global element by two
- * program instances (the writer's program id per element). Errors leave
- * through longjmp to interp_run_kernel; all memory comes from one arena.
+ * index outside the dim it indexes, integer division by zero, and a
+ * non-atomic write of one global element by two program instances (the
+ * writer's program id per element). Errors leave through longjmp to
+ * interp_run_kernel; all memory comes from one arena.
  */
 #include "interp.h"
 
@@ -1292,12 +1292,14 @@ static void exec_for(Interp *I, const Instr *in) {
     int carried = op->num_operands - 3;
     for (int j = 0; j < carried; j++)
         copy_value(&I->slots[body->args[j + 1]], &I->slots[in->in[3 + j]]);
-    if (lo < hi && step <= 0)
-        interp_fail(I, op, "loop from %lld to %lld with step %lld never ends", (long long)lo,
-                    (long long)hi, (long long)step);
+    /* The trip count, once, before the first iteration (docs/language.md
+       6.6): lo, lo + step, ... while < hi; a step <= 0 runs nothing, as on
+       the GPU, which has no way to report it. In 64 bits, so that neither
+       it nor the last lo + k * step (<= INT32_MAX + step) wraps. */
+    int64_t trips = step > 0 && lo < hi ? (hi - lo - 1) / step + 1 : 0;
     const Instr *yield = yield_of(body);
-    for (int64_t iv = lo; iv < hi; iv += step) {
-        I->slots[body->args[0]].e[0].i = iv;
+    for (int64_t k = 0; k < trips; k++) {
+        I->slots[body->args[0]].e[0].i = lo + k * step;
         exec_code(I, body);
         if (!yield)
             continue;

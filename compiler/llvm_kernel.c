@@ -359,10 +359,37 @@ static void hoist_conversions(Lowering *L, IrOp *loop, IrBlock *block) {
     }
 }
 
+/* The number of iterations of `for iv = lo to hi step step` (docs/language.md
+   6.6: lo, lo + step, ... while < hi; none when step <= 0), computed once in
+   front of the loop, so that no input makes the loop run forever or wrap iv
+   into a second lap. Unsigned 32 bits are exact: with lo < hi, hi - lo - 1
+   is in [0, 2^32 - 2] as an unsigned number, and the count at most 2^32 - 1
+   (step 1 from INT32_MIN to INT32_MAX). */
+static LLVMValueRef trip_count(Lowering *L, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef step, bool step_positive) {
+    LLVMValueRef zero = llvm_kernel_i32(L, 0), one = llvm_kernel_i32(L, 1);
+    LLVMValueRef runs = LLVMBuildICmp(L->b, LLVMIntSLT, lo, hi, "");
+    LLVMValueRef divisor = step;
+    if (!step_positive) {
+        LLVMValueRef positive = LLVMBuildICmp(L->b, LLVMIntSGT, step, zero, "");
+        runs = LLVMBuildAnd(L->b, runs, positive, "");
+        divisor = LLVMBuildSelect(L->b, positive, step, one, "");   /* no udiv by 0 or a negative step */
+    }
+    LLVMValueRef span = LLVMBuildSub(L->b, LLVMBuildSub(L->b, hi, lo, ""), one, "");
+    LLVMValueRef count = LLVMBuildAdd(L->b, LLVMBuildUDiv(L->b, span, divisor, ""), one, "");
+    return LLVMBuildSelect(L->b, runs, count, zero, "trips");
+}
+
 static void lower_for(Lowering *L, IrOp *op) {
     LLVMValueRef lo = llvm_kernel_scalar(L, op->operands[0]);
     LLVMValueRef hi = llvm_kernel_scalar(L, op->operands[1]);
     LLVMValueRef step = llvm_kernel_scalar(L, op->operands[2]);
+    /* A constant step 1, the common loop, tests iv < hi as it goes: iv + 1
+       cannot pass INT32_MAX while iv < hi. Any other step counts its trips
+       down from the count made in front of the loop. */
+    const IrOp *step_def = op->operands[2]->def;
+    bool step_one = step_def && step_def->opcode == IR_CONST && step_def->int_value == 1;
+    LLVMValueRef trips = step_one ? NULL :
+                         trip_count(L, lo, hi, step, step_def && step_def->opcode == IR_CONST && step_def->int_value > 0);
     int n = op->num_results;
     Tile **inits = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++)
@@ -378,6 +405,11 @@ static void lower_for(Lowering *L, IrOp *op) {
     LLVMPositionBuilderAtEnd(L->b, header);
     LLVMValueRef iv = LLVMBuildPhi(L->b, L->i32, "iv");
     LLVMAddIncoming(iv, &lo, &pre, 1);
+    LLVMValueRef left = NULL;   /* the trips still to run, counting this one */
+    if (trips) {
+        left = LLVMBuildPhi(L->b, L->i32, "left");
+        LLVMAddIncoming(left, &trips, &pre, 1);
+    }
     Tile **carried = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++) {
         IrValue *arg = op->body->args[i + 1];
@@ -389,11 +421,9 @@ static void lower_for(Lowering *L, IrOp *op) {
         llvm_kernel_set_tile(L, arg, carried[i]);
         llvm_kernel_set_tile(L, op->results[i], carried[i]);
     }
-    /* A positive step runs while iv < hi, a negative one while iv > hi. */
-    LLVMValueRef up = LLVMBuildICmp(L->b, LLVMIntSLT, iv, hi, "");
-    LLVMValueRef down = LLVMBuildICmp(L->b, LLVMIntSGT, iv, hi, "");
-    LLVMValueRef positive = LLVMBuildICmp(L->b, LLVMIntSGT, step, llvm_kernel_i32(L, 0), "");
-    LLVMBuildCondBr(L->b, LLVMBuildSelect(L->b, positive, up, down, ""), body, exit);
+    LLVMValueRef more = trips ? LLVMBuildICmp(L->b, LLVMIntNE, left, llvm_kernel_i32(L, 0), "") :
+                                LLVMBuildICmp(L->b, LLVMIntSLT, iv, hi, "");
+    LLVMBuildCondBr(L->b, more, body, exit);
 
     LLVMPositionBuilderAtEnd(L->b, body);
     IrType i32 = ir_scalar_type(DT_I32);
@@ -409,9 +439,14 @@ static void lower_for(Lowering *L, IrOp *op) {
         INTERNAL_ERROR("kernel '%s': for body without a matching yield", L->kernel->name);
     Tile **next = yield_tiles(L, yield, n);
     smem_after_region(L, &before);
+    /* After the last trip iv + step may wrap; that value is never used. */
     LLVMValueRef iv_next = LLVMBuildAdd(L->b, iv, step, "iv.next");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
     LLVMAddIncoming(iv, &iv_next, &latch, 1);
+    if (trips) {
+        LLVMValueRef left_next = LLVMBuildSub(L->b, left, llvm_kernel_i32(L, 1), "left.next");
+        LLVMAddIncoming(left, &left_next, &latch, 1);
+    }
     for (int i = 0; i < n; i++)
         for (int64_t r = 0; r < carried[i]->map.num_regs; r++)
             LLVMAddIncoming(carried[i]->regs[r], &next[i]->regs[r], &latch, 1);

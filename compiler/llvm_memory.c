@@ -82,8 +82,9 @@ void llvm_memory_alloc(Lowering *L, IrOp *op) {
 }
 
 /* Is the i32 scalar `v` known not to be negative? Program ids, sizes,
-   non-negative constants, and sums, products and quotients of those, and
-   loop counters that start there and count up. Lets a view skip its lower
+   non-negative constants, and sums, products and quotients of those, a
+   select between two of them, and loop counters that start there and count
+   up. Lets a view skip its lower
    bound check, the common case of block specs and ds(k * BK, BK). */
 static bool nonneg(const IrKernel *kernel, const IrValue *v, int depth) {
     if (depth > 16)
@@ -112,6 +113,8 @@ static bool nonneg(const IrKernel *kernel, const IrValue *v, int depth) {
     case IR_MIN:
     case IR_MAX:
         return nonneg(kernel, op->operands[0], depth + 1) && nonneg(kernel, op->operands[1], depth + 1);
+    case IR_SELECT:   /* the prefetch's next iteration, or this one */
+        return nonneg(kernel, op->operands[1], depth + 1) && nonneg(kernel, op->operands[2], depth + 1);
     default: return false;
     }
 }

@@ -39,8 +39,8 @@
  *     and the GPU compute the same thing;
  *   - select with a constant condition or two equal arms picks its arm; an
  *     `if` with a constant condition is replaced by the ops of the block it
- *     takes; a `for` with constant bounds, step > 0 and lo >= hi is replaced
- *     by its initial values.
+ *     takes; a `for` that never iterates (a constant step <= 0, or constant
+ *     bounds with lo >= hi) is replaced by its initial values.
  */
 #include "ir.h"
 
@@ -538,8 +538,10 @@ static void fold_if(Folder *F, IrOp *op) {
 
 static void fold_for(Folder *F, IrOp *op) {
     Lit lo = {0}, hi = {0}, step = {0};
-    if (get_lit(op->operands[0], &lo) && get_lit(op->operands[1], &hi) &&
-        get_lit(op->operands[2], &step) && step.i > 0 && lo.i >= hi.i)
+    if (!get_lit(op->operands[2], &step))
+        return;
+    /* A step <= 0 runs nothing whatever the bounds (docs/language.md 6.6). */
+    if (step.i <= 0 || (get_lit(op->operands[0], &lo) && get_lit(op->operands[1], &hi) && lo.i >= hi.i))
         replace_op(F, op, op->operands + 3);
 }
 

@@ -16,20 +16,28 @@
  * induction variable, loop invariants and pure ops of the body (views,
  * arithmetic, casts, shape ops, iota), is rewritten as
  *
- *     x0 = load(addr(lo))                       before the loop
+ *     x0 = if lo < hi [and s > 0] { load(addr(lo)) } else { 0 }   before the loop
  *     for i = lo to hi step s iter(..., x = x0) {
- *         xn = load(addr(i + s))                first in the body
+ *         p = select(i + s < hi [and i + s > i], i + s, i)          first in the body
+ *         xn = load(addr(p))
  *         ... x where the load's result was ...
  *         yield ..., xn
  *     }
  *
  * so that iteration i + 1's loads are in flight while iteration i computes
  * (the lowering keeps their order: the loads come before the body's
- * barriers and tensor-core work). The load at lo (when the loop runs no
- * iteration) and at the last i + s read positions past the loop's range:
- * each element is inside the array's bounds or masked off by the load's
- * edge mask like any block at the edge, so nothing outside the array is
- * touched; the extra block is one iteration's worth of traffic.
+ * barriers and tensor-core work). Every copy reads what some iteration of
+ * the original loop reads, so the pass adds no access the program did not
+ * make: a scalar index (`w[k]`, `table[b, j]`) at hi, or at lo when the
+ * loop runs no iteration, would be outside its dim (an error in the
+ * interpreter, a stray read on the GPU), and an address op at lo might
+ * divide by zero. Hence the guard in front (the loop runs iff lo < hi and
+ * s > 0, docs/language.md 6.6; `s > 0` is left out for a positive constant
+ * step), and the clamp inside: on the last iteration p = i, whose tile is
+ * loaded again (from the cache) and never used. i + s can wrap past
+ * INT32_MAX only for a step other than the constant 1, which adds the
+ * i + s > i test. The clamp is a select, not a branch: the hot loop gains
+ * two or three integer ops and no branch.
  *
  * The prefetched tiles are carried in registers: a loop is left alone when
  * the values it would carry, at 4 bytes a register, pass PREFETCH_MAX_REGS
@@ -191,6 +199,89 @@ static IrValue *add_carried(IrKernel *kernel, IrOp *loop, IrValue *init, IrValue
     return arg;
 }
 
+/* A new op of one result of `type` in front of `before`, at the loop's
+   location (an op of the loop's bookkeeping, not of any expression). */
+static IrOp *new_op(IrKernel *kernel, IrOp *before, Span loc, IrOpcode opcode, const IrType *type, IrValue *a,
+                    IrValue *b, IrValue *c) {
+    IrValue *operands[3] = {a, b, c};
+    int n = c ? 3 : b ? 2 : a ? 1 : 0;
+    IrOp *op = ir_op_new(kernel, opcode, loc, n, 1);
+    for (int i = 0; i < n; i++)
+        op->operands[i] = operands[i];
+    op->results[0]->type = *type;
+    ir_op_insert_before(before, op);
+    return op;
+}
+
+static bool is_int_const(const IrValue *v, int64_t *value) {
+    if (!v->def || v->def->opcode != IR_CONST)
+        return false;
+    *value = v->def->int_value;
+    return true;
+}
+
+/* In front of `loop`: `if lo < hi [and step > 0] { yield } else { yield }`,
+   the guard of the first iteration's loads (none when the loop runs no
+   iteration: a scalar index at lo may be outside its dim then, and the
+   original program never reads there). The loads go into its then block,
+   zeros into its else block; add_guarded adds one. */
+static IrOp *new_guard(IrKernel *kernel, IrOp *loop) {
+    IrType boolean = ir_scalar_type(DT_BOOL), i32 = ir_scalar_type(DT_I32);
+    IrValue *cond = new_op(kernel, loop, loop->loc, IR_LT, &boolean, loop->operands[0], loop->operands[1], NULL)->results[0];
+    int64_t step;
+    if (!is_int_const(loop->operands[2], &step) || step <= 0) {
+        IrValue *zero = new_op(kernel, loop, loop->loc, IR_CONST, &i32, NULL, NULL, NULL)->results[0];
+        IrValue *up = new_op(kernel, loop, loop->loc, IR_GT, &boolean, loop->operands[2], zero, NULL)->results[0];
+        cond = new_op(kernel, loop, loop->loc, IR_AND, &boolean, cond, up, NULL)->results[0];
+    }
+    IrOp *guard = ir_op_new(kernel, IR_IF, loop->loc, 1, 0);
+    guard->operands[0] = cond;
+    IrBlock *blocks[2];
+    for (int k = 0; k < 2; k++) {
+        blocks[k] = ir_block_new(kernel, 0, NULL);
+        blocks[k]->parent_op = guard;
+        ir_block_append(blocks[k], ir_op_new(kernel, IR_YIELD, loop->loc, 0, 0));
+    }
+    guard->body = blocks[0];
+    guard->else_body = blocks[1];
+    ir_op_insert_before(loop, guard);
+    return guard;
+}
+
+/* Adds a result to `guard`: `value` (made in its then block) there, a zero
+   of its type in the else block. Returns the result. */
+static IrValue *add_guarded(IrKernel *kernel, IrOp *guard, IrValue *value) {
+    IrOp *then_yield = guard->body->last, *else_yield = guard->else_body->last;
+    IrValue *zero = new_op(kernel, else_yield, guard->loc, IR_CONST, &value->type, NULL, NULL, NULL)->results[0];
+    IrValue *result = ARENA_NEW(&kernel->arena, IrValue);
+    result->type = value->type;
+    result->def = guard;
+    result->result_index = guard->num_results;
+    then_yield->operands = append_value(kernel, then_yield->operands, &then_yield->num_operands, value);
+    else_yield->operands = append_value(kernel, else_yield->operands, &else_yield->num_operands, zero);
+    guard->results = append_value(kernel, guard->results, &guard->num_results, result);
+    return result;
+}
+
+/* At the top of the body: the induction variable of the next iteration,
+   or this one's on the last iteration (`select i + s < hi, i + s, i`), so
+   that the prefetch reads only what some iteration reads. With a step
+   other than the constant 1, i + s may wrap past INT32_MAX: i + s > i too. */
+static IrOp *next_iteration(IrKernel *kernel, IrOp *loop) {
+    IrBlock *body = loop->body;
+    IrValue *iv = body->args[0];
+    IrType boolean = ir_scalar_type(DT_BOOL);
+    IrOp *first = body->first;
+    IrValue *next = new_op(kernel, first, loop->loc, IR_ADD, &iv->type, iv, loop->operands[2], NULL)->results[0];
+    IrValue *valid = new_op(kernel, first, loop->loc, IR_LT, &boolean, next, loop->operands[1], NULL)->results[0];
+    int64_t step;
+    if (!is_int_const(loop->operands[2], &step) || step != 1) {
+        IrValue *up = new_op(kernel, first, loop->loc, IR_GT, &boolean, next, iv, NULL)->results[0];
+        valid = new_op(kernel, first, loop->loc, IR_AND, &boolean, valid, up, NULL)->results[0];
+    }
+    return new_op(kernel, first, loop->loc, IR_SELECT, &iv->type, valid, next, iv);
+}
+
 static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
     IrBlock *body = loop->body;
     if (!body || !body->first || body->last->opcode != IR_YIELD)
@@ -198,7 +289,7 @@ static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
     int64_t registers = 0;
     for (int i = 1; i < body->num_args; i++)
         registers += tile_registers(&body->args[i]->type, threads);
-    IrValue *iv_next = NULL;
+    IrOp *guard = NULL;              /* the if around the first iteration's loads */
     IrOp *top = NULL;                /* the last op of the prefetches at the top */
     ValueMap before = {.n = 1}, inside = {.n = 1};
     before.from[0] = inside.from[0] = body->args[0];
@@ -224,18 +315,13 @@ static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
         /* Room for the copies (each slice op and the load has one result). */
         if (!ok || before.n + n + 1 > PREFETCH_MAX_MAP || inside.n + n + 1 > PREFETCH_MAX_MAP)
             continue;
-        /* Body order: collect_slice appends dependencies first. */
-        IrValue *x0 = emit_load(kernel, loop, slice, n, op, &before);
-        if (!iv_next) {
-            IrOp *add = ir_op_new(kernel, IR_ADD, loop->loc, 2, 1);
-            add->operands[0] = body->args[0];
-            add->operands[1] = loop->operands[2];
-            add->results[0]->type = body->args[0]->type;
-            ir_op_insert_before(body->first, add);
-            iv_next = add->results[0];
-            inside.to[0] = iv_next;
-            top = add;
+        if (!guard) {
+            guard = new_guard(kernel, loop);
+            top = next_iteration(kernel, loop);
+            inside.to[0] = top->results[0];
         }
+        /* Body order: collect_slice appends dependencies first. */
+        IrValue *x0 = add_guarded(kernel, guard, emit_load(kernel, guard->body->last, slice, n, op, &before));
         IrValue *xn = emit_load(kernel, top->next, slice, n, op, &inside);
         top = xn->def;
         IrValue *x = add_carried(kernel, loop, x0, xn);

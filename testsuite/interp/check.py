@@ -292,6 +292,43 @@ def loops(rng):
     return [x, array_out("y", "f32"), array_out("z", "i32"), scalar("n_iter", n_iter)], ref
 
 
+def wrap_i32(x):
+    return (int(x) + 2**31) % 2**32 - 2**31
+
+
+@case("loop-steps", inputs("loops.tess"), kernel="loop_steps")
+def loop_steps(rng):
+    i32_min, i32_max = -2**31, 2**31 - 1
+    # (lo, hi, step): counting down, step 0, steps that pass i32's end, ...
+    rows = [(10, 0, -1), (0, 10, -1), (0, 10, 0), (10, 0, 0), (5, 5, 0), (5, 5, 1), (4, 5, 1),
+            (0, 0, 3), (0, 1, 3), (0, 2, 1), (-7, 9, 4), (-7, 10, 4), (-7, 11, 4),
+            (2147483000, i32_max, 1000000000), (i32_min, i32_max, i32_max), (i32_max - 1, i32_max, 2),
+            (0, i32_max, 2**30), (i32_min, i32_min + 5, i32_max), (i32_max, i32_min, -1),
+            (i32_min, i32_max, -i32_max), (-3, 2147483600, 999999999), (1, 0, i32_max)]
+    for _ in range(12):
+        lo, hi = sorted(rng.integers(-3000, 3000, 2))
+        if rng.random() < 0.3:
+            lo, hi = hi, lo
+        rows.append((int(lo), int(hi), int(rng.integers(-5, 60))))
+    los, his, steps = (np.array(c, np.int64) for c in zip(*rows))
+
+    def ref():
+        trips, sums, lasts = (np.zeros((len(rows), 3), np.int64) for _ in range(3))
+        for t, (lo, hi, step) in enumerate(rows):
+            loops = [(lo, hi, step), (max(lo, wrap_i32(hi - 1000)), hi, 1), (lo, hi, 1000000000)]
+            for j, (a, b, s) in enumerate(loops):
+                iters = range(a, b, s) if s > 0 else range(0)   # nothing for a step <= 0
+                trips[t, j] = len(iters)
+                h = 0
+                for i in iters:
+                    h = wrap_i32(h * 31 + i)
+                sums[t, j] = h
+                lasts[t, j] = iters[-1] if iters else -1
+        return {"trips": trips, "sums": sums, "lasts": lasts}
+    return [array_in("los", "i32", los), array_in("his", "i32", his), array_in("steps", "i32", steps),
+            array_out("trips", "i32"), array_out("sums", "i32"), array_out("lasts", "i32")], ref
+
+
 @case("dot-i8", inputs("loops.tess"), kernel="dot_i8")
 def dot_i8(rng):
     a = array_in("a", "i8", rng.integers(-128, 128, (45, 77)))
@@ -514,6 +551,64 @@ def shared_transpose(rng):
 def shared_loop(rng):
     x = array_in("x", "f32", rng.standard_normal((13, 70)))
     return [x, array_out("s", "f32")], lambda: {"s": f(x).sum(axis=1)}
+
+
+# Prefetched loops (prefetch.tess) at trip counts 0, 1, 2 and more: the
+# prefetch of the iteration after the last must not read past the array.
+PREFETCH_TRIPS = (0, 1, 2, 9)
+
+
+def prefetch_cases(k):
+    @case(f"prefetch-scalar-{k}", inputs("prefetch.tess"), kernel="scalar_sum")
+    def scalar_sum(rng):
+        w = array_in("w", "f32", rng.standard_normal(k))
+        return [w, array_out("y", "f32")], lambda: {"y": [f(w).sum()]}
+
+    @case(f"prefetch-paged-{k}", inputs("prefetch.tess"), kernel="paged_sum")
+    def paged_sum(rng):
+        # Rows with every length from 0 to k (k, the table's width, last).
+        n_pages, width = 11, 16
+        lens = np.array(list(range(k + 1)) + list(rng.integers(0, k + 1, 4)))
+        table = array_in("table", "i32", rng.integers(0, n_pages, (len(lens), k)))
+        pages = array_in("pages", "f32", rng.standard_normal((n_pages, width)))
+
+        def ref():
+            t, p = f(table).astype(np.int64), f(pages)
+            return {"o": np.array([p[t[b, :n]].sum(axis=0) for b, n in enumerate(lens)])}
+        return [table, array_in("lens", "i32", lens), pages, array_out("o", "f32")], ref
+
+    @case(f"prefetch-taps-{k}", inputs("prefetch.tess"), kernel="tap_stencil")
+    def tap_stencil(rng):
+        n = 77
+        x = array_in("x", "f32", rng.standard_normal(n))
+        taps = array_in("taps", "f32", rng.standard_normal(k))
+
+        def ref():
+            padded = np.pad(f(x), k)
+            y = np.zeros(n)
+            for t in range(k):
+                start = k + t - k // 2
+                y += f(taps)[t] * padded[start:start + n]
+            return {"y": y}
+        return [x, taps, array_out("y", "f32")], ref
+
+
+for _trips in PREFETCH_TRIPS:
+    prefetch_cases(_trips)
+
+
+@case("prefetch-strided", inputs("prefetch.tess"), kernel="strided_sum")
+def prefetch_strided(rng):
+    i32_max = 2**31 - 1
+    rows = [(2147482748, i32_max, 100), (2147483000, i32_max, 1000000000), (0, 10, 0), (5, 0, -1),
+            (0, 9, 1), (3, 30, 3), (-20, -2, 2), (i32_max - 1, i32_max, 5)]
+    los, his, steps = (np.array(c) for c in zip(*rows))
+    w = array_in("w", "f32", rng.standard_normal(9))
+
+    def ref():
+        return {"y": [f(w)[:len(range(lo, hi, s)) if s > 0 else 0].sum() for lo, hi, s in rows]}
+    return [w, array_in("los", "i32", los), array_in("his", "i32", his), array_in("steps", "i32", steps),
+            array_out("y", "f32")], ref
 
 
 # ---- the driver --------------------------------------------------------------------

@@ -19,686 +19,704 @@ entry:
   %8 = sub i32 %M, %5
   %9 = add i32 %N, 255
   %10 = sdiv i32 %9, 256
-  %11 = zext nneg i32 %warp to i64
-  %12 = mul nsw i64 %1, %11
-  %13 = zext nneg i32 %2 to i64
-  %14 = getelementptr float, ptr addrspace(1) %x, i64 %7
-  %15 = getelementptr float, ptr addrspace(1) %14, i64 %12
-  %16 = getelementptr float, ptr addrspace(1) %15, i64 %13
-  %17 = ptrtoint ptr addrspace(1) %14 to i64
-  %18 = shl nsw i64 %1, 2
-  %19 = or i64 %18, %17
-  %20 = and i64 %19, 15
-  %21 = icmp eq i64 %20, 0
-  %22 = or disjoint i32 %warp, 12
-  %23 = or disjoint i32 %2, 131
-  %24 = icmp slt i32 %warp, %8
-  %25 = icmp slt i32 %22, %8
-  %26 = icmp slt i32 %23, %N
-  %27 = and i1 %26, %21
-  %28 = and i1 %25, %27
-  br i1 %28, label %ld.tile, label %ld.edge
+  %11 = icmp sgt i32 %9, 255
+  br i1 %11, label %if.then, label %if.end
 
-ld.tile:                                          ; preds = %entry
-  %29 = load float, ptr addrspace(1) %16, align 16
-  %30 = getelementptr inbounds nuw i8, ptr addrspace(1) %16, i64 4
-  %31 = load float, ptr addrspace(1) %30, align 4
-  %32 = getelementptr inbounds nuw i8, ptr addrspace(1) %16, i64 8
-  %33 = load float, ptr addrspace(1) %32, align 8
-  %34 = getelementptr inbounds nuw i8, ptr addrspace(1) %16, i64 12
-  %35 = load float, ptr addrspace(1) %34, align 4
-  %36 = getelementptr i8, ptr addrspace(1) %16, i64 512
-  %37 = load float, ptr addrspace(1) %36, align 16
-  %38 = getelementptr i8, ptr addrspace(1) %16, i64 516
-  %39 = load float, ptr addrspace(1) %38, align 4
-  %40 = getelementptr i8, ptr addrspace(1) %16, i64 520
-  %41 = load float, ptr addrspace(1) %40, align 8
-  %42 = getelementptr i8, ptr addrspace(1) %16, i64 524
-  %43 = load float, ptr addrspace(1) %42, align 4
-  %44 = getelementptr float, ptr addrspace(1) %16, i64 %18
-  %45 = load float, ptr addrspace(1) %44, align 16
-  %46 = getelementptr inbounds nuw i8, ptr addrspace(1) %44, i64 4
-  %47 = load float, ptr addrspace(1) %46, align 4
-  %48 = getelementptr inbounds nuw i8, ptr addrspace(1) %44, i64 8
-  %49 = load float, ptr addrspace(1) %48, align 8
-  %50 = getelementptr inbounds nuw i8, ptr addrspace(1) %44, i64 12
-  %51 = load float, ptr addrspace(1) %50, align 4
-  %52 = getelementptr i8, ptr addrspace(1) %44, i64 512
-  %53 = load float, ptr addrspace(1) %52, align 16
-  %54 = getelementptr i8, ptr addrspace(1) %44, i64 516
-  %55 = load float, ptr addrspace(1) %54, align 4
-  %56 = getelementptr i8, ptr addrspace(1) %44, i64 520
-  %57 = load float, ptr addrspace(1) %56, align 8
-  %58 = getelementptr i8, ptr addrspace(1) %44, i64 524
-  %59 = load float, ptr addrspace(1) %58, align 4
-  %.idx2 = shl nsw i64 %1, 5
-  %60 = getelementptr i8, ptr addrspace(1) %16, i64 %.idx2
-  %61 = load float, ptr addrspace(1) %60, align 16
-  %62 = getelementptr inbounds nuw i8, ptr addrspace(1) %60, i64 4
-  %63 = load float, ptr addrspace(1) %62, align 4
-  %64 = getelementptr inbounds nuw i8, ptr addrspace(1) %60, i64 8
-  %65 = load float, ptr addrspace(1) %64, align 8
-  %66 = getelementptr inbounds nuw i8, ptr addrspace(1) %60, i64 12
-  %67 = load float, ptr addrspace(1) %66, align 4
-  %68 = getelementptr i8, ptr addrspace(1) %60, i64 512
-  %69 = load float, ptr addrspace(1) %68, align 16
-  %70 = getelementptr i8, ptr addrspace(1) %60, i64 516
-  %71 = load float, ptr addrspace(1) %70, align 4
-  %72 = getelementptr i8, ptr addrspace(1) %60, i64 520
-  %73 = load float, ptr addrspace(1) %72, align 8
-  %74 = getelementptr i8, ptr addrspace(1) %60, i64 524
-  %75 = load float, ptr addrspace(1) %74, align 4
-  %.idx3 = mul nsw i64 %1, 48
-  %76 = getelementptr i8, ptr addrspace(1) %16, i64 %.idx3
-  %77 = load float, ptr addrspace(1) %76, align 16
-  %78 = getelementptr inbounds nuw i8, ptr addrspace(1) %76, i64 4
-  %79 = load float, ptr addrspace(1) %78, align 4
-  %80 = getelementptr inbounds nuw i8, ptr addrspace(1) %76, i64 8
-  %81 = load float, ptr addrspace(1) %80, align 8
-  %82 = getelementptr inbounds nuw i8, ptr addrspace(1) %76, i64 12
-  %83 = load float, ptr addrspace(1) %82, align 4
-  %84 = getelementptr i8, ptr addrspace(1) %76, i64 512
-  %85 = load float, ptr addrspace(1) %84, align 16
-  %86 = getelementptr i8, ptr addrspace(1) %76, i64 516
-  %87 = load float, ptr addrspace(1) %86, align 4
-  %88 = getelementptr i8, ptr addrspace(1) %76, i64 520
-  %89 = load float, ptr addrspace(1) %88, align 8
-  %90 = getelementptr i8, ptr addrspace(1) %76, i64 524
-  %91 = load float, ptr addrspace(1) %90, align 4
-  br label %ld.tile.done
+if.then:                                          ; preds = %entry
+  %12 = zext nneg i32 %warp to i64
+  %13 = or disjoint i64 %6, %12
+  %14 = mul nsw i64 %13, %1
+  %15 = zext nneg i32 %2 to i64
+  %16 = getelementptr float, ptr addrspace(1) %x, i64 %14
+  %17 = getelementptr float, ptr addrspace(1) %16, i64 %15
+  %18 = getelementptr float, ptr addrspace(1) %x, i64 %7
+  %19 = ptrtoint ptr addrspace(1) %18 to i64
+  %20 = shl nuw nsw i64 %1, 2
+  %21 = or i64 %20, %19
+  %22 = and i64 %21, 15
+  %23 = icmp eq i64 %22, 0
+  %24 = or disjoint i32 %warp, 12
+  %25 = or disjoint i32 %2, 131
+  %26 = icmp slt i32 %24, %8
+  %27 = icmp samesign ult i32 %25, %N
+  %28 = and i1 %27, %23
+  %29 = and i1 %26, %28
+  br i1 %29, label %ld.tile, label %ld.edge
 
-ld.edge:                                          ; preds = %entry
-  %92 = icmp slt i32 %2, %N
-  %93 = and i1 %24, %92
-  %94 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %93, i32 0) #3
-  %95 = bitcast i32 %94 to float
-  %96 = or disjoint i32 %2, 1
-  %97 = icmp slt i32 %96, %N
-  %98 = and i1 %24, %97
-  %99 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %98, i32 0) #3
-  %100 = bitcast i32 %99 to float
-  %101 = or disjoint i32 %2, 2
-  %102 = icmp slt i32 %101, %N
-  %103 = and i1 %24, %102
-  %104 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %103, i32 0) #3
-  %105 = bitcast i32 %104 to float
-  %106 = or disjoint i32 %2, 3
-  %107 = icmp slt i32 %106, %N
-  %108 = and i1 %24, %107
-  %109 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %108, i32 0) #3
-  %110 = bitcast i32 %109 to float
-  %111 = or disjoint i32 %2, 128
-  %112 = icmp slt i32 %111, %N
-  %113 = and i1 %24, %112
-  %114 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %113, i32 0) #3
-  %115 = bitcast i32 %114 to float
-  %116 = or disjoint i32 %2, 129
-  %117 = icmp slt i32 %116, %N
-  %118 = and i1 %24, %117
-  %119 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %118, i32 0) #3
-  %120 = bitcast i32 %119 to float
-  %121 = or disjoint i32 %2, 130
-  %122 = icmp slt i32 %121, %N
-  %123 = and i1 %24, %122
-  %124 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %123, i32 0) #3
-  %125 = bitcast i32 %124 to float
-  %126 = and i1 %24, %26
-  %127 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %16, i1 %126, i32 0) #3
-  %128 = bitcast i32 %127 to float
-  %129 = or disjoint i32 %warp, 4
-  %130 = getelementptr float, ptr addrspace(1) %16, i64 %18
-  %131 = icmp slt i32 %129, %8
-  %132 = and i1 %131, %92
-  %133 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %132, i32 0) #3
-  %134 = bitcast i32 %133 to float
-  %135 = and i1 %131, %97
-  %136 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %135, i32 0) #3
-  %137 = bitcast i32 %136 to float
-  %138 = and i1 %131, %102
-  %139 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %138, i32 0) #3
-  %140 = bitcast i32 %139 to float
-  %141 = and i1 %131, %107
-  %142 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %141, i32 0) #3
-  %143 = bitcast i32 %142 to float
-  %144 = and i1 %131, %112
-  %145 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %144, i32 0) #3
-  %146 = bitcast i32 %145 to float
-  %147 = and i1 %131, %117
-  %148 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %147, i32 0) #3
-  %149 = bitcast i32 %148 to float
-  %150 = and i1 %131, %122
-  %151 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %150, i32 0) #3
-  %152 = bitcast i32 %151 to float
-  %153 = and i1 %131, %26
-  %154 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %130, i1 %153, i32 0) #3
-  %155 = bitcast i32 %154 to float
-  %156 = or disjoint i32 %warp, 8
-  %.idx = shl nsw i64 %1, 5
-  %157 = getelementptr i8, ptr addrspace(1) %16, i64 %.idx
-  %158 = icmp slt i32 %156, %8
-  %159 = and i1 %158, %92
-  %160 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %159, i32 0) #3
-  %161 = bitcast i32 %160 to float
-  %162 = and i1 %158, %97
-  %163 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %162, i32 0) #3
-  %164 = bitcast i32 %163 to float
-  %165 = and i1 %158, %102
-  %166 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %165, i32 0) #3
-  %167 = bitcast i32 %166 to float
-  %168 = and i1 %158, %107
-  %169 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %168, i32 0) #3
-  %170 = bitcast i32 %169 to float
-  %171 = and i1 %158, %112
-  %172 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %171, i32 0) #3
-  %173 = bitcast i32 %172 to float
-  %174 = and i1 %158, %117
-  %175 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %174, i32 0) #3
-  %176 = bitcast i32 %175 to float
-  %177 = and i1 %158, %122
-  %178 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %177, i32 0) #3
-  %179 = bitcast i32 %178 to float
-  %180 = and i1 %158, %26
-  %181 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %157, i1 %180, i32 0) #3
-  %182 = bitcast i32 %181 to float
-  %.idx1 = mul nsw i64 %1, 48
-  %183 = getelementptr i8, ptr addrspace(1) %16, i64 %.idx1
-  %184 = and i1 %25, %92
-  %185 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %184, i32 0) #3
-  %186 = bitcast i32 %185 to float
-  %187 = and i1 %25, %97
-  %188 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %187, i32 0) #3
-  %189 = bitcast i32 %188 to float
-  %190 = and i1 %25, %102
-  %191 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %190, i32 0) #3
-  %192 = bitcast i32 %191 to float
-  %193 = and i1 %25, %107
-  %194 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %193, i32 0) #3
-  %195 = bitcast i32 %194 to float
-  %196 = and i1 %25, %112
-  %197 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %196, i32 0) #3
-  %198 = bitcast i32 %197 to float
-  %199 = and i1 %25, %117
-  %200 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %199, i32 0) #3
-  %201 = bitcast i32 %200 to float
-  %202 = and i1 %25, %122
-  %203 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %202, i32 0) #3
-  %204 = bitcast i32 %203 to float
-  %205 = and i1 %25, %26
-  %206 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %205, i32 0) #3
-  %207 = bitcast i32 %206 to float
-  br label %ld.tile.done
+if.end:                                           ; preds = %ld.tile, %ld.edge, %entry
+  %30 = phi float [ 0.000000e+00, %entry ], [ %81, %ld.tile ], [ %148, %ld.edge ]
+  %31 = phi float [ 0.000000e+00, %entry ], [ %83, %ld.tile ], [ %153, %ld.edge ]
+  %32 = phi float [ 0.000000e+00, %entry ], [ %85, %ld.tile ], [ %158, %ld.edge ]
+  %33 = phi float [ 0.000000e+00, %entry ], [ %87, %ld.tile ], [ %163, %ld.edge ]
+  %34 = phi float [ 0.000000e+00, %entry ], [ %89, %ld.tile ], [ %168, %ld.edge ]
+  %35 = phi float [ 0.000000e+00, %entry ], [ %91, %ld.tile ], [ %173, %ld.edge ]
+  %36 = phi float [ 0.000000e+00, %entry ], [ %93, %ld.tile ], [ %178, %ld.edge ]
+  %37 = phi float [ 0.000000e+00, %entry ], [ %95, %ld.tile ], [ %181, %ld.edge ]
+  %38 = phi float [ 0.000000e+00, %entry ], [ %97, %ld.tile ], [ %187, %ld.edge ]
+  %39 = phi float [ 0.000000e+00, %entry ], [ %99, %ld.tile ], [ %190, %ld.edge ]
+  %40 = phi float [ 0.000000e+00, %entry ], [ %101, %ld.tile ], [ %193, %ld.edge ]
+  %41 = phi float [ 0.000000e+00, %entry ], [ %103, %ld.tile ], [ %196, %ld.edge ]
+  %42 = phi float [ 0.000000e+00, %entry ], [ %105, %ld.tile ], [ %199, %ld.edge ]
+  %43 = phi float [ 0.000000e+00, %entry ], [ %107, %ld.tile ], [ %202, %ld.edge ]
+  %44 = phi float [ 0.000000e+00, %entry ], [ %109, %ld.tile ], [ %205, %ld.edge ]
+  %45 = phi float [ 0.000000e+00, %entry ], [ %111, %ld.tile ], [ %208, %ld.edge ]
+  %46 = phi float [ 0.000000e+00, %entry ], [ %113, %ld.tile ], [ %214, %ld.edge ]
+  %47 = phi float [ 0.000000e+00, %entry ], [ %115, %ld.tile ], [ %217, %ld.edge ]
+  %48 = phi float [ 0.000000e+00, %entry ], [ %117, %ld.tile ], [ %220, %ld.edge ]
+  %49 = phi float [ 0.000000e+00, %entry ], [ %119, %ld.tile ], [ %223, %ld.edge ]
+  %50 = phi float [ 0.000000e+00, %entry ], [ %121, %ld.tile ], [ %226, %ld.edge ]
+  %51 = phi float [ 0.000000e+00, %entry ], [ %123, %ld.tile ], [ %229, %ld.edge ]
+  %52 = phi float [ 0.000000e+00, %entry ], [ %125, %ld.tile ], [ %232, %ld.edge ]
+  %53 = phi float [ 0.000000e+00, %entry ], [ %127, %ld.tile ], [ %235, %ld.edge ]
+  %54 = phi float [ 0.000000e+00, %entry ], [ %129, %ld.tile ], [ %239, %ld.edge ]
+  %55 = phi float [ 0.000000e+00, %entry ], [ %131, %ld.tile ], [ %242, %ld.edge ]
+  %56 = phi float [ 0.000000e+00, %entry ], [ %133, %ld.tile ], [ %245, %ld.edge ]
+  %57 = phi float [ 0.000000e+00, %entry ], [ %135, %ld.tile ], [ %248, %ld.edge ]
+  %58 = phi float [ 0.000000e+00, %entry ], [ %137, %ld.tile ], [ %251, %ld.edge ]
+  %59 = phi float [ 0.000000e+00, %entry ], [ %139, %ld.tile ], [ %254, %ld.edge ]
+  %60 = phi float [ 0.000000e+00, %entry ], [ %141, %ld.tile ], [ %257, %ld.edge ]
+  %61 = phi float [ 0.000000e+00, %entry ], [ %143, %ld.tile ], [ %260, %ld.edge ]
+  %62 = zext nneg i32 %warp to i64
+  br i1 %11, label %for.body.lr.ph, label %for.exit
 
-ld.tile.done:                                     ; preds = %ld.edge, %ld.tile
-  %208 = phi float [ %29, %ld.tile ], [ %95, %ld.edge ]
-  %209 = phi float [ %31, %ld.tile ], [ %100, %ld.edge ]
-  %210 = phi float [ %33, %ld.tile ], [ %105, %ld.edge ]
-  %211 = phi float [ %35, %ld.tile ], [ %110, %ld.edge ]
-  %212 = phi float [ %37, %ld.tile ], [ %115, %ld.edge ]
-  %213 = phi float [ %39, %ld.tile ], [ %120, %ld.edge ]
-  %214 = phi float [ %41, %ld.tile ], [ %125, %ld.edge ]
-  %215 = phi float [ %43, %ld.tile ], [ %128, %ld.edge ]
-  %216 = phi float [ %45, %ld.tile ], [ %134, %ld.edge ]
-  %217 = phi float [ %47, %ld.tile ], [ %137, %ld.edge ]
-  %218 = phi float [ %49, %ld.tile ], [ %140, %ld.edge ]
-  %219 = phi float [ %51, %ld.tile ], [ %143, %ld.edge ]
-  %220 = phi float [ %53, %ld.tile ], [ %146, %ld.edge ]
-  %221 = phi float [ %55, %ld.tile ], [ %149, %ld.edge ]
-  %222 = phi float [ %57, %ld.tile ], [ %152, %ld.edge ]
-  %223 = phi float [ %59, %ld.tile ], [ %155, %ld.edge ]
-  %224 = phi float [ %61, %ld.tile ], [ %161, %ld.edge ]
-  %225 = phi float [ %63, %ld.tile ], [ %164, %ld.edge ]
-  %226 = phi float [ %65, %ld.tile ], [ %167, %ld.edge ]
-  %227 = phi float [ %67, %ld.tile ], [ %170, %ld.edge ]
-  %228 = phi float [ %69, %ld.tile ], [ %173, %ld.edge ]
-  %229 = phi float [ %71, %ld.tile ], [ %176, %ld.edge ]
-  %230 = phi float [ %73, %ld.tile ], [ %179, %ld.edge ]
-  %231 = phi float [ %75, %ld.tile ], [ %182, %ld.edge ]
-  %232 = phi float [ %77, %ld.tile ], [ %186, %ld.edge ]
-  %233 = phi float [ %79, %ld.tile ], [ %189, %ld.edge ]
-  %234 = phi float [ %81, %ld.tile ], [ %192, %ld.edge ]
-  %235 = phi float [ %83, %ld.tile ], [ %195, %ld.edge ]
-  %236 = phi float [ %85, %ld.tile ], [ %198, %ld.edge ]
-  %237 = phi float [ %87, %ld.tile ], [ %201, %ld.edge ]
-  %238 = phi float [ %89, %ld.tile ], [ %204, %ld.edge ]
-  %239 = phi float [ %91, %ld.tile ], [ %207, %ld.edge ]
-  %240 = icmp sgt i32 %9, 255
-  br i1 %240, label %for.body.lr.ph, label %for.exit
-
-for.body.lr.ph:                                   ; preds = %ld.tile.done
-  %241 = or disjoint i32 %2, 1
-  %242 = or disjoint i32 %2, 2
-  %243 = or disjoint i32 %2, 3
-  %244 = or disjoint i32 %2, 128
-  %245 = or disjoint i32 %2, 129
-  %246 = or disjoint i32 %2, 130
-  %247 = or disjoint i32 %warp, 4
-  %248 = icmp slt i32 %247, %8
-  %249 = or disjoint i32 %warp, 8
+for.body.lr.ph:                                   ; preds = %if.end
+  %63 = mul nuw nsw i64 %1, %62
+  %64 = zext nneg i32 %2 to i64
+  %65 = getelementptr float, ptr addrspace(1) %x, i64 %7
+  %66 = shl nuw nsw i64 %1, 2
+  %67 = or disjoint i32 %warp, 12
+  %68 = or disjoint i32 %2, 131
+  %69 = icmp slt i32 %67, %8
+  %70 = icmp slt i32 %warp, %8
+  %71 = or disjoint i32 %2, 1
+  %72 = or disjoint i32 %2, 2
+  %73 = or disjoint i32 %2, 3
+  %74 = or disjoint i32 %2, 128
+  %75 = or disjoint i32 %2, 129
+  %76 = or disjoint i32 %2, 130
+  %77 = or disjoint i32 %warp, 4
+  %78 = icmp slt i32 %77, %8
+  %79 = or disjoint i32 %warp, 8
   %.idx4 = shl nuw nsw i64 %1, 5
-  %250 = icmp slt i32 %249, %8
+  %80 = icmp slt i32 %79, %8
   %.idx5 = mul nuw nsw i64 %1, 48
   br label %for.body
 
-for.body:                                         ; preds = %for.body.lr.ph, %ld.tile.done3
-  %251 = phi float [ %239, %for.body.lr.ph ], [ %504, %ld.tile.done3 ]
-  %252 = phi float [ %238, %for.body.lr.ph ], [ %503, %ld.tile.done3 ]
-  %253 = phi float [ %237, %for.body.lr.ph ], [ %502, %ld.tile.done3 ]
-  %254 = phi float [ %236, %for.body.lr.ph ], [ %501, %ld.tile.done3 ]
-  %255 = phi float [ %235, %for.body.lr.ph ], [ %500, %ld.tile.done3 ]
-  %256 = phi float [ %234, %for.body.lr.ph ], [ %499, %ld.tile.done3 ]
-  %257 = phi float [ %233, %for.body.lr.ph ], [ %498, %ld.tile.done3 ]
-  %258 = phi float [ %232, %for.body.lr.ph ], [ %497, %ld.tile.done3 ]
-  %259 = phi float [ %231, %for.body.lr.ph ], [ %496, %ld.tile.done3 ]
-  %260 = phi float [ %230, %for.body.lr.ph ], [ %495, %ld.tile.done3 ]
-  %261 = phi float [ %229, %for.body.lr.ph ], [ %494, %ld.tile.done3 ]
-  %262 = phi float [ %228, %for.body.lr.ph ], [ %493, %ld.tile.done3 ]
-  %263 = phi float [ %227, %for.body.lr.ph ], [ %492, %ld.tile.done3 ]
-  %264 = phi float [ %226, %for.body.lr.ph ], [ %491, %ld.tile.done3 ]
-  %265 = phi float [ %225, %for.body.lr.ph ], [ %490, %ld.tile.done3 ]
-  %266 = phi float [ %224, %for.body.lr.ph ], [ %489, %ld.tile.done3 ]
-  %267 = phi float [ %223, %for.body.lr.ph ], [ %488, %ld.tile.done3 ]
-  %268 = phi float [ %222, %for.body.lr.ph ], [ %487, %ld.tile.done3 ]
-  %269 = phi float [ %221, %for.body.lr.ph ], [ %486, %ld.tile.done3 ]
-  %270 = phi float [ %220, %for.body.lr.ph ], [ %485, %ld.tile.done3 ]
-  %271 = phi float [ %219, %for.body.lr.ph ], [ %484, %ld.tile.done3 ]
-  %272 = phi float [ %218, %for.body.lr.ph ], [ %483, %ld.tile.done3 ]
-  %273 = phi float [ %217, %for.body.lr.ph ], [ %482, %ld.tile.done3 ]
-  %274 = phi float [ %216, %for.body.lr.ph ], [ %481, %ld.tile.done3 ]
-  %275 = phi float [ %215, %for.body.lr.ph ], [ %480, %ld.tile.done3 ]
-  %276 = phi float [ %214, %for.body.lr.ph ], [ %479, %ld.tile.done3 ]
-  %277 = phi float [ %213, %for.body.lr.ph ], [ %478, %ld.tile.done3 ]
-  %278 = phi float [ %212, %for.body.lr.ph ], [ %477, %ld.tile.done3 ]
-  %279 = phi float [ %211, %for.body.lr.ph ], [ %476, %ld.tile.done3 ]
-  %280 = phi float [ %210, %for.body.lr.ph ], [ %475, %ld.tile.done3 ]
-  %281 = phi float [ %209, %for.body.lr.ph ], [ %474, %ld.tile.done3 ]
-  %282 = phi float [ %208, %for.body.lr.ph ], [ %473, %ld.tile.done3 ]
-  %283 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %616, %ld.tile.done3 ]
-  %284 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %615, %ld.tile.done3 ]
-  %285 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %614, %ld.tile.done3 ]
-  %286 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %613, %ld.tile.done3 ]
-  %iv11 = phi i32 [ 0, %for.body.lr.ph ], [ %287, %ld.tile.done3 ]
-  %287 = add nuw nsw i32 %iv11, 1
-  %288 = shl i32 %287, 8
-  %289 = sext i32 %288 to i64
-  %290 = sub i32 %N, %288
-  %291 = getelementptr float, ptr addrspace(1) %14, i64 %289
-  %292 = getelementptr float, ptr addrspace(1) %291, i64 %12
-  %293 = getelementptr float, ptr addrspace(1) %292, i64 %13
-  %294 = ptrtoint ptr addrspace(1) %291 to i64
-  %295 = or i64 %18, %294
-  %296 = and i64 %295, 15
-  %297 = icmp eq i64 %296, 0
-  %298 = icmp slt i32 %23, %290
-  %299 = and i1 %298, %297
-  %300 = and i1 %25, %299
-  br i1 %300, label %ld.tile1, label %ld.edge2
+ld.tile:                                          ; preds = %if.then
+  %81 = load float, ptr addrspace(1) %17, align 16
+  %82 = getelementptr inbounds nuw i8, ptr addrspace(1) %17, i64 4
+  %83 = load float, ptr addrspace(1) %82, align 4
+  %84 = getelementptr inbounds nuw i8, ptr addrspace(1) %17, i64 8
+  %85 = load float, ptr addrspace(1) %84, align 8
+  %86 = getelementptr inbounds nuw i8, ptr addrspace(1) %17, i64 12
+  %87 = load float, ptr addrspace(1) %86, align 4
+  %88 = getelementptr i8, ptr addrspace(1) %17, i64 512
+  %89 = load float, ptr addrspace(1) %88, align 16
+  %90 = getelementptr i8, ptr addrspace(1) %17, i64 516
+  %91 = load float, ptr addrspace(1) %90, align 4
+  %92 = getelementptr i8, ptr addrspace(1) %17, i64 520
+  %93 = load float, ptr addrspace(1) %92, align 8
+  %94 = getelementptr i8, ptr addrspace(1) %17, i64 524
+  %95 = load float, ptr addrspace(1) %94, align 4
+  %96 = getelementptr float, ptr addrspace(1) %17, i64 %20
+  %97 = load float, ptr addrspace(1) %96, align 16
+  %98 = getelementptr inbounds nuw i8, ptr addrspace(1) %96, i64 4
+  %99 = load float, ptr addrspace(1) %98, align 4
+  %100 = getelementptr inbounds nuw i8, ptr addrspace(1) %96, i64 8
+  %101 = load float, ptr addrspace(1) %100, align 8
+  %102 = getelementptr inbounds nuw i8, ptr addrspace(1) %96, i64 12
+  %103 = load float, ptr addrspace(1) %102, align 4
+  %104 = getelementptr i8, ptr addrspace(1) %96, i64 512
+  %105 = load float, ptr addrspace(1) %104, align 16
+  %106 = getelementptr i8, ptr addrspace(1) %96, i64 516
+  %107 = load float, ptr addrspace(1) %106, align 4
+  %108 = getelementptr i8, ptr addrspace(1) %96, i64 520
+  %109 = load float, ptr addrspace(1) %108, align 8
+  %110 = getelementptr i8, ptr addrspace(1) %96, i64 524
+  %111 = load float, ptr addrspace(1) %110, align 4
+  %.idx2 = shl nuw nsw i64 %1, 5
+  %112 = getelementptr i8, ptr addrspace(1) %17, i64 %.idx2
+  %113 = load float, ptr addrspace(1) %112, align 16
+  %114 = getelementptr inbounds nuw i8, ptr addrspace(1) %112, i64 4
+  %115 = load float, ptr addrspace(1) %114, align 4
+  %116 = getelementptr inbounds nuw i8, ptr addrspace(1) %112, i64 8
+  %117 = load float, ptr addrspace(1) %116, align 8
+  %118 = getelementptr inbounds nuw i8, ptr addrspace(1) %112, i64 12
+  %119 = load float, ptr addrspace(1) %118, align 4
+  %120 = getelementptr i8, ptr addrspace(1) %112, i64 512
+  %121 = load float, ptr addrspace(1) %120, align 16
+  %122 = getelementptr i8, ptr addrspace(1) %112, i64 516
+  %123 = load float, ptr addrspace(1) %122, align 4
+  %124 = getelementptr i8, ptr addrspace(1) %112, i64 520
+  %125 = load float, ptr addrspace(1) %124, align 8
+  %126 = getelementptr i8, ptr addrspace(1) %112, i64 524
+  %127 = load float, ptr addrspace(1) %126, align 4
+  %.idx3 = mul nuw nsw i64 %1, 48
+  %128 = getelementptr i8, ptr addrspace(1) %17, i64 %.idx3
+  %129 = load float, ptr addrspace(1) %128, align 16
+  %130 = getelementptr inbounds nuw i8, ptr addrspace(1) %128, i64 4
+  %131 = load float, ptr addrspace(1) %130, align 4
+  %132 = getelementptr inbounds nuw i8, ptr addrspace(1) %128, i64 8
+  %133 = load float, ptr addrspace(1) %132, align 8
+  %134 = getelementptr inbounds nuw i8, ptr addrspace(1) %128, i64 12
+  %135 = load float, ptr addrspace(1) %134, align 4
+  %136 = getelementptr i8, ptr addrspace(1) %128, i64 512
+  %137 = load float, ptr addrspace(1) %136, align 16
+  %138 = getelementptr i8, ptr addrspace(1) %128, i64 516
+  %139 = load float, ptr addrspace(1) %138, align 4
+  %140 = getelementptr i8, ptr addrspace(1) %128, i64 520
+  %141 = load float, ptr addrspace(1) %140, align 8
+  %142 = getelementptr i8, ptr addrspace(1) %128, i64 524
+  %143 = load float, ptr addrspace(1) %142, align 4
+  br label %if.end
 
-for.exit:                                         ; preds = %ld.tile.done3, %ld.tile.done
-  %.lcssa10 = phi float [ 0.000000e+00, %ld.tile.done ], [ %613, %ld.tile.done3 ]
-  %.lcssa9 = phi float [ 0.000000e+00, %ld.tile.done ], [ %614, %ld.tile.done3 ]
-  %.lcssa8 = phi float [ 0.000000e+00, %ld.tile.done ], [ %615, %ld.tile.done3 ]
-  %.lcssa = phi float [ 0.000000e+00, %ld.tile.done ], [ %616, %ld.tile.done3 ]
-  %301 = getelementptr float, ptr addrspace(1) %s, i64 %6
-  %302 = getelementptr float, ptr addrspace(1) %301, i64 %11
-  %303 = and i1 %3, %24
-  br i1 %303, label %st.in, label %st.end
+ld.edge:                                          ; preds = %if.then
+  %144 = icmp slt i32 %warp, %8
+  %145 = icmp samesign ult i32 %2, %N
+  %146 = and i1 %144, %145
+  %147 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %17, i1 %146, i32 0) #3
+  %148 = bitcast i32 %147 to float
+  %149 = or disjoint i32 %2, 1
+  %150 = icmp samesign ult i32 %149, %N
+  %151 = and i1 %144, %150
+  %152 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %17, i1 %151, i32 0) #3
+  %153 = bitcast i32 %152 to float
+  %154 = or disjoint i32 %2, 2
+  %155 = icmp samesign ult i32 %154, %N
+  %156 = and i1 %144, %155
+  %157 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %17, i1 %156, i32 0) #3
+  %158 = bitcast i32 %157 to float
+  %159 = or disjoint i32 %2, 3
+  %160 = icmp samesign ult i32 %159, %N
+  %161 = and i1 %144, %160
+  %162 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %17, i1 %161, i32 0) #3
+  %163 = bitcast i32 %162 to float
+  %164 = or disjoint i32 %2, 128
+  %165 = icmp samesign ult i32 %164, %N
+  %166 = and i1 %144, %165
+  %167 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %17, i1 %166, i32 0) #3
+  %168 = bitcast i32 %167 to float
+  %169 = or disjoint i32 %2, 129
+  %170 = icmp samesign ult i32 %169, %N
+  %171 = and i1 %144, %170
+  %172 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %17, i1 %171, i32 0) #3
+  %173 = bitcast i32 %172 to float
+  %174 = or disjoint i32 %2, 130
+  %175 = icmp samesign ult i32 %174, %N
+  %176 = and i1 %144, %175
+  %177 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %17, i1 %176, i32 0) #3
+  %178 = bitcast i32 %177 to float
+  %179 = and i1 %144, %27
+  %180 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %17, i1 %179, i32 0) #3
+  %181 = bitcast i32 %180 to float
+  %182 = or disjoint i32 %warp, 4
+  %183 = getelementptr float, ptr addrspace(1) %17, i64 %20
+  %184 = icmp slt i32 %182, %8
+  %185 = and i1 %184, %145
+  %186 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %185, i32 0) #3
+  %187 = bitcast i32 %186 to float
+  %188 = and i1 %184, %150
+  %189 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %188, i32 0) #3
+  %190 = bitcast i32 %189 to float
+  %191 = and i1 %184, %155
+  %192 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %191, i32 0) #3
+  %193 = bitcast i32 %192 to float
+  %194 = and i1 %184, %160
+  %195 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %194, i32 0) #3
+  %196 = bitcast i32 %195 to float
+  %197 = and i1 %184, %165
+  %198 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %197, i32 0) #3
+  %199 = bitcast i32 %198 to float
+  %200 = and i1 %184, %170
+  %201 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %200, i32 0) #3
+  %202 = bitcast i32 %201 to float
+  %203 = and i1 %184, %175
+  %204 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %203, i32 0) #3
+  %205 = bitcast i32 %204 to float
+  %206 = and i1 %184, %27
+  %207 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %183, i1 %206, i32 0) #3
+  %208 = bitcast i32 %207 to float
+  %209 = or disjoint i32 %warp, 8
+  %.idx = shl nuw nsw i64 %1, 5
+  %210 = getelementptr i8, ptr addrspace(1) %17, i64 %.idx
+  %211 = icmp slt i32 %209, %8
+  %212 = and i1 %211, %145
+  %213 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %210, i1 %212, i32 0) #3
+  %214 = bitcast i32 %213 to float
+  %215 = and i1 %211, %150
+  %216 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %210, i1 %215, i32 0) #3
+  %217 = bitcast i32 %216 to float
+  %218 = and i1 %211, %155
+  %219 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %210, i1 %218, i32 0) #3
+  %220 = bitcast i32 %219 to float
+  %221 = and i1 %211, %160
+  %222 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %210, i1 %221, i32 0) #3
+  %223 = bitcast i32 %222 to float
+  %224 = and i1 %211, %165
+  %225 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %210, i1 %224, i32 0) #3
+  %226 = bitcast i32 %225 to float
+  %227 = and i1 %211, %170
+  %228 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %210, i1 %227, i32 0) #3
+  %229 = bitcast i32 %228 to float
+  %230 = and i1 %211, %175
+  %231 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %210, i1 %230, i32 0) #3
+  %232 = bitcast i32 %231 to float
+  %233 = and i1 %211, %27
+  %234 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %210, i1 %233, i32 0) #3
+  %235 = bitcast i32 %234 to float
+  %.idx1 = mul nuw nsw i64 %1, 48
+  %236 = getelementptr i8, ptr addrspace(1) %17, i64 %.idx1
+  %237 = and i1 %26, %145
+  %238 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %236, i1 %237, i32 0) #3
+  %239 = bitcast i32 %238 to float
+  %240 = and i1 %26, %150
+  %241 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %236, i1 %240, i32 0) #3
+  %242 = bitcast i32 %241 to float
+  %243 = and i1 %26, %155
+  %244 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %236, i1 %243, i32 0) #3
+  %245 = bitcast i32 %244 to float
+  %246 = and i1 %26, %160
+  %247 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %236, i1 %246, i32 0) #3
+  %248 = bitcast i32 %247 to float
+  %249 = and i1 %26, %165
+  %250 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %236, i1 %249, i32 0) #3
+  %251 = bitcast i32 %250 to float
+  %252 = and i1 %26, %170
+  %253 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %236, i1 %252, i32 0) #3
+  %254 = bitcast i32 %253 to float
+  %255 = and i1 %26, %175
+  %256 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %236, i1 %255, i32 0) #3
+  %257 = bitcast i32 %256 to float
+  %258 = and i1 %26, %27
+  %259 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %236, i1 %258, i32 0) #3
+  %260 = bitcast i32 %259 to float
+  br label %if.end
+
+for.body:                                         ; preds = %for.body.lr.ph, %ld.tile.done3
+  %261 = phi float [ %61, %for.body.lr.ph ], [ %517, %ld.tile.done3 ]
+  %262 = phi float [ %60, %for.body.lr.ph ], [ %516, %ld.tile.done3 ]
+  %263 = phi float [ %59, %for.body.lr.ph ], [ %515, %ld.tile.done3 ]
+  %264 = phi float [ %58, %for.body.lr.ph ], [ %514, %ld.tile.done3 ]
+  %265 = phi float [ %57, %for.body.lr.ph ], [ %513, %ld.tile.done3 ]
+  %266 = phi float [ %56, %for.body.lr.ph ], [ %512, %ld.tile.done3 ]
+  %267 = phi float [ %55, %for.body.lr.ph ], [ %511, %ld.tile.done3 ]
+  %268 = phi float [ %54, %for.body.lr.ph ], [ %510, %ld.tile.done3 ]
+  %269 = phi float [ %53, %for.body.lr.ph ], [ %509, %ld.tile.done3 ]
+  %270 = phi float [ %52, %for.body.lr.ph ], [ %508, %ld.tile.done3 ]
+  %271 = phi float [ %51, %for.body.lr.ph ], [ %507, %ld.tile.done3 ]
+  %272 = phi float [ %50, %for.body.lr.ph ], [ %506, %ld.tile.done3 ]
+  %273 = phi float [ %49, %for.body.lr.ph ], [ %505, %ld.tile.done3 ]
+  %274 = phi float [ %48, %for.body.lr.ph ], [ %504, %ld.tile.done3 ]
+  %275 = phi float [ %47, %for.body.lr.ph ], [ %503, %ld.tile.done3 ]
+  %276 = phi float [ %46, %for.body.lr.ph ], [ %502, %ld.tile.done3 ]
+  %277 = phi float [ %45, %for.body.lr.ph ], [ %501, %ld.tile.done3 ]
+  %278 = phi float [ %44, %for.body.lr.ph ], [ %500, %ld.tile.done3 ]
+  %279 = phi float [ %43, %for.body.lr.ph ], [ %499, %ld.tile.done3 ]
+  %280 = phi float [ %42, %for.body.lr.ph ], [ %498, %ld.tile.done3 ]
+  %281 = phi float [ %41, %for.body.lr.ph ], [ %497, %ld.tile.done3 ]
+  %282 = phi float [ %40, %for.body.lr.ph ], [ %496, %ld.tile.done3 ]
+  %283 = phi float [ %39, %for.body.lr.ph ], [ %495, %ld.tile.done3 ]
+  %284 = phi float [ %38, %for.body.lr.ph ], [ %494, %ld.tile.done3 ]
+  %285 = phi float [ %37, %for.body.lr.ph ], [ %493, %ld.tile.done3 ]
+  %286 = phi float [ %36, %for.body.lr.ph ], [ %492, %ld.tile.done3 ]
+  %287 = phi float [ %35, %for.body.lr.ph ], [ %491, %ld.tile.done3 ]
+  %288 = phi float [ %34, %for.body.lr.ph ], [ %490, %ld.tile.done3 ]
+  %289 = phi float [ %33, %for.body.lr.ph ], [ %489, %ld.tile.done3 ]
+  %290 = phi float [ %32, %for.body.lr.ph ], [ %488, %ld.tile.done3 ]
+  %291 = phi float [ %31, %for.body.lr.ph ], [ %487, %ld.tile.done3 ]
+  %292 = phi float [ %30, %for.body.lr.ph ], [ %486, %ld.tile.done3 ]
+  %293 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %629, %ld.tile.done3 ]
+  %294 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %628, %ld.tile.done3 ]
+  %295 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %627, %ld.tile.done3 ]
+  %296 = phi float [ 0.000000e+00, %for.body.lr.ph ], [ %626, %ld.tile.done3 ]
+  %iv11 = phi i32 [ 0, %for.body.lr.ph ], [ %297, %ld.tile.done3 ]
+  %297 = add nuw nsw i32 %iv11, 1
+  %298 = icmp slt i32 %297, %10
+  %299 = select i1 %298, i32 %297, i32 %iv11
+  %300 = shl i32 %299, 8
+  %301 = sext i32 %300 to i64
+  %302 = sub i32 %N, %300
+  %303 = getelementptr float, ptr addrspace(1) %65, i64 %301
+  %304 = getelementptr float, ptr addrspace(1) %303, i64 %63
+  %305 = getelementptr float, ptr addrspace(1) %304, i64 %64
+  %306 = ptrtoint ptr addrspace(1) %303 to i64
+  %307 = or i64 %66, %306
+  %308 = and i64 %307, 15
+  %309 = icmp eq i64 %308, 0
+  %310 = icmp slt i32 %68, %302
+  %311 = and i1 %310, %309
+  %312 = and i1 %69, %311
+  br i1 %312, label %ld.tile1, label %ld.edge2
+
+for.exit:                                         ; preds = %ld.tile.done3, %if.end
+  %.lcssa10 = phi float [ 0.000000e+00, %if.end ], [ %626, %ld.tile.done3 ]
+  %.lcssa9 = phi float [ 0.000000e+00, %if.end ], [ %627, %ld.tile.done3 ]
+  %.lcssa8 = phi float [ 0.000000e+00, %if.end ], [ %628, %ld.tile.done3 ]
+  %.lcssa = phi float [ 0.000000e+00, %if.end ], [ %629, %ld.tile.done3 ]
+  %313 = getelementptr float, ptr addrspace(1) %s, i64 %6
+  %314 = getelementptr float, ptr addrspace(1) %313, i64 %62
+  %315 = icmp slt i32 %warp, %8
+  %316 = and i1 %3, %315
+  br i1 %316, label %st.in, label %st.end
 
 ld.tile1:                                         ; preds = %for.body
-  %304 = load float, ptr addrspace(1) %293, align 16
-  %305 = getelementptr inbounds nuw i8, ptr addrspace(1) %293, i64 4
-  %306 = load float, ptr addrspace(1) %305, align 4
-  %307 = getelementptr inbounds nuw i8, ptr addrspace(1) %293, i64 8
-  %308 = load float, ptr addrspace(1) %307, align 8
-  %309 = getelementptr inbounds nuw i8, ptr addrspace(1) %293, i64 12
-  %310 = load float, ptr addrspace(1) %309, align 4
-  %311 = getelementptr i8, ptr addrspace(1) %293, i64 512
-  %312 = load float, ptr addrspace(1) %311, align 16
-  %313 = getelementptr i8, ptr addrspace(1) %293, i64 516
-  %314 = load float, ptr addrspace(1) %313, align 4
-  %315 = getelementptr i8, ptr addrspace(1) %293, i64 520
-  %316 = load float, ptr addrspace(1) %315, align 8
-  %317 = getelementptr i8, ptr addrspace(1) %293, i64 524
-  %318 = load float, ptr addrspace(1) %317, align 4
-  %319 = getelementptr float, ptr addrspace(1) %293, i64 %18
-  %320 = load float, ptr addrspace(1) %319, align 16
-  %321 = getelementptr inbounds nuw i8, ptr addrspace(1) %319, i64 4
-  %322 = load float, ptr addrspace(1) %321, align 4
-  %323 = getelementptr inbounds nuw i8, ptr addrspace(1) %319, i64 8
-  %324 = load float, ptr addrspace(1) %323, align 8
-  %325 = getelementptr inbounds nuw i8, ptr addrspace(1) %319, i64 12
-  %326 = load float, ptr addrspace(1) %325, align 4
-  %327 = getelementptr i8, ptr addrspace(1) %319, i64 512
-  %328 = load float, ptr addrspace(1) %327, align 16
-  %329 = getelementptr i8, ptr addrspace(1) %319, i64 516
-  %330 = load float, ptr addrspace(1) %329, align 4
-  %331 = getelementptr i8, ptr addrspace(1) %319, i64 520
-  %332 = load float, ptr addrspace(1) %331, align 8
-  %333 = getelementptr i8, ptr addrspace(1) %319, i64 524
-  %334 = load float, ptr addrspace(1) %333, align 4
-  %335 = getelementptr i8, ptr addrspace(1) %293, i64 %.idx4
-  %336 = load float, ptr addrspace(1) %335, align 16
-  %337 = getelementptr inbounds nuw i8, ptr addrspace(1) %335, i64 4
-  %338 = load float, ptr addrspace(1) %337, align 4
-  %339 = getelementptr inbounds nuw i8, ptr addrspace(1) %335, i64 8
-  %340 = load float, ptr addrspace(1) %339, align 8
-  %341 = getelementptr inbounds nuw i8, ptr addrspace(1) %335, i64 12
-  %342 = load float, ptr addrspace(1) %341, align 4
-  %343 = getelementptr i8, ptr addrspace(1) %335, i64 512
-  %344 = load float, ptr addrspace(1) %343, align 16
-  %345 = getelementptr i8, ptr addrspace(1) %335, i64 516
-  %346 = load float, ptr addrspace(1) %345, align 4
-  %347 = getelementptr i8, ptr addrspace(1) %335, i64 520
-  %348 = load float, ptr addrspace(1) %347, align 8
-  %349 = getelementptr i8, ptr addrspace(1) %335, i64 524
-  %350 = load float, ptr addrspace(1) %349, align 4
-  %351 = getelementptr i8, ptr addrspace(1) %293, i64 %.idx5
-  %352 = load float, ptr addrspace(1) %351, align 16
-  %353 = getelementptr inbounds nuw i8, ptr addrspace(1) %351, i64 4
-  %354 = load float, ptr addrspace(1) %353, align 4
-  %355 = getelementptr inbounds nuw i8, ptr addrspace(1) %351, i64 8
-  %356 = load float, ptr addrspace(1) %355, align 8
-  %357 = getelementptr inbounds nuw i8, ptr addrspace(1) %351, i64 12
-  %358 = load float, ptr addrspace(1) %357, align 4
-  %359 = getelementptr i8, ptr addrspace(1) %351, i64 512
-  %360 = load float, ptr addrspace(1) %359, align 16
-  %361 = getelementptr i8, ptr addrspace(1) %351, i64 516
-  %362 = load float, ptr addrspace(1) %361, align 4
-  %363 = getelementptr i8, ptr addrspace(1) %351, i64 520
-  %364 = load float, ptr addrspace(1) %363, align 8
-  %365 = getelementptr i8, ptr addrspace(1) %351, i64 524
-  %366 = load float, ptr addrspace(1) %365, align 4
+  %317 = load float, ptr addrspace(1) %305, align 16
+  %318 = getelementptr inbounds nuw i8, ptr addrspace(1) %305, i64 4
+  %319 = load float, ptr addrspace(1) %318, align 4
+  %320 = getelementptr inbounds nuw i8, ptr addrspace(1) %305, i64 8
+  %321 = load float, ptr addrspace(1) %320, align 8
+  %322 = getelementptr inbounds nuw i8, ptr addrspace(1) %305, i64 12
+  %323 = load float, ptr addrspace(1) %322, align 4
+  %324 = getelementptr i8, ptr addrspace(1) %305, i64 512
+  %325 = load float, ptr addrspace(1) %324, align 16
+  %326 = getelementptr i8, ptr addrspace(1) %305, i64 516
+  %327 = load float, ptr addrspace(1) %326, align 4
+  %328 = getelementptr i8, ptr addrspace(1) %305, i64 520
+  %329 = load float, ptr addrspace(1) %328, align 8
+  %330 = getelementptr i8, ptr addrspace(1) %305, i64 524
+  %331 = load float, ptr addrspace(1) %330, align 4
+  %332 = getelementptr float, ptr addrspace(1) %305, i64 %66
+  %333 = load float, ptr addrspace(1) %332, align 16
+  %334 = getelementptr inbounds nuw i8, ptr addrspace(1) %332, i64 4
+  %335 = load float, ptr addrspace(1) %334, align 4
+  %336 = getelementptr inbounds nuw i8, ptr addrspace(1) %332, i64 8
+  %337 = load float, ptr addrspace(1) %336, align 8
+  %338 = getelementptr inbounds nuw i8, ptr addrspace(1) %332, i64 12
+  %339 = load float, ptr addrspace(1) %338, align 4
+  %340 = getelementptr i8, ptr addrspace(1) %332, i64 512
+  %341 = load float, ptr addrspace(1) %340, align 16
+  %342 = getelementptr i8, ptr addrspace(1) %332, i64 516
+  %343 = load float, ptr addrspace(1) %342, align 4
+  %344 = getelementptr i8, ptr addrspace(1) %332, i64 520
+  %345 = load float, ptr addrspace(1) %344, align 8
+  %346 = getelementptr i8, ptr addrspace(1) %332, i64 524
+  %347 = load float, ptr addrspace(1) %346, align 4
+  %348 = getelementptr i8, ptr addrspace(1) %305, i64 %.idx4
+  %349 = load float, ptr addrspace(1) %348, align 16
+  %350 = getelementptr inbounds nuw i8, ptr addrspace(1) %348, i64 4
+  %351 = load float, ptr addrspace(1) %350, align 4
+  %352 = getelementptr inbounds nuw i8, ptr addrspace(1) %348, i64 8
+  %353 = load float, ptr addrspace(1) %352, align 8
+  %354 = getelementptr inbounds nuw i8, ptr addrspace(1) %348, i64 12
+  %355 = load float, ptr addrspace(1) %354, align 4
+  %356 = getelementptr i8, ptr addrspace(1) %348, i64 512
+  %357 = load float, ptr addrspace(1) %356, align 16
+  %358 = getelementptr i8, ptr addrspace(1) %348, i64 516
+  %359 = load float, ptr addrspace(1) %358, align 4
+  %360 = getelementptr i8, ptr addrspace(1) %348, i64 520
+  %361 = load float, ptr addrspace(1) %360, align 8
+  %362 = getelementptr i8, ptr addrspace(1) %348, i64 524
+  %363 = load float, ptr addrspace(1) %362, align 4
+  %364 = getelementptr i8, ptr addrspace(1) %305, i64 %.idx5
+  %365 = load float, ptr addrspace(1) %364, align 16
+  %366 = getelementptr inbounds nuw i8, ptr addrspace(1) %364, i64 4
+  %367 = load float, ptr addrspace(1) %366, align 4
+  %368 = getelementptr inbounds nuw i8, ptr addrspace(1) %364, i64 8
+  %369 = load float, ptr addrspace(1) %368, align 8
+  %370 = getelementptr inbounds nuw i8, ptr addrspace(1) %364, i64 12
+  %371 = load float, ptr addrspace(1) %370, align 4
+  %372 = getelementptr i8, ptr addrspace(1) %364, i64 512
+  %373 = load float, ptr addrspace(1) %372, align 16
+  %374 = getelementptr i8, ptr addrspace(1) %364, i64 516
+  %375 = load float, ptr addrspace(1) %374, align 4
+  %376 = getelementptr i8, ptr addrspace(1) %364, i64 520
+  %377 = load float, ptr addrspace(1) %376, align 8
+  %378 = getelementptr i8, ptr addrspace(1) %364, i64 524
+  %379 = load float, ptr addrspace(1) %378, align 4
   br label %ld.tile.done3
 
 ld.edge2:                                         ; preds = %for.body
-  %367 = icmp slt i32 %2, %290
-  %368 = and i1 %24, %367
-  %369 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %368, i32 0) #3
-  %370 = bitcast i32 %369 to float
-  %371 = icmp slt i32 %241, %290
-  %372 = and i1 %24, %371
-  %373 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %372, i32 0) #3
-  %374 = bitcast i32 %373 to float
-  %375 = icmp slt i32 %242, %290
-  %376 = and i1 %24, %375
-  %377 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %376, i32 0) #3
-  %378 = bitcast i32 %377 to float
-  %379 = icmp slt i32 %243, %290
-  %380 = and i1 %24, %379
-  %381 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %380, i32 0) #3
-  %382 = bitcast i32 %381 to float
-  %383 = icmp slt i32 %244, %290
-  %384 = and i1 %24, %383
-  %385 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %384, i32 0) #3
-  %386 = bitcast i32 %385 to float
-  %387 = icmp slt i32 %245, %290
-  %388 = and i1 %24, %387
-  %389 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %388, i32 0) #3
-  %390 = bitcast i32 %389 to float
-  %391 = icmp slt i32 %246, %290
-  %392 = and i1 %24, %391
-  %393 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %392, i32 0) #3
-  %394 = bitcast i32 %393 to float
-  %395 = and i1 %24, %298
-  %396 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %293, i1 %395, i32 0) #3
-  %397 = bitcast i32 %396 to float
-  %398 = getelementptr float, ptr addrspace(1) %293, i64 %18
-  %399 = and i1 %248, %367
-  %400 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %399, i32 0) #3
-  %401 = bitcast i32 %400 to float
-  %402 = and i1 %248, %371
-  %403 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %402, i32 0) #3
-  %404 = bitcast i32 %403 to float
-  %405 = and i1 %248, %375
-  %406 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %405, i32 0) #3
+  %380 = icmp slt i32 %2, %302
+  %381 = and i1 %70, %380
+  %382 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %305, i1 %381, i32 0) #3
+  %383 = bitcast i32 %382 to float
+  %384 = icmp slt i32 %71, %302
+  %385 = and i1 %70, %384
+  %386 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %305, i1 %385, i32 0) #3
+  %387 = bitcast i32 %386 to float
+  %388 = icmp slt i32 %72, %302
+  %389 = and i1 %70, %388
+  %390 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %305, i1 %389, i32 0) #3
+  %391 = bitcast i32 %390 to float
+  %392 = icmp slt i32 %73, %302
+  %393 = and i1 %70, %392
+  %394 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %305, i1 %393, i32 0) #3
+  %395 = bitcast i32 %394 to float
+  %396 = icmp slt i32 %74, %302
+  %397 = and i1 %70, %396
+  %398 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %305, i1 %397, i32 0) #3
+  %399 = bitcast i32 %398 to float
+  %400 = icmp slt i32 %75, %302
+  %401 = and i1 %70, %400
+  %402 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %305, i1 %401, i32 0) #3
+  %403 = bitcast i32 %402 to float
+  %404 = icmp slt i32 %76, %302
+  %405 = and i1 %70, %404
+  %406 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %305, i1 %405, i32 0) #3
   %407 = bitcast i32 %406 to float
-  %408 = and i1 %248, %379
-  %409 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %408, i32 0) #3
+  %408 = and i1 %70, %310
+  %409 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %305, i1 %408, i32 0) #3
   %410 = bitcast i32 %409 to float
-  %411 = and i1 %248, %383
-  %412 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %411, i32 0) #3
-  %413 = bitcast i32 %412 to float
-  %414 = and i1 %248, %387
-  %415 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %414, i32 0) #3
-  %416 = bitcast i32 %415 to float
-  %417 = and i1 %248, %391
-  %418 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %417, i32 0) #3
-  %419 = bitcast i32 %418 to float
-  %420 = and i1 %248, %298
-  %421 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %398, i1 %420, i32 0) #3
-  %422 = bitcast i32 %421 to float
-  %423 = getelementptr i8, ptr addrspace(1) %293, i64 %.idx4
-  %424 = and i1 %250, %367
-  %425 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %424, i32 0) #3
+  %411 = getelementptr float, ptr addrspace(1) %305, i64 %66
+  %412 = and i1 %78, %380
+  %413 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %411, i1 %412, i32 0) #3
+  %414 = bitcast i32 %413 to float
+  %415 = and i1 %78, %384
+  %416 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %411, i1 %415, i32 0) #3
+  %417 = bitcast i32 %416 to float
+  %418 = and i1 %78, %388
+  %419 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %411, i1 %418, i32 0) #3
+  %420 = bitcast i32 %419 to float
+  %421 = and i1 %78, %392
+  %422 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %411, i1 %421, i32 0) #3
+  %423 = bitcast i32 %422 to float
+  %424 = and i1 %78, %396
+  %425 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %411, i1 %424, i32 0) #3
   %426 = bitcast i32 %425 to float
-  %427 = and i1 %250, %371
-  %428 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %427, i32 0) #3
+  %427 = and i1 %78, %400
+  %428 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %411, i1 %427, i32 0) #3
   %429 = bitcast i32 %428 to float
-  %430 = and i1 %250, %375
-  %431 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %430, i32 0) #3
+  %430 = and i1 %78, %404
+  %431 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %411, i1 %430, i32 0) #3
   %432 = bitcast i32 %431 to float
-  %433 = and i1 %250, %379
-  %434 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %433, i32 0) #3
+  %433 = and i1 %78, %310
+  %434 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %411, i1 %433, i32 0) #3
   %435 = bitcast i32 %434 to float
-  %436 = and i1 %250, %383
-  %437 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %436, i32 0) #3
-  %438 = bitcast i32 %437 to float
-  %439 = and i1 %250, %387
-  %440 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %439, i32 0) #3
-  %441 = bitcast i32 %440 to float
-  %442 = and i1 %250, %391
-  %443 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %442, i32 0) #3
-  %444 = bitcast i32 %443 to float
-  %445 = and i1 %250, %298
-  %446 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %423, i1 %445, i32 0) #3
-  %447 = bitcast i32 %446 to float
-  %448 = getelementptr i8, ptr addrspace(1) %293, i64 %.idx5
-  %449 = and i1 %25, %367
-  %450 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %449, i32 0) #3
+  %436 = getelementptr i8, ptr addrspace(1) %305, i64 %.idx4
+  %437 = and i1 %80, %380
+  %438 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %436, i1 %437, i32 0) #3
+  %439 = bitcast i32 %438 to float
+  %440 = and i1 %80, %384
+  %441 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %436, i1 %440, i32 0) #3
+  %442 = bitcast i32 %441 to float
+  %443 = and i1 %80, %388
+  %444 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %436, i1 %443, i32 0) #3
+  %445 = bitcast i32 %444 to float
+  %446 = and i1 %80, %392
+  %447 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %436, i1 %446, i32 0) #3
+  %448 = bitcast i32 %447 to float
+  %449 = and i1 %80, %396
+  %450 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %436, i1 %449, i32 0) #3
   %451 = bitcast i32 %450 to float
-  %452 = and i1 %25, %371
-  %453 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %452, i32 0) #3
+  %452 = and i1 %80, %400
+  %453 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %436, i1 %452, i32 0) #3
   %454 = bitcast i32 %453 to float
-  %455 = and i1 %25, %375
-  %456 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %455, i32 0) #3
+  %455 = and i1 %80, %404
+  %456 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %436, i1 %455, i32 0) #3
   %457 = bitcast i32 %456 to float
-  %458 = and i1 %25, %379
-  %459 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %458, i32 0) #3
+  %458 = and i1 %80, %310
+  %459 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %436, i1 %458, i32 0) #3
   %460 = bitcast i32 %459 to float
-  %461 = and i1 %25, %383
-  %462 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %461, i32 0) #3
-  %463 = bitcast i32 %462 to float
-  %464 = and i1 %25, %387
-  %465 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %464, i32 0) #3
-  %466 = bitcast i32 %465 to float
-  %467 = and i1 %25, %391
-  %468 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %467, i32 0) #3
-  %469 = bitcast i32 %468 to float
-  %470 = and i1 %25, %298
-  %471 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %448, i1 %470, i32 0) #3
-  %472 = bitcast i32 %471 to float
+  %461 = getelementptr i8, ptr addrspace(1) %305, i64 %.idx5
+  %462 = and i1 %69, %380
+  %463 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+0];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %461, i1 %462, i32 0) #3
+  %464 = bitcast i32 %463 to float
+  %465 = and i1 %69, %384
+  %466 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+4];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %461, i1 %465, i32 0) #3
+  %467 = bitcast i32 %466 to float
+  %468 = and i1 %69, %388
+  %469 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+8];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %461, i1 %468, i32 0) #3
+  %470 = bitcast i32 %469 to float
+  %471 = and i1 %69, %392
+  %472 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+12];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %461, i1 %471, i32 0) #3
+  %473 = bitcast i32 %472 to float
+  %474 = and i1 %69, %396
+  %475 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+512];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %461, i1 %474, i32 0) #3
+  %476 = bitcast i32 %475 to float
+  %477 = and i1 %69, %400
+  %478 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+516];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %461, i1 %477, i32 0) #3
+  %479 = bitcast i32 %478 to float
+  %480 = and i1 %69, %404
+  %481 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+520];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %461, i1 %480, i32 0) #3
+  %482 = bitcast i32 %481 to float
+  %483 = and i1 %69, %310
+  %484 = tail call i32 asm sideeffect "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1+524];", "=&r,l,b,r,~{memory}"(ptr addrspace(1) %461, i1 %483, i32 0) #3
+  %485 = bitcast i32 %484 to float
   br label %ld.tile.done3
 
 ld.tile.done3:                                    ; preds = %ld.edge2, %ld.tile1
-  %473 = phi float [ %304, %ld.tile1 ], [ %370, %ld.edge2 ]
-  %474 = phi float [ %306, %ld.tile1 ], [ %374, %ld.edge2 ]
-  %475 = phi float [ %308, %ld.tile1 ], [ %378, %ld.edge2 ]
-  %476 = phi float [ %310, %ld.tile1 ], [ %382, %ld.edge2 ]
-  %477 = phi float [ %312, %ld.tile1 ], [ %386, %ld.edge2 ]
-  %478 = phi float [ %314, %ld.tile1 ], [ %390, %ld.edge2 ]
-  %479 = phi float [ %316, %ld.tile1 ], [ %394, %ld.edge2 ]
-  %480 = phi float [ %318, %ld.tile1 ], [ %397, %ld.edge2 ]
-  %481 = phi float [ %320, %ld.tile1 ], [ %401, %ld.edge2 ]
-  %482 = phi float [ %322, %ld.tile1 ], [ %404, %ld.edge2 ]
-  %483 = phi float [ %324, %ld.tile1 ], [ %407, %ld.edge2 ]
-  %484 = phi float [ %326, %ld.tile1 ], [ %410, %ld.edge2 ]
-  %485 = phi float [ %328, %ld.tile1 ], [ %413, %ld.edge2 ]
-  %486 = phi float [ %330, %ld.tile1 ], [ %416, %ld.edge2 ]
-  %487 = phi float [ %332, %ld.tile1 ], [ %419, %ld.edge2 ]
-  %488 = phi float [ %334, %ld.tile1 ], [ %422, %ld.edge2 ]
-  %489 = phi float [ %336, %ld.tile1 ], [ %426, %ld.edge2 ]
-  %490 = phi float [ %338, %ld.tile1 ], [ %429, %ld.edge2 ]
-  %491 = phi float [ %340, %ld.tile1 ], [ %432, %ld.edge2 ]
-  %492 = phi float [ %342, %ld.tile1 ], [ %435, %ld.edge2 ]
-  %493 = phi float [ %344, %ld.tile1 ], [ %438, %ld.edge2 ]
-  %494 = phi float [ %346, %ld.tile1 ], [ %441, %ld.edge2 ]
-  %495 = phi float [ %348, %ld.tile1 ], [ %444, %ld.edge2 ]
-  %496 = phi float [ %350, %ld.tile1 ], [ %447, %ld.edge2 ]
-  %497 = phi float [ %352, %ld.tile1 ], [ %451, %ld.edge2 ]
-  %498 = phi float [ %354, %ld.tile1 ], [ %454, %ld.edge2 ]
-  %499 = phi float [ %356, %ld.tile1 ], [ %457, %ld.edge2 ]
-  %500 = phi float [ %358, %ld.tile1 ], [ %460, %ld.edge2 ]
-  %501 = phi float [ %360, %ld.tile1 ], [ %463, %ld.edge2 ]
-  %502 = phi float [ %362, %ld.tile1 ], [ %466, %ld.edge2 ]
-  %503 = phi float [ %364, %ld.tile1 ], [ %469, %ld.edge2 ]
-  %504 = phi float [ %366, %ld.tile1 ], [ %472, %ld.edge2 ]
-  %505 = fadd contract float %282, %281
-  %506 = fadd contract float %505, %280
-  %507 = fadd contract float %506, %279
-  %508 = fadd contract float %507, %278
-  %509 = fadd contract float %508, %277
-  %510 = fadd contract float %509, %276
-  %511 = fadd contract float %510, %275
-  %512 = fadd contract float %274, %273
-  %513 = fadd contract float %512, %272
-  %514 = fadd contract float %513, %271
-  %515 = fadd contract float %514, %270
-  %516 = fadd contract float %515, %269
-  %517 = fadd contract float %516, %268
-  %518 = fadd contract float %517, %267
-  %519 = fadd contract float %266, %265
-  %520 = fadd contract float %519, %264
-  %521 = fadd contract float %520, %263
-  %522 = fadd contract float %521, %262
-  %523 = fadd contract float %522, %261
-  %524 = fadd contract float %523, %260
-  %525 = fadd contract float %524, %259
-  %526 = fadd contract float %258, %257
-  %527 = fadd contract float %526, %256
-  %528 = fadd contract float %527, %255
-  %529 = fadd contract float %528, %254
-  %530 = fadd contract float %529, %253
-  %531 = fadd contract float %530, %252
-  %532 = fadd contract float %531, %251
-  %533 = bitcast float %511 to i32
-  %534 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %533, i32 1, i32 31)
-  %535 = bitcast i32 %534 to float
-  %536 = fadd contract float %511, %535
-  %537 = bitcast float %518 to i32
-  %538 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %537, i32 1, i32 31)
-  %539 = bitcast i32 %538 to float
-  %540 = fadd contract float %518, %539
-  %541 = bitcast float %525 to i32
-  %542 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %541, i32 1, i32 31)
-  %543 = bitcast i32 %542 to float
-  %544 = fadd contract float %525, %543
-  %545 = bitcast float %532 to i32
-  %546 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %545, i32 1, i32 31)
-  %547 = bitcast i32 %546 to float
-  %548 = fadd contract float %532, %547
-  %549 = bitcast float %536 to i32
-  %550 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %549, i32 2, i32 31)
-  %551 = bitcast i32 %550 to float
-  %552 = fadd contract float %536, %551
-  %553 = bitcast float %540 to i32
-  %554 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %553, i32 2, i32 31)
-  %555 = bitcast i32 %554 to float
-  %556 = fadd contract float %540, %555
-  %557 = bitcast float %544 to i32
-  %558 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %557, i32 2, i32 31)
-  %559 = bitcast i32 %558 to float
-  %560 = fadd contract float %544, %559
-  %561 = bitcast float %548 to i32
-  %562 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %561, i32 2, i32 31)
-  %563 = bitcast i32 %562 to float
-  %564 = fadd contract float %548, %563
-  %565 = bitcast float %552 to i32
-  %566 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %565, i32 4, i32 31)
-  %567 = bitcast i32 %566 to float
-  %568 = fadd contract float %552, %567
-  %569 = bitcast float %556 to i32
-  %570 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %569, i32 4, i32 31)
-  %571 = bitcast i32 %570 to float
-  %572 = fadd contract float %556, %571
-  %573 = bitcast float %560 to i32
-  %574 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %573, i32 4, i32 31)
-  %575 = bitcast i32 %574 to float
-  %576 = fadd contract float %560, %575
-  %577 = bitcast float %564 to i32
-  %578 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %577, i32 4, i32 31)
-  %579 = bitcast i32 %578 to float
-  %580 = fadd contract float %564, %579
-  %581 = bitcast float %568 to i32
-  %582 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %581, i32 8, i32 31)
-  %583 = bitcast i32 %582 to float
-  %584 = fadd contract float %568, %583
-  %585 = bitcast float %572 to i32
-  %586 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %585, i32 8, i32 31)
-  %587 = bitcast i32 %586 to float
-  %588 = fadd contract float %572, %587
-  %589 = bitcast float %576 to i32
-  %590 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %589, i32 8, i32 31)
-  %591 = bitcast i32 %590 to float
-  %592 = fadd contract float %576, %591
-  %593 = bitcast float %580 to i32
-  %594 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %593, i32 8, i32 31)
-  %595 = bitcast i32 %594 to float
-  %596 = fadd contract float %580, %595
-  %597 = bitcast float %584 to i32
-  %598 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %597, i32 16, i32 31)
-  %599 = bitcast i32 %598 to float
-  %600 = fadd contract float %584, %599
-  %601 = bitcast float %588 to i32
-  %602 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %601, i32 16, i32 31)
-  %603 = bitcast i32 %602 to float
-  %604 = fadd contract float %588, %603
-  %605 = bitcast float %592 to i32
-  %606 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %605, i32 16, i32 31)
-  %607 = bitcast i32 %606 to float
-  %608 = fadd contract float %592, %607
-  %609 = bitcast float %596 to i32
-  %610 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %609, i32 16, i32 31)
-  %611 = bitcast i32 %610 to float
-  %612 = fadd contract float %596, %611
-  %613 = fadd contract float %286, %600
-  %614 = fadd contract float %285, %604
-  %615 = fadd contract float %284, %608
-  %616 = fadd contract float %283, %612
-  %exitcond.not = icmp eq i32 %287, %10
+  %486 = phi float [ %317, %ld.tile1 ], [ %383, %ld.edge2 ]
+  %487 = phi float [ %319, %ld.tile1 ], [ %387, %ld.edge2 ]
+  %488 = phi float [ %321, %ld.tile1 ], [ %391, %ld.edge2 ]
+  %489 = phi float [ %323, %ld.tile1 ], [ %395, %ld.edge2 ]
+  %490 = phi float [ %325, %ld.tile1 ], [ %399, %ld.edge2 ]
+  %491 = phi float [ %327, %ld.tile1 ], [ %403, %ld.edge2 ]
+  %492 = phi float [ %329, %ld.tile1 ], [ %407, %ld.edge2 ]
+  %493 = phi float [ %331, %ld.tile1 ], [ %410, %ld.edge2 ]
+  %494 = phi float [ %333, %ld.tile1 ], [ %414, %ld.edge2 ]
+  %495 = phi float [ %335, %ld.tile1 ], [ %417, %ld.edge2 ]
+  %496 = phi float [ %337, %ld.tile1 ], [ %420, %ld.edge2 ]
+  %497 = phi float [ %339, %ld.tile1 ], [ %423, %ld.edge2 ]
+  %498 = phi float [ %341, %ld.tile1 ], [ %426, %ld.edge2 ]
+  %499 = phi float [ %343, %ld.tile1 ], [ %429, %ld.edge2 ]
+  %500 = phi float [ %345, %ld.tile1 ], [ %432, %ld.edge2 ]
+  %501 = phi float [ %347, %ld.tile1 ], [ %435, %ld.edge2 ]
+  %502 = phi float [ %349, %ld.tile1 ], [ %439, %ld.edge2 ]
+  %503 = phi float [ %351, %ld.tile1 ], [ %442, %ld.edge2 ]
+  %504 = phi float [ %353, %ld.tile1 ], [ %445, %ld.edge2 ]
+  %505 = phi float [ %355, %ld.tile1 ], [ %448, %ld.edge2 ]
+  %506 = phi float [ %357, %ld.tile1 ], [ %451, %ld.edge2 ]
+  %507 = phi float [ %359, %ld.tile1 ], [ %454, %ld.edge2 ]
+  %508 = phi float [ %361, %ld.tile1 ], [ %457, %ld.edge2 ]
+  %509 = phi float [ %363, %ld.tile1 ], [ %460, %ld.edge2 ]
+  %510 = phi float [ %365, %ld.tile1 ], [ %464, %ld.edge2 ]
+  %511 = phi float [ %367, %ld.tile1 ], [ %467, %ld.edge2 ]
+  %512 = phi float [ %369, %ld.tile1 ], [ %470, %ld.edge2 ]
+  %513 = phi float [ %371, %ld.tile1 ], [ %473, %ld.edge2 ]
+  %514 = phi float [ %373, %ld.tile1 ], [ %476, %ld.edge2 ]
+  %515 = phi float [ %375, %ld.tile1 ], [ %479, %ld.edge2 ]
+  %516 = phi float [ %377, %ld.tile1 ], [ %482, %ld.edge2 ]
+  %517 = phi float [ %379, %ld.tile1 ], [ %485, %ld.edge2 ]
+  %518 = fadd contract float %292, %291
+  %519 = fadd contract float %518, %290
+  %520 = fadd contract float %519, %289
+  %521 = fadd contract float %520, %288
+  %522 = fadd contract float %521, %287
+  %523 = fadd contract float %522, %286
+  %524 = fadd contract float %523, %285
+  %525 = fadd contract float %284, %283
+  %526 = fadd contract float %525, %282
+  %527 = fadd contract float %526, %281
+  %528 = fadd contract float %527, %280
+  %529 = fadd contract float %528, %279
+  %530 = fadd contract float %529, %278
+  %531 = fadd contract float %530, %277
+  %532 = fadd contract float %276, %275
+  %533 = fadd contract float %532, %274
+  %534 = fadd contract float %533, %273
+  %535 = fadd contract float %534, %272
+  %536 = fadd contract float %535, %271
+  %537 = fadd contract float %536, %270
+  %538 = fadd contract float %537, %269
+  %539 = fadd contract float %268, %267
+  %540 = fadd contract float %539, %266
+  %541 = fadd contract float %540, %265
+  %542 = fadd contract float %541, %264
+  %543 = fadd contract float %542, %263
+  %544 = fadd contract float %543, %262
+  %545 = fadd contract float %544, %261
+  %546 = bitcast float %524 to i32
+  %547 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %546, i32 1, i32 31)
+  %548 = bitcast i32 %547 to float
+  %549 = fadd contract float %524, %548
+  %550 = bitcast float %531 to i32
+  %551 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %550, i32 1, i32 31)
+  %552 = bitcast i32 %551 to float
+  %553 = fadd contract float %531, %552
+  %554 = bitcast float %538 to i32
+  %555 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %554, i32 1, i32 31)
+  %556 = bitcast i32 %555 to float
+  %557 = fadd contract float %538, %556
+  %558 = bitcast float %545 to i32
+  %559 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %558, i32 1, i32 31)
+  %560 = bitcast i32 %559 to float
+  %561 = fadd contract float %545, %560
+  %562 = bitcast float %549 to i32
+  %563 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %562, i32 2, i32 31)
+  %564 = bitcast i32 %563 to float
+  %565 = fadd contract float %549, %564
+  %566 = bitcast float %553 to i32
+  %567 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %566, i32 2, i32 31)
+  %568 = bitcast i32 %567 to float
+  %569 = fadd contract float %553, %568
+  %570 = bitcast float %557 to i32
+  %571 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %570, i32 2, i32 31)
+  %572 = bitcast i32 %571 to float
+  %573 = fadd contract float %557, %572
+  %574 = bitcast float %561 to i32
+  %575 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %574, i32 2, i32 31)
+  %576 = bitcast i32 %575 to float
+  %577 = fadd contract float %561, %576
+  %578 = bitcast float %565 to i32
+  %579 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %578, i32 4, i32 31)
+  %580 = bitcast i32 %579 to float
+  %581 = fadd contract float %565, %580
+  %582 = bitcast float %569 to i32
+  %583 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %582, i32 4, i32 31)
+  %584 = bitcast i32 %583 to float
+  %585 = fadd contract float %569, %584
+  %586 = bitcast float %573 to i32
+  %587 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %586, i32 4, i32 31)
+  %588 = bitcast i32 %587 to float
+  %589 = fadd contract float %573, %588
+  %590 = bitcast float %577 to i32
+  %591 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %590, i32 4, i32 31)
+  %592 = bitcast i32 %591 to float
+  %593 = fadd contract float %577, %592
+  %594 = bitcast float %581 to i32
+  %595 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %594, i32 8, i32 31)
+  %596 = bitcast i32 %595 to float
+  %597 = fadd contract float %581, %596
+  %598 = bitcast float %585 to i32
+  %599 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %598, i32 8, i32 31)
+  %600 = bitcast i32 %599 to float
+  %601 = fadd contract float %585, %600
+  %602 = bitcast float %589 to i32
+  %603 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %602, i32 8, i32 31)
+  %604 = bitcast i32 %603 to float
+  %605 = fadd contract float %589, %604
+  %606 = bitcast float %593 to i32
+  %607 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %606, i32 8, i32 31)
+  %608 = bitcast i32 %607 to float
+  %609 = fadd contract float %593, %608
+  %610 = bitcast float %597 to i32
+  %611 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %610, i32 16, i32 31)
+  %612 = bitcast i32 %611 to float
+  %613 = fadd contract float %597, %612
+  %614 = bitcast float %601 to i32
+  %615 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %614, i32 16, i32 31)
+  %616 = bitcast i32 %615 to float
+  %617 = fadd contract float %601, %616
+  %618 = bitcast float %605 to i32
+  %619 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %618, i32 16, i32 31)
+  %620 = bitcast i32 %619 to float
+  %621 = fadd contract float %605, %620
+  %622 = bitcast float %609 to i32
+  %623 = tail call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %622, i32 16, i32 31)
+  %624 = bitcast i32 %623 to float
+  %625 = fadd contract float %609, %624
+  %626 = fadd contract float %296, %613
+  %627 = fadd contract float %295, %617
+  %628 = fadd contract float %294, %621
+  %629 = fadd contract float %293, %625
+  %exitcond.not = icmp eq i32 %297, %10
   br i1 %exitcond.not, label %for.exit, label %for.body
 
 st.in:                                            ; preds = %for.exit
-  store float %.lcssa10, ptr addrspace(1) %302, align 4
+  store float %.lcssa10, ptr addrspace(1) %314, align 4
   br label %st.end
 
 st.end:                                           ; preds = %st.in, %for.exit
-  %617 = or disjoint i32 %warp, 4
-  %618 = icmp slt i32 %617, %8
-  %619 = and i1 %3, %618
-  br i1 %619, label %st.in4, label %st.end5
+  %630 = or disjoint i32 %warp, 4
+  %631 = icmp slt i32 %630, %8
+  %632 = and i1 %3, %631
+  br i1 %632, label %st.in4, label %st.end5
 
 st.in4:                                           ; preds = %st.end
-  %620 = getelementptr i8, ptr addrspace(1) %302, i64 16
-  store float %.lcssa9, ptr addrspace(1) %620, align 4
+  %633 = getelementptr i8, ptr addrspace(1) %314, i64 16
+  store float %.lcssa9, ptr addrspace(1) %633, align 4
   br label %st.end5
 
 st.end5:                                          ; preds = %st.in4, %st.end
-  %621 = or disjoint i32 %warp, 8
-  %622 = icmp slt i32 %621, %8
-  %623 = and i1 %3, %622
-  br i1 %623, label %st.in6, label %st.end7
+  %634 = or disjoint i32 %warp, 8
+  %635 = icmp slt i32 %634, %8
+  %636 = and i1 %3, %635
+  br i1 %636, label %st.in6, label %st.end7
 
 st.in6:                                           ; preds = %st.end5
-  %624 = getelementptr i8, ptr addrspace(1) %302, i64 32
-  store float %.lcssa8, ptr addrspace(1) %624, align 4
+  %637 = getelementptr i8, ptr addrspace(1) %314, i64 32
+  store float %.lcssa8, ptr addrspace(1) %637, align 4
   br label %st.end7
 
 st.end7:                                          ; preds = %st.in6, %st.end5
-  %625 = and i1 %3, %25
-  br i1 %625, label %st.in8, label %st.end9
+  %638 = or disjoint i32 %warp, 12
+  %639 = icmp slt i32 %638, %8
+  %640 = and i1 %3, %639
+  br i1 %640, label %st.in8, label %st.end9
 
 st.in8:                                           ; preds = %st.end7
-  %626 = getelementptr i8, ptr addrspace(1) %302, i64 48
-  store float %.lcssa, ptr addrspace(1) %626, align 4
+  %641 = getelementptr i8, ptr addrspace(1) %314, i64 48
+  store float %.lcssa, ptr addrspace(1) %641, align 4
   br label %st.end9
 
 st.end9:                                          ; preds = %st.in8, %st.end7
