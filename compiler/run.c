@@ -46,6 +46,7 @@ typedef struct RunOptions {
     int define_count;
     int opt_level;
     bool verbose;
+    int64_t max_programs;        /* 0: the interpreter's default */
     const char **words;          /* ARGs and SIZE=VALUE, in order */
     int num_words;
 } RunOptions;
@@ -68,6 +69,11 @@ static void run_usage(FILE *out) {
             "                  runs it with the tessrun beside tessc) or interp (the interpreter);\n"
             "                  default: gpu when a CUDA device is present, else interp\n"
             "  -v              say which kernel, grid and device ran, and how long it took\n"
+            "  --max-programs N  the most programs the interpreter runs in one launch\n"
+            "                  (default 16777216; docs/interpreter.md)\n"
+            "  --              the words after it are the input and ARGs, even when they\n"
+            "                  start with '-'\n"
+            "A negative number (-1, -inf, -nan) is an ARG, not an option.\n"
             "bf16 arrays are stored as '<u2' (raw bits).\n"
             "exit status: 0 ok, 1 bad input or an error the interpreter caught, 2 usage\n");
 }
@@ -97,12 +103,28 @@ static const char *run_option_value(int argc, char **argv, int *i, const char *a
     return argv[++*i];
 }
 
+/* True when `arg` reads whole as a number ("-1", "-inf", "-nan", "-1e3"):
+   an ARG for a scalar, not an option. */
+static bool run_is_number(const char *arg) {
+    char *end;
+    (void)strtod(arg, &end);
+    return end != arg && *end == '\0';
+}
+
 static int run_parse_args(RunOptions *opt, int argc, char **argv) {
     opt->opt_level = 2;
     opt->words = ARENA_ARRAY(&run_arena, const char *, argc + 1);
+    bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        if (options_done || (arg[0] == '-' && run_is_number(arg))) {
+            if (!opt->input)
+                opt->input = arg;
+            else
+                opt->words[opt->num_words++] = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            options_done = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             run_usage(stdout);
             exit(0);
         } else if (strcmp(arg, "-v") == 0) {
@@ -131,10 +153,20 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
             if (strcmp(value, "interp") != 0 && strcmp(value, "gpu") != 0)
                 return run_fail(RUN_EXIT_USAGE, "unknown device '%s' (known: interp, gpu)", value);
             opt->device = value;
+        } else if (strncmp(arg, "--max-programs", 14) == 0 && (arg[14] == '\0' || arg[14] == '=')) {
+            if (!(value = run_option_value(argc, argv, &i, arg, 14)))
+                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
+            char *end;
+            errno = 0;
+            long long v = strtoll(value, &end, 10);
+            if (end == value || *end != '\0' || errno || v < 1)
+                return run_fail(RUN_EXIT_USAGE, "--max-programs expects a positive integer, got '%s'", value);
+            opt->max_programs = v;
         } else if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
             opt->opt_level = arg[2] - '0';
-        } else if (arg[0] == '-' && arg[1] != '\0' && !(arg[1] >= '0' && arg[1] <= '9') && arg[1] != '.') {
-            return run_fail(RUN_EXIT_USAGE, "unknown option '%s'", arg);
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return run_fail(RUN_EXIT_USAGE, "unknown option '%s' (put '--' before ARGs that start with '-')",
+                            arg);
         } else if (!opt->input) {
             opt->input = arg;
         } else {
@@ -453,6 +485,7 @@ static int run_kernel(const RunOptions *opt, const IrKernel *kernel, const Sourc
     if (!code) {
         struct timespec t0, t1;
         InterpError error;
+        interp_set_max_programs(opt->max_programs);
         clock_gettime(CLOCK_MONOTONIC, &t0);
         bool ok = interp_run_kernel(kernel, run.args, run.n, &error);
         clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -565,7 +598,7 @@ static int run_on_gpu(const RunOptions *opt) {
     compile[c] = NULL;
     int code = run_spawn(compile);
     if (code == 0) {
-        char **launch = ARENA_ARRAY(&run_arena, char *, 8 + opt->num_words);
+        char **launch = ARENA_ARRAY(&run_arena, char *, 9 + opt->num_words);
         int l = 0;
         launch[l++] = (char *)tessrun;
         launch[l++] = (char *)manifest;
@@ -577,6 +610,7 @@ static int run_on_gpu(const RunOptions *opt) {
         }
         if (opt->verbose)
             launch[l++] = "-v";
+        launch[l++] = "--";   /* the ARGs may start with '-' (-inf) */
         for (int i = 0; i < opt->num_words; i++)
             launch[l++] = (char *)opt->words[i];
         launch[l] = NULL;

@@ -15,6 +15,7 @@
 #ifndef TESSRT_INTERNAL_H
 #define TESSRT_INTERNAL_H
 
+#include "expr.h"
 #include "tessrt.h"
 
 #include <pthread.h>
@@ -47,20 +48,6 @@ void tessrt_pool_free(TessrtPool *pool);
  *   primary  := INT | NAME | ('cdiv' | 'min' | 'max') '(' expr ',' expr ')' | '(' expr ')'
  * Arithmetic is on int64; overflow and division by zero are errors.        */
 
-typedef enum TessrtExprKind {
-    TX_CONST, TX_SIZE, TX_NEG,
-    TX_ADD, TX_SUB, TX_MUL, TX_DIV, TX_REM, TX_CDIV, TX_MIN, TX_MAX,
-} TessrtExprKind;
-
-typedef struct TessrtExpr {
-    TessrtExprKind kind;
-    int64_t value;               /* TX_CONST */
-    int size;                    /* TX_SIZE: index of the size among the kernel's params */
-    struct TessrtExpr *lhs, *rhs;
-} TessrtExpr;
-
-typedef enum TessrtCompare { TC_EQ, TC_NE, TC_LT, TC_LE, TC_GT, TC_GE } TessrtCompare;
-
 /* Maps a name to a parameter index, or -1 when it names no size parameter. */
 typedef int (*TessrtExprResolve)(void *context, const char *name);
 
@@ -69,10 +56,6 @@ bool tessrt_expr_parse(TessrtPool *pool, const char *text, TessrtExprResolve res
 bool tessrt_expr_parse_contract(TessrtPool *pool, const char *text, TessrtExprResolve resolve,
                                 void *context, TessrtExpr **lhs, TessrtCompare *op,
                                 TessrtExpr **rhs, char *err, size_t errsize);
-/* `sizes` is indexed by parameter index. */
-bool tessrt_expr_eval(const TessrtExpr *expr, const int64_t *sizes, int64_t *out, char *err,
-                      size_t errsize);
-bool tessrt_expr_compare(TessrtCompare op, int64_t lhs, int64_t rhs);
 
 /* ---- the loaded manifest ---------------------------------------------- */
 

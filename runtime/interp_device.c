@@ -295,8 +295,25 @@ static bool interp_device_launch(void *handle, const tessrt_arg *args, int num_a
             iargs[i].int_value = interp_device_scalar_int(&args[i]);
         }
     }
+    /* $TESSRT_INTERP_MAX_PROGRAMS, read at each launch (tessrun --max-programs sets it) */
+    const char *limit_text = getenv("TESSRT_INTERP_MAX_PROGRAMS");
+    int64_t limit = 0;
+    if (limit_text && limit_text[0]) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(limit_text, &end, 10);
+        if (end == limit_text || *end != '\0' || errno || v < 1) {
+            if (iargs != small)
+                free(iargs);
+            return interp_device_fail(err, errsize,
+                                      "TESSRT_INTERP_MAX_PROGRAMS is '%.64s'; expected a positive integer",
+                                      limit_text);
+        }
+        limit = v;
+    }
     InterpError error;
     pthread_mutex_lock(&interp_device_lock);
+    interp_set_max_programs(limit);
     bool ok = interp_run_kernel(k, iargs, num_args, &error);
     pthread_mutex_unlock(&interp_device_lock);
     if (iargs != small)

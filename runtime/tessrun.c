@@ -46,9 +46,12 @@ static const char usage_text[] =
     "               which runs the manifest's tile IR); default: $TESSRT_DEVICE if set, else\n"
     "               gpu when a CUDA device is present, else interp\n"
     "  -v           say which artifact and grid were used\n"
+    "  --max-programs N  the most programs the interpreter runs in one launch (default\n"
+    "               16777216; sets $TESSRT_INTERP_MAX_PROGRAMS)\n"
+    "  --           the words after it are the manifest and ARGs, even when they start with '-'\n"
     "  --help       this text\n"
     "bf16 arrays are stored as '<u2' (raw bits). Exit status: 0 ok, 1 bad input or\n"
-    "runtime failure, 2 usage.\n";
+    "runtime failure, 2 usage. A negative number (-1, -inf, -nan) is an ARG, not an option.\n";
 
 __attribute__((format(printf, 2, 3)))
 static int fail(int code, const char *fmt, ...) {
@@ -513,6 +516,14 @@ static int choose_device(const char *text, int *device, bool *fallback) {
     return 0;
 }
 
+/* True when `arg` reads whole as a number ("-1", "-inf", "-nan"): an ARG
+   for a scalar, not an option. */
+static bool is_number(const char *arg) {
+    char *end;
+    (void)strtod(arg, &end);
+    return end != arg && *end == '\0';
+}
+
 int main(int argc, char **argv) {
     const char *manifest = NULL, *kernel = NULL, *device_text = NULL;
     int device = 0;
@@ -521,9 +532,29 @@ int main(int argc, char **argv) {
     int num_raw = 0;
     if (!raw)
         return fail(EXIT_BAD_INPUT, "out of memory");
+    bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (options_done || (a[0] == '-' && is_number(a))) {
+            if (!manifest)
+                manifest = a;
+            else
+                raw[num_raw++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            options_done = true;
+        } else if (strcmp(a, "--max-programs") == 0 || strncmp(a, "--max-programs=", 15) == 0) {
+            const char *v = a[14] == '=' ? a + 15 : i + 1 < argc ? argv[++i] : NULL;
+            char *end = NULL;
+            errno = 0;
+            long long n = v ? strtoll(v, &end, 10) : 0;
+            if (!v || end == v || *end != '\0' || errno || n < 1) {
+                free(raw);
+                return fail(EXIT_USAGE, "--max-programs expects a positive integer%s%s%s", v ? ", got '" : "",
+                            v ? v : "", v ? "'" : "");
+            }
+            /* the interpreter device reads it at each launch */
+            setenv("TESSRT_INTERP_MAX_PROGRAMS", v, 1);
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
             free(raw);
             return 0;
@@ -555,9 +586,9 @@ int main(int argc, char **argv) {
             device = (int)d;
         } else if (strcmp(a, "-v") == 0) {
             verbose = true;
-        } else if (a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
+        } else if (a[0] == '-' && a[1] != '\0') {
             free(raw);
-            return fail(EXIT_USAGE, "unknown option '%s'", a);
+            return fail(EXIT_USAGE, "unknown option '%s' (put '--' before ARGs that start with '-')", a);
         } else if (!manifest) {
             manifest = a;
         } else {
