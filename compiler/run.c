@@ -220,7 +220,7 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file, bo
 typedef struct RunSize {
     bool known;
     int64_t value;
-    char source[300];            /* "x.npy (x, dim 0)" or "N=1000" */
+    const char *source;          /* "x.npy (x, dim 0)" or "N=1000" */
 } RunSize;
 
 typedef struct Run {
@@ -257,7 +257,7 @@ static int run_bind_size(Run *run, int param, int64_t value, const char *source)
     if (!b->known) {
         b->known = true;
         b->value = value;
-        snprintf(b->source, sizeof b->source, "%s", source);
+        b->source = source;
     }
     return 0;
 }
@@ -282,14 +282,13 @@ static void run_format_type(const IrType *t, char *buf, size_t size) {
         snprintf(buf + n, size - n, "]");
 }
 
-static int run_read_input(Run *run, int i) {
+/* The dtype and shape of an input's header against its parameter; binds
+   the sizes its shape gives. */
+static int run_check_header(Run *run, int i, const char *path) {
     const IrParam *p = &run->kernel->params[i];
     const IrType *t = &p->value->type;
-    const char *path = run->texts[i];
-    char err[512], type[256], shape[256];
-    if (!npy_read(path, &run->arrays[i], err, sizeof err))
-        return run_fail(RUN_EXIT_INPUT, "%s", err);
     const NpyArray *a = &run->arrays[i];
+    char type[256], shape[256];
     run_format_type(t, type, sizeof type);
     if (a->dtype != run_npy_dtype(t->dtype))
         return run_fail(RUN_EXIT_INPUT, "%s holds '%s' but parameter '%s' is %s (stored as '%s')", path,
@@ -307,11 +306,29 @@ static int run_read_input(Run *run, int i) {
             continue;
         }
         int s = run_size_named(run, t->dims[d].sym);
-        char source[300];
-        snprintf(source, sizeof source, "%s (%s, dim %d)", path, p->name, d);
+        const char *source = arena_printf(&run_arena, "%s (%s, dim %d)", path, p->name, d);
         if (s >= 0 && run_bind_size(run, s, a->shape[d], source))
             return RUN_EXIT_INPUT;
     }
+    return 0;
+}
+
+/* Reads an in or inout array: the header first, checked against the
+   parameter, so that a file of the wrong shape is rejected before its data
+   is read. */
+static int run_read_input(Run *run, int i) {
+    const char *path = run->texts[i];
+    char err[512];
+    NpyReader reader;
+    if (!npy_open(path, &reader, &run->arrays[i], err, sizeof err))
+        return run_fail(RUN_EXIT_INPUT, "%s", err);
+    int code = run_check_header(run, i, path);
+    if (code) {
+        npy_close(&reader);
+        return code;
+    }
+    if (!npy_read_data(&reader, &run->arrays[i], err, sizeof err))
+        return run_fail(RUN_EXIT_INPUT, "%s", err);
     return 0;
 }
 
@@ -401,18 +418,15 @@ static bool run_is_size_word(const char *s) {
 static int run_bind(Run *run, const RunOptions *opt) {
     const IrKernel *k = run->kernel;
     int positional = 0, given = 0, next = 0;
-    char expected[512] = "";
-    size_t used = 0;
+    const char *expected = "";   /* the names, however long they are */
     for (int i = 0; i < run->n; i++)
-        if (k->params[i].kind != PARAM_SIZE && used < sizeof expected)
-            used += (size_t)snprintf(expected + used, sizeof expected - used, "%s%s",
-                                     positional++ ? ", " : "", k->params[i].name);
+        if (k->params[i].kind != PARAM_SIZE)
+            expected = arena_printf(&run_arena, "%s%s%s", expected, positional++ ? ", " : "", k->params[i].name);
     for (int w = 0; w < opt->num_words; w++) {
         const char *word = opt->words[w];
         if (run_is_size_word(word)) {
             const char *eq = strchr(word, '=');
-            char name[128];
-            snprintf(name, sizeof name, "%.*s", (int)(eq - word), word);
+            const char *name = arena_printf(&run_arena, "%.*s", (int)(eq - word), word);
             int s = run_size_named(run, name);
             if (s < 0)
                 return run_fail(RUN_EXIT_USAGE, "'%s': kernel '%s' has no size named '%s'", word, k->name,
@@ -661,12 +675,13 @@ int run_main(int argc, char **argv) {
             code = run_fail(RUN_EXIT_USAGE, "no kernel named '%s' in '%s'", opt.kernel, opt.input);
     } else if (module->kernels.len == 1) {
         kernel = module->kernels.items[0];
+    } else if (module->kernels.len == 0) {
+        code = run_fail(RUN_EXIT_INPUT, "'%s' has no kernels", opt.input);
     } else {
-        char names[512] = "";
-        size_t used = 0;
-        for (int i = 0; i < module->kernels.len && used < sizeof names; i++)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                                     ((IrKernel *)module->kernels.items[i])->name);
+        const char *names = "";
+        for (int i = 0; i < module->kernels.len; i++)
+            names = arena_printf(&run_arena, "%s%s%s", names, i ? ", " : "",
+                                 ((IrKernel *)module->kernels.items[i])->name);
         code = run_fail(RUN_EXIT_USAGE, "'%s' has %d kernels (%s); choose one with -k NAME", opt.input,
                         module->kernels.len, names);
     }

@@ -88,11 +88,10 @@ static TessrtExpr *expr_parse_primary(ExprParser *ps) {
         const char *start = ps->p;
         while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
             ps->p++;
-        char name[128];
         size_t n = (size_t)(ps->p - start);
-        if (n >= sizeof name) {
-            ps->p = start;
-            expr_error(ps, "%sname too long", "");
+        char *name = tessrt_pool_alloc(ps->pool, n + 1);   /* names have no length limit */
+        if (!name) {
+            expr_error(ps, "%sout of memory", "");
             return NULL;
         }
         memcpy(name, start, n);
