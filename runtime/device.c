@@ -11,10 +11,13 @@
  * a host address) and runs kernels through a table of entry points
  * (interp_device.h) that libtessinterp provides: registered by the program
  * (tessrt_register_interpreter), or else found with dlopen of
- * libtessinterp.so ($TESSRT_INTERP_LIBRARY names another file) at the first
- * load of a kernel. libtessrt itself contains no interpreter code, and the
+ * libtessinterp.so at the first load of a kernel: $TESSRT_INTERP_LIBRARY
+ * when set, else beside the file that holds libtessrt (libtessrt.so in an
+ * installed prefix's lib/, found with dladdr), else on the library path, else
+ * in ../lib from there (a program in PREFIX/bin that links libtessrt.a). libtessrt itself contains no interpreter code, and the
  * interpreter path never opens libcuda.
  */
+#define _GNU_SOURCE   /* dladdr */
 #include "internal.h"
 #include "interp_device.h"
 
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the device kind --------------------------------------------------- */
 
@@ -126,7 +130,7 @@ tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes
 static _Atomic(const tessrt_interp_device *) interp_registered;
 static pthread_once_t interp_open_once = PTHREAD_ONCE_INIT;
 static const tessrt_interp_device *interp_opened;
-static char interp_open_message[768];
+static char interp_open_message[3072];
 
 static bool interp_table_ok(const tessrt_interp_device *d) {
     return d && d->abi == TESSRT_INTERP_ABI && d->load && d->launch && d->unload;
@@ -142,18 +146,59 @@ tessrt_status tessrt_register_interpreter(const tessrt_interp_device *device) {
     return TESSRT_OK;
 }
 
-static void interp_open(void) {
-    const char *name = getenv("TESSRT_INTERP_LIBRARY");
-    if (!name || !name[0])
-        name = "libtessinterp.so";
+/* The directory of the file that holds this code: PREFIX/lib for an
+   installed libtessrt.so, the program's directory when it links libtessrt.a.
+   "" when dladdr cannot say. */
+static void interp_own_directory(char *dir, size_t size) {
+    Dl_info info;
+    dir[0] = '\0';
+    if (!dladdr((void *)&interp_own_directory, &info) || !info.dli_fname || !strchr(info.dli_fname, '/'))
+        return;
+    snprintf(dir, size, "%s", info.dli_fname);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+}
+
+static void *interp_dlopen(const char *name, char *why, size_t size) {
     void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        const char *why = dlerror();
+        const char *e = dlerror();
+        snprintf(why, size, "%s", e ? e : "unknown error");
+    }
+    return lib;
+}
+
+static void interp_open(void) {
+    const char *name = getenv("TESSRT_INTERP_LIBRARY");
+    char why[2600] = "", dir[1024], beside[1100] = "", above[1100] = "";
+    void *lib = NULL;
+    if (name && name[0]) {
+        lib = interp_dlopen(name, why, sizeof why);
+    } else {
+        name = "libtessinterp.so";
+        interp_own_directory(dir, sizeof dir);
+        if (dir[0]) {
+            snprintf(beside, sizeof beside, "%s/libtessinterp.so", dir);
+            snprintf(above, sizeof above, "%s/../lib/libtessinterp.so", dir);
+        }
+        char ignored[512];
+        if (beside[0] && access(beside, F_OK) == 0)
+            lib = interp_dlopen(beside, ignored, sizeof ignored);
+        if (!lib)
+            lib = interp_dlopen(name, why, sizeof why);
+        if (!lib && above[0] && access(above, F_OK) == 0)
+            lib = interp_dlopen(above, why, sizeof why);
+        size_t used = strlen(why);
+        if (!lib && dir[0] && used < sizeof why)
+            snprintf(why + used, sizeof why - used, "; not in %s or %s/../lib either", dir, dir);
+    }
+    if (!lib) {
         snprintf(interp_open_message, sizeof interp_open_message,
                  "this program does not link libtessinterp and %s could not be "
                  "opened (%s); put libtessinterp.so on the library path or name it in "
                  "TESSRT_INTERP_LIBRARY",
-                 name, why ? why : "unknown error");
+                 name, why);
         return;
     }
     const tessrt_interp_device *(*get)(void);
