@@ -97,6 +97,27 @@ tessrt_status tessrt_device_route(int device, bool *interp) {
 
 /* ---- memory: host memory ------------------------------------------------- */
 
+/* Every live allocation of the interpreter device, so that a free of a
+   pointer it did not hand out (or already took back), a copy past an
+   allocation's end and a launch whose arrays are larger than their memory
+   are errors with a message, not heap corruption in the caller. */
+typedef struct InterpBlock {
+    uintptr_t start;
+    size_t bytes;
+} InterpBlock;
+
+static pthread_mutex_t interp_memory_lock = PTHREAD_MUTEX_INITIALIZER;
+static InterpBlock *interp_blocks;
+static size_t interp_num_blocks, interp_cap_blocks;
+
+/* The block holding address p (under the lock), or -1. */
+static ptrdiff_t interp_block_of(uintptr_t p) {
+    for (size_t i = 0; i < interp_num_blocks; i++)
+        if (p >= interp_blocks[i].start && p - interp_blocks[i].start < (interp_blocks[i].bytes ? interp_blocks[i].bytes : 1))
+            return (ptrdiff_t)i;
+    return -1;
+}
+
 tessrt_status tessrt_device_interp_alloc(size_t bytes, uint64_t *pointer) {
     if (!pointer)
         return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_device_alloc: NULL argument");
@@ -107,21 +128,74 @@ tessrt_status tessrt_device_interp_alloc(size_t bytes, uint64_t *pointer) {
     if (!p)
         return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY,
                            "interpreter: cannot allocate %zu bytes of host memory", bytes);
+    pthread_mutex_lock(&interp_memory_lock);
+    if (interp_num_blocks == interp_cap_blocks) {
+        size_t cap = interp_cap_blocks ? 2 * interp_cap_blocks : 64;
+        InterpBlock *grown = realloc(interp_blocks, cap * sizeof *grown);
+        if (!grown) {
+            pthread_mutex_unlock(&interp_memory_lock);
+            free(p);
+            return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "interpreter: out of memory");
+        }
+        interp_blocks = grown;
+        interp_cap_blocks = cap;
+    }
+    interp_blocks[interp_num_blocks++] = (InterpBlock){(uintptr_t)p, bytes};
+    pthread_mutex_unlock(&interp_memory_lock);
     *pointer = (uint64_t)(uintptr_t)p;
     return TESSRT_OK;
 }
 
 tessrt_status tessrt_device_interp_free(uint64_t pointer) {
+    if (pointer == 0)
+        return TESSRT_OK;
+    pthread_mutex_lock(&interp_memory_lock);
+    ptrdiff_t i = interp_block_of((uintptr_t)pointer);
+    bool start = i >= 0 && interp_blocks[i].start == (uintptr_t)pointer;
+    if (start)
+        interp_blocks[i] = interp_blocks[--interp_num_blocks];
+    pthread_mutex_unlock(&interp_memory_lock);
+    if (!start)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT,
+                           "tessrt_device_free: 0x%llx is not %s on the interpreter (freed twice, or "
+                           "never allocated with tessrt_device_alloc)",
+                           (unsigned long long)pointer, i >= 0 ? "the start of an allocation" : "memory allocated");
     free((void *)(uintptr_t)pointer);
     return TESSRT_OK;
 }
 
-tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes) {
+/* Checks that [pointer, pointer + bytes) lies in one live allocation; the
+   message names `what`. */
+static tessrt_status interp_check_range(uint64_t pointer, size_t bytes, const char *what,
+                                        tessrt_status status) {
+    pthread_mutex_lock(&interp_memory_lock);
+    ptrdiff_t i = interp_block_of((uintptr_t)pointer);
+    size_t room = i >= 0 ? interp_blocks[i].bytes - ((uintptr_t)pointer - interp_blocks[i].start) : 0;
+    size_t size = i >= 0 ? interp_blocks[i].bytes : 0;
+    pthread_mutex_unlock(&interp_memory_lock);
+    if (i < 0)
+        return tessrt_fail(status,
+                           "%s: 0x%llx is not memory allocated on the interpreter (tessrt_device_alloc)", what,
+                           (unsigned long long)pointer);
+    if (bytes > room)
+        return tessrt_fail(status,
+                           "%s: %zu bytes at 0x%llx, but its allocation of %zu bytes has %zu from there", what,
+                           bytes, (unsigned long long)pointer, size, room);
+    return TESSRT_OK;
+}
+
+tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes, bool to_device) {
     if (bytes && (!dst || !src))
         return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "copy of %zu bytes with a NULL pointer",
                            bytes);
-    if (bytes)
-        memmove(dst, src, bytes);
+    if (!bytes)
+        return TESSRT_OK;
+    tessrt_status s = interp_check_range((uint64_t)(uintptr_t)(to_device ? dst : src), bytes,
+                                         to_device ? "tessrt_copy_to_device" : "tessrt_copy_from_device",
+                                         TESSRT_ERROR_INVALID_ARGUMENT);
+    if (s != TESSRT_OK)
+        return s;
+    memmove(dst, src, bytes);
     return TESSRT_OK;
 }
 
@@ -287,6 +361,26 @@ tessrt_status tessrt_device_interp_launch(const tessrt_kernel *k, const tessrt_a
     tessrt_status s = interp_kernel(k, &table, &loaded);
     if (s != TESSRT_OK)
         return s;
+    /* every array must fit in the memory its pointer is in: the interpreter
+       reads and writes as many elements as the shape says */
+    for (int i = 0; i < k->num_params; i++) {
+        const TessrtParam *p = &k->params[i];
+        if (p->kind != TESSRT_PARAM_ARRAY)
+            continue;
+        size_t bytes = tessrt_dtype_bytes(p->dtype);
+        for (int d = 0; d < p->rank; d++) {
+            int64_t n = p->dim_params[d] >= 0 ? args[p->dim_params[d]].value.size : p->dims[d];
+            if (__builtin_mul_overflow(bytes, (size_t)n, &bytes))
+                bytes = SIZE_MAX;
+        }
+        if (bytes == 0)
+            continue;
+        char what[300];
+        snprintf(what, sizeof what, "kernel '%s', argument %d ('%.200s')", k->name, i, p->name);
+        s = interp_check_range(args[i].value.pointer, bytes, what, TESSRT_ERROR_LAUNCH_ARGUMENTS);
+        if (s != TESSRT_OK)
+            return s;
+    }
     char err[2048] = "";
     if (!table->launch(loaded, args, num_args, err, sizeof err))
         return tessrt_fail(TESSRT_ERROR_INTERPRETER, "%s", err);

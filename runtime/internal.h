@@ -156,8 +156,12 @@ void tessrt_driver_unload(tessrt_manifest *manifest);
    unless TESSRT_DEVICE=auto asks it to. */
 tessrt_status tessrt_device_route(int device, bool *interp);
 tessrt_status tessrt_device_interp_alloc(size_t bytes, uint64_t *pointer);
+/* Fails (and frees nothing) on a pointer that is not the start of a live
+   interpreter allocation: a double free, or memory from elsewhere. */
 tessrt_status tessrt_device_interp_free(uint64_t pointer);
-tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes);
+/* `to_device`: dst is interpreter memory, else src is; that side must lie in
+   one allocation. */
+tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes, bool to_device);
 /* Loads the kernel's tile IR into the interpreter (once); `chosen` gets
    "interp relu.tir". */
 tessrt_status tessrt_device_interp_prepare(const tessrt_kernel *kernel, char *chosen,
