@@ -301,7 +301,7 @@ bool npy_open(const char *path, NpyReader *reader, NpyArray *out, char *err, siz
                                          (size_t)preamble[10] << 16 | (size_t)preamble[11] << 24)
                                  : got;
     }
-    size_t head = header_len > got && header_len <= length ? header_len : got;
+    size_t head = header_len > got ? (header_len < length ? header_len : length) : got;
     unsigned char *bytes = malloc(head ? head : 1);
     if (!bytes) {
         fclose(f);
