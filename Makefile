@@ -103,8 +103,10 @@ GEN_OBJS := $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
 .PHONY: all run test test-gpu gpu-artifacts deps clean runtime install
 all: $(BUILD)/tessc runtime
 
-# `tessc run` reads and writes .npy files through the runtime's npy.c.
-$(BUILD)/tessc: $(COMPILER_OBJS) $(GEN_OBJS) $(BUILD)/obj/runtime/npy.o $(BUILD)/obj/compiler/manifest.o $(BUILD)/obj/compiler/sha256.o
+# `tessc run` reads and writes .npy files through the runtime's npy.c, and
+# the interpreter evaluates grids with the runtime's expr_eval.c.
+$(BUILD)/tessc: $(COMPILER_OBJS) $(GEN_OBJS) $(BUILD)/obj/runtime/npy.o $(BUILD)/obj/runtime/expr_eval.o \
+		$(BUILD)/obj/compiler/manifest.o $(BUILD)/obj/compiler/sha256.o
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(OPT) $(LDSAN) $(STATIC_LDFLAGS) -o $@ $^ $(LLVM_LIBS) -lcjson -lm
 ifeq ($(STATIC),1)
@@ -135,7 +137,8 @@ $(BUILD)/obj/compiler/embed.o: compiler/codegen.h compiler/manifest.h
 $(BUILD)/obj/compiler/golden.o: compiler/golden.h
 $(BUILD)/obj/compiler/run.o: CPPFLAGS += -Iruntime
 $(BUILD)/obj/compiler/run.o: runtime/npy.h compiler/interp.h
-$(BUILD)/obj/compiler/interp.o: compiler/interp.h
+$(BUILD)/obj/compiler/interp.o: CPPFLAGS += -Iruntime
+$(BUILD)/obj/compiler/interp.o: compiler/interp.h runtime/expr.h
 
 $(BUILD)/obj/%.o: %.c compiler/base.h compiler/ast.h compiler/ir.h $(BUILD)/gen/parser.h
 	@mkdir -p $(dir $@)
@@ -167,11 +170,12 @@ RUNTIME_SRCS := \
 	runtime/tessrt.c \
 	runtime/manifest_load.c \
 	runtime/expr.c \
+	runtime/expr_eval.c \
 	runtime/driver.c \
 	runtime/device.c
 # Beside the library: .npy files (tessrun, tests, later the interpreter) and tessrun.
 RUNTIME_TOOL_SRCS := runtime/npy.c runtime/tessrun.c
-RUNTIME_HEADERS := runtime/include/tessrt.h runtime/internal.h runtime/npy.h runtime/interp_device.h
+RUNTIME_HEADERS := runtime/include/tessrt.h runtime/internal.h runtime/expr.h runtime/npy.h runtime/interp_device.h
 RUNTIME_CFLAGS := -D_POSIX_C_SOURCE=200809L -I$(CUDA_HOME)/include -Iruntime/include -Iruntime -fPIC
 RUNTIME_LIBS := -lcjson -ldl -lpthread
 ifeq ($(STATIC),1)
@@ -219,9 +223,9 @@ $(BUILD)/tessrun: $(RUNTIME_TOOL_OBJS) $(BUILD)/libtessrt.a $(BUILD)/libtessinte
 # interpreter device (runtime/interp_device.c; docs/interpreter.md). No LLVM,
 # no CUDA, no cJSON. tessrun links the .a; other programs get the .so through
 # libtessrt's dlopen. The .so is built from -fPIC objects under obj-pic/.
-INTERP_LIB_SRCS := compiler/interp.c compiler/ir.c compiler/ir_parse.c compiler/ir_verify.c \
-	compiler/arena.c compiler/diag.c compiler/dtype.c runtime/interp_device.c
-INTERP_LIB_HEADERS := compiler/base.h compiler/ir.h compiler/interp.h runtime/interp_device.h \
+INTERP_LIB_SRCS := compiler/interp.c compiler/ir.c compiler/ir_parse.c compiler/ir_verify.c compiler/ir_print.c \
+	compiler/arena.c compiler/diag.c compiler/dtype.c runtime/interp_device.c runtime/expr_eval.c
+INTERP_LIB_HEADERS := compiler/base.h compiler/ir.h compiler/interp.h runtime/interp_device.h runtime/expr.h \
 	runtime/include/tessrt.h runtime/include/tessrt_interp.h
 INTERP_LIB_CFLAGS := -D_POSIX_C_SOURCE=200809L -Icompiler -Iruntime -Iruntime/include
 INTERP_LIB_OBJS := $(INTERP_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -373,7 +377,7 @@ FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_RUN_FLAGS := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 FUZZ_FRONTEND_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out compiler/main.c,$(COMPILER_SRCS)) \
-	runtime/npy.c $(MANIFEST_SRCS)) $(FUZZ_DIR)/obj/gen/parser.o $(FUZZ_DIR)/obj/gen/lexer.o
+	runtime/npy.c runtime/expr_eval.c $(MANIFEST_SRCS)) $(FUZZ_DIR)/obj/gen/parser.o $(FUZZ_DIR)/obj/gen/lexer.o
 FUZZ_RUNTIME_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(RUNTIME_SRCS) runtime/npy.c)
 
 .PHONY: fuzz fuzz-build fuzz-deps

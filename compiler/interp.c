@@ -32,6 +32,7 @@
  * interp_run_kernel; all memory comes from one arena.
  */
 #include "interp.h"
+#include "expr.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -1397,41 +1398,75 @@ static int64_t size_arg(Interp *I, const InterpArg *args, const char *name) {
     launch_fail(I, "no size named '%s'", name);
 }
 
-static int64_t eval_grid(Interp *I, const InterpArg *args, const GridExpr *g) {
+/* The grid expression as the runtime's expression tree (runtime/expr.h),
+   so that the interpreter and libtessrt share one evaluator: overflow and
+   division by zero are errors on both, never a trap or a wrap. */
+static TessrtExpr *grid_tree(Interp *I, const GridExpr *g) {
     if (!g)
         launch_fail(I, "internal error: a missing grid expression");
-    if (g->kind == GRID_CONST)
-        return g->value;
-    if (g->kind == GRID_SIZE)
-        return size_arg(I, args, g->size);
-    int64_t a = eval_grid(I, args, g->lhs), b = eval_grid(I, args, g->rhs);
-    switch (g->kind) {
-    case GRID_ADD: return a + b;
-    case GRID_SUB: return a - b;
-    case GRID_MUL: return a * b;
-    case GRID_MIN: return a < b ? a : b;
-    case GRID_MAX: return a > b ? a : b;
-    case GRID_DIV:
-    case GRID_REM:
-    case GRID_CDIV:
-        if (b == 0)
-            launch_fail(I, "the grid divides by zero");
-        if (g->kind == GRID_DIV)
-            return a / b;
-        if (g->kind == GRID_REM)
-            return a % b;
-        return a / b + ((a % b != 0) && ((a < 0) == (b < 0)));
-    default: break;
+    static const TessrtExprKind kinds[] = {
+        [GRID_CONST] = TX_CONST, [GRID_SIZE] = TX_SIZE, [GRID_ADD] = TX_ADD, [GRID_SUB] = TX_SUB,
+        [GRID_MUL] = TX_MUL,     [GRID_DIV] = TX_DIV,   [GRID_REM] = TX_REM, [GRID_CDIV] = TX_CDIV,
+        [GRID_MIN] = TX_MIN,     [GRID_MAX] = TX_MAX,
+    };
+    if ((unsigned)g->kind >= sizeof kinds / sizeof kinds[0])
+        launch_fail(I, "internal error: grid expression kind %d", (int)g->kind);
+    TessrtExpr *e = ARENA_NEW(&I->arena, TessrtExpr);
+    e->kind = kinds[g->kind];
+    e->value = g->value;
+    e->size = -1;
+    if (g->kind == GRID_SIZE) {
+        for (int i = 0; i < I->kernel->num_params && e->size < 0; i++)
+            if (I->kernel->params[i].kind == PARAM_SIZE && strcmp(I->kernel->params[i].name, g->size) == 0)
+                e->size = i;
+        if (e->size < 0)
+            launch_fail(I, "no size named '%s'", g->size);
+    } else if (g->kind != GRID_CONST) {
+        e->lhs = grid_tree(I, g->lhs);
+        e->rhs = grid_tree(I, g->rhs);
     }
-    launch_fail(I, "internal error: grid expression kind %d", (int)g->kind);
+    return e;
 }
 
-static void compute_grid(Interp *I, const InterpArg *args) {
+/* The programs one run may execute when nothing raised the limit
+   (interp_set_max_programs; docs/interpreter.md). */
+static int64_t interp_max_programs = INTERP_DEFAULT_MAX_PROGRAMS;
+
+void interp_set_max_programs(int64_t limit) {
+    interp_max_programs = limit > 0 ? limit : INTERP_DEFAULT_MAX_PROGRAMS;
+}
+
+int64_t interp_get_max_programs(void) { return interp_max_programs; }
+
+/* The grid as libtessrt computes it (the same evaluator and the same
+   per-dimension limits as a CUDA launch), then the interpreter's own limit on
+   the number of programs. */
+static void compute_grid(Interp *I, const InterpArg *args, bool limit) {
+    int64_t *sizes = ARENA_ARRAY(&I->arena, int64_t, I->kernel->num_params + 1);
+    for (int i = 0; i < I->kernel->num_params; i++)
+        sizes[i] = I->kernel->params[i].kind == PARAM_SIZE ? args[i].int_value : 0;
+    static const int64_t limits[3] = {INT32_MAX, 65535, 65535};
     for (int a = 0; a < 3; a++) {
-        I->grid[a] = a < I->kernel->grid_rank ? eval_grid(I, args, I->kernel->grid[a]) : 1;
-        if (I->grid[a] < 0 || I->grid[a] > INT32_MAX)
-            launch_fail(I, "grid dimension %d is %lld", a, (long long)I->grid[a]);
+        I->grid[a] = 1;
+        if (a >= I->kernel->grid_rank)
+            continue;
+        char err[256], text[512];
+        grid_expr_format(I->kernel->grid[a], text, sizeof text);
+        if (!tessrt_expr_eval(grid_tree(I, I->kernel->grid[a]), sizes, &I->grid[a], err, sizeof err))
+            launch_fail(I, "grid[%d] '%s': %s", a, text, err);
+        if (I->grid[a] < 0 || I->grid[a] > limits[a])
+            launch_fail(I, "grid[%d] '%s' is %lld; expected 0 to %lld", a, text, (long long)I->grid[a],
+                        (long long)limits[a]);
     }
+    int64_t programs;
+    bool overflow = __builtin_mul_overflow(I->grid[0], I->grid[1], &programs) ||
+                    __builtin_mul_overflow(programs, I->grid[2], &programs);
+    if (limit && (overflow || programs > interp_max_programs))
+        launch_fail(I, "grid (%lld, %lld, %lld) is %s programs, more than the interpreter's limit of %lld "
+                    "(raise it with --max-programs N, or TESSRT_INTERP_MAX_PROGRAMS=N for libtessrt)",
+                    (long long)I->grid[0], (long long)I->grid[1], (long long)I->grid[2],
+                    overflow ? "over 2^63" : arena_printf(&I->arena, "%lld", (long long)programs),
+                    (long long)interp_max_programs);
 }
 
 /* Binds the parameters: array memories (shapes checked against the
@@ -1510,7 +1545,7 @@ bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, in
     if (setjmp(I->fail) == 0) {
         if (num_args != kernel->num_params)
             launch_fail(I, "%d arguments for %d parameters", num_args, kernel->num_params);
-        compute_grid(I, args);
+        compute_grid(I, args, false);
         memcpy(grid, I->grid, sizeof I->grid);
         ok = true;
     }
@@ -1531,7 +1566,7 @@ bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_ar
     bool ok = false;
     if (setjmp(I->fail) == 0) {
         bind_params(I, args, num_args);
-        compute_grid(I, args);
+        compute_grid(I, args, true);
         I->body = plan_block(I, kernel->body, false);
         run_grid(I);
         ok = true;

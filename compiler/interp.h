@@ -49,8 +49,18 @@ typedef struct InterpError {
 bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_args,
                        InterpError *error);
 
+/* The most programs (the product of the grid's dimensions) one
+   interp_run_kernel executes; a larger grid is a launch error that says how
+   to raise the limit. The setting is process-wide; 0 or less restores the
+   default. `tessc run --max-programs`, `tessrun --max-programs` and
+   $TESSRT_INTERP_MAX_PROGRAMS (libtessinterp) set it. */
+#define INTERP_DEFAULT_MAX_PROGRAMS ((int64_t)1 << 24)
+void interp_set_max_programs(int64_t limit);
+int64_t interp_get_max_programs(void);
+
 /* Evaluates the kernel's grid for the given arguments (sizes are read from
-   args); false with a message on a negative size or a division by zero. */
+   args) with the runtime's evaluator (runtime/expr.h); false with a message on
+   an overflow, a division by zero or a dimension out of CUDA's range. */
 bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, int64_t grid[3],
                  InterpError *error);
 

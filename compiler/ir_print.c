@@ -111,6 +111,19 @@ static void grid_format_into(TextBuf *t, const GridExpr *e, int depth) {
     text_append(t, right_parens ? ")" : "");
 }
 
+/* A buffer size that holds the text of `expr` whole (size names have no
+   length limit). */
+static size_t grid_expr_format_size(const GridExpr *expr) {
+    if (!expr)
+        return 8;
+    if (expr->kind == GRID_CONST)
+        return 24;
+    if (expr->kind == GRID_SIZE)
+        return strlen(expr->size) + 1;
+    /* "cdiv(a, b)", "(a - b)": the operands and at most 8 more characters */
+    return grid_expr_format_size(expr->lhs) + grid_expr_format_size(expr->rhs) + 8;
+}
+
 void grid_expr_format(const GridExpr *expr, char *buf, size_t size) {
     if (size == 0)
         return;
@@ -143,10 +156,21 @@ static void number_block(IrBlock *block, int *next) {
 
 /* ---- ops ----------------------------------------------------------------- */
 
+/* Sized for the type: symbolic sizes may have names of any length. */
 static void print_type(const IrType *type, FILE *out) {
-    char buf[256];
-    ir_type_format(type, buf, sizeof buf);
+    char small[256];
+    size_t size = 96;
+    for (int d = 0; d < type->rank && d < IR_MAX_RANK; d++)
+        size += (type->dims[d].sym ? strlen(type->dims[d].sym) : 21) + 2;
+    char *buf = size <= sizeof small ? small : malloc(size);
+    if (!buf) {
+        buf = small;
+        size = sizeof small;
+    }
+    ir_type_format(type, buf, size);
     fputs(buf, out);
+    if (buf != small)
+        free(buf);
 }
 
 /* Parameters have no defining op and belong to no block: they print by
@@ -401,9 +425,12 @@ void ir_print_kernel(const IrKernel *kernel, FILE *out) {
     }
     fputs(")\n    grid (", out);
     for (int i = 0; i < kernel->grid_rank && i < 3; i++) {
-        char buf[512];
-        grid_expr_format(kernel->grid[i], buf, sizeof buf);
-        fprintf(out, "%s%s", i ? ", " : "", buf);
+        size_t size = grid_expr_format_size(kernel->grid[i]);
+        char *buf = malloc(size);
+        if (buf)
+            grid_expr_format(kernel->grid[i], buf, size);
+        fprintf(out, "%s%s", i ? ", " : "", buf ? buf : "?");
+        free(buf);
     }
     fprintf(out, ") warps %d stages %d", kernel->warps, kernel->stages);
     fprintf(out, " loc(%d:%d:%d) {\n", kernel->loc.line, kernel->loc.col, kernel->loc.end_col);

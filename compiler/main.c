@@ -828,6 +828,13 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
     if ((opt->emit[EMIT_CUBIN] || embed_wanted(opt)) && !codegen_find_ptxas())
         diag_warning_plain("no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped");
     const char *base = strrchr(opt->input, '/');
+    /* The manifest names the tile IR written beside it, so that the
+       interpreter (tessrun --device interp, TESSRT_DEVICE=interp) can run
+       the kernel: the optimized IR (what the PTX came from), else the
+       lowered IR. Every kernel of the file is in that one .tir. */
+    const char *interp = opt->emit[EMIT_IR_OPT] ? arena_printf(&driver_arena, "%s%s", stem, emit_kinds[EMIT_IR_OPT].suffix)
+                         : opt->emit[EMIT_IR]   ? arena_printf(&driver_arena, "%s%s", stem, emit_kinds[EMIT_IR].suffix)
+                                                : NULL;
     CodegenOptions options = {
         .archs = opt->archs,
         .num_archs = opt->arch_count,
@@ -884,7 +891,7 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
             }
         }
         b->manifest[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = arts,
-                                          .num_artifacts = num_arts};
+                                          .num_artifacts = num_arts, .interp = interp};
         b->embedded[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = all,
                                           .num_artifacts = num_all};
     }

@@ -125,10 +125,27 @@ static void writer_fail(Writer *w, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* A buffer size that holds the text of `e` whole: the operands and at most
+   8 more characters per operator ("cdiv(a, b)", "(a) - (b)"). */
+static size_t manifest_expr_size(const GridExpr *e) {
+    if (!e)
+        return 8;
+    if (e->kind == GRID_CONST)
+        return 24;
+    if (e->kind == GRID_SIZE)
+        return strlen(e->size) + 1;
+    return manifest_expr_size(e->lhs) + manifest_expr_size(e->rhs) + 8;
+}
+
 static cJSON *manifest_expr_string(const GridExpr *e) {
-    char buf[1024];
-    manifest_format_expr(e, buf, sizeof buf);
-    return cJSON_CreateString(buf);
+    size_t size = manifest_expr_size(e);   /* size names have no length limit */
+    char *buf = malloc(size);
+    if (!buf)
+        return cJSON_CreateString("?");
+    manifest_format_expr(e, buf, size);
+    cJSON *s = cJSON_CreateString(buf);
+    free(buf);
+    return s;
 }
 
 static const char *manifest_param_kind(IrParamKind kind) {

@@ -47,6 +47,7 @@ typedef struct RunOptions {
     int define_count;
     int opt_level;
     bool verbose;
+    int64_t max_programs;        /* 0: the interpreter's default */
     const char **words;          /* ARGs and SIZE=VALUE, in order */
     int num_words;
 } RunOptions;
@@ -69,6 +70,11 @@ static void run_usage(FILE *out) {
             "                  runs it with the tessrun beside tessc) or interp (the interpreter);\n"
             "                  default: gpu when a CUDA device is present, else interp\n"
             "  -v              say which kernel, grid and device ran, and how long it took\n"
+            "  --max-programs N  the most programs the interpreter runs in one launch\n"
+            "                  (default 16777216; docs/interpreter.md)\n"
+            "  --              the words after it are the input and ARGs, even when they\n"
+            "                  start with '-'\n"
+            "A negative number (-1, -inf, -nan) is an ARG, not an option.\n"
             "bf16 arrays are stored as '<u2' (raw bits).\n"
             "exit status: 0 ok, 1 bad input or an error the interpreter caught, 2 usage\n");
 }
@@ -98,12 +104,28 @@ static const char *run_option_value(int argc, char **argv, int *i, const char *a
     return argv[++*i];
 }
 
+/* True when `arg` reads whole as a number ("-1", "-inf", "-nan", "-1e3"):
+   an ARG for a scalar, not an option. */
+static bool run_is_number(const char *arg) {
+    char *end;
+    (void)strtod(arg, &end);
+    return end != arg && *end == '\0';
+}
+
 static int run_parse_args(RunOptions *opt, int argc, char **argv) {
     opt->opt_level = 2;
     opt->words = ARENA_ARRAY(&run_arena, const char *, argc + 1);
+    bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        if (options_done || (arg[0] == '-' && run_is_number(arg))) {
+            if (!opt->input)
+                opt->input = arg;
+            else
+                opt->words[opt->num_words++] = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            options_done = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             run_usage(stdout);
             exit(0);
         } else if (strcmp(arg, "-v") == 0) {
@@ -132,10 +154,20 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
             if (strcmp(value, "interp") != 0 && strcmp(value, "gpu") != 0)
                 return run_fail(RUN_EXIT_USAGE, "unknown device '%s' (known: interp, gpu)", value);
             opt->device = value;
+        } else if (strncmp(arg, "--max-programs", 14) == 0 && (arg[14] == '\0' || arg[14] == '=')) {
+            if (!(value = run_option_value(argc, argv, &i, arg, 14)))
+                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
+            char *end;
+            errno = 0;
+            long long v = strtoll(value, &end, 10);
+            if (end == value || *end != '\0' || errno || v < 1)
+                return run_fail(RUN_EXIT_USAGE, "--max-programs expects a positive integer, got '%s'", value);
+            opt->max_programs = v;
         } else if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
             opt->opt_level = arg[2] - '0';
-        } else if (arg[0] == '-' && arg[1] != '\0' && !(arg[1] >= '0' && arg[1] <= '9') && arg[1] != '.') {
-            return run_fail(RUN_EXIT_USAGE, "unknown option '%s'", arg);
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return run_fail(RUN_EXIT_USAGE, "unknown option '%s' (put '--' before ARGs that start with '-')",
+                            arg);
         } else if (!opt->input) {
             opt->input = arg;
         } else {
@@ -189,7 +221,7 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file, bo
 typedef struct RunSize {
     bool known;
     int64_t value;
-    char source[300];            /* "x.npy (x, dim 0)" or "N=1000" */
+    const char *source;          /* "x.npy (x, dim 0)" or "N=1000" */
 } RunSize;
 
 typedef struct Run {
@@ -226,7 +258,7 @@ static int run_bind_size(Run *run, int param, int64_t value, const char *source)
     if (!b->known) {
         b->known = true;
         b->value = value;
-        snprintf(b->source, sizeof b->source, "%s", source);
+        b->source = source;
     }
     return 0;
 }
@@ -251,14 +283,13 @@ static void run_format_type(const IrType *t, char *buf, size_t size) {
         snprintf(buf + n, size - n, "]");
 }
 
-static int run_read_input(Run *run, int i) {
+/* The dtype and shape of an input's header against its parameter; binds
+   the sizes its shape gives. */
+static int run_check_header(Run *run, int i, const char *path) {
     const IrParam *p = &run->kernel->params[i];
     const IrType *t = &p->value->type;
-    const char *path = run->texts[i];
-    char err[512], type[256], shape[256];
-    if (!npy_read(path, &run->arrays[i], err, sizeof err))
-        return run_fail(RUN_EXIT_INPUT, "%s", err);
     const NpyArray *a = &run->arrays[i];
+    char type[256], shape[256];
     run_format_type(t, type, sizeof type);
     if (a->dtype != run_npy_dtype(t->dtype))
         return run_fail(RUN_EXIT_INPUT, "%s holds '%s' but parameter '%s' is %s (stored as '%s')", path,
@@ -276,11 +307,29 @@ static int run_read_input(Run *run, int i) {
             continue;
         }
         int s = run_size_named(run, t->dims[d].sym);
-        char source[300];
-        snprintf(source, sizeof source, "%s (%s, dim %d)", path, p->name, d);
+        const char *source = arena_printf(&run_arena, "%s (%s, dim %d)", path, p->name, d);
         if (s >= 0 && run_bind_size(run, s, a->shape[d], source))
             return RUN_EXIT_INPUT;
     }
+    return 0;
+}
+
+/* Reads an in or inout array: the header first, checked against the
+   parameter, so that a file of the wrong shape is rejected before its data
+   is read. */
+static int run_read_input(Run *run, int i) {
+    const char *path = run->texts[i];
+    char err[512];
+    NpyReader reader;
+    if (!npy_open(path, &reader, &run->arrays[i], err, sizeof err))
+        return run_fail(RUN_EXIT_INPUT, "%s", err);
+    int code = run_check_header(run, i, path);
+    if (code) {
+        npy_close(&reader);
+        return code;
+    }
+    if (!npy_read_data(&reader, &run->arrays[i], err, sizeof err))
+        return run_fail(RUN_EXIT_INPUT, "%s", err);
     return 0;
 }
 
@@ -370,18 +419,15 @@ static bool run_is_size_word(const char *s) {
 static int run_bind(Run *run, const RunOptions *opt) {
     const IrKernel *k = run->kernel;
     int positional = 0, given = 0, next = 0;
-    char expected[512] = "";
-    size_t used = 0;
+    const char *expected = "";   /* the names, however long they are */
     for (int i = 0; i < run->n; i++)
-        if (k->params[i].kind != PARAM_SIZE && used < sizeof expected)
-            used += (size_t)snprintf(expected + used, sizeof expected - used, "%s%s",
-                                     positional++ ? ", " : "", k->params[i].name);
+        if (k->params[i].kind != PARAM_SIZE)
+            expected = arena_printf(&run_arena, "%s%s%s", expected, positional++ ? ", " : "", k->params[i].name);
     for (int w = 0; w < opt->num_words; w++) {
         const char *word = opt->words[w];
         if (run_is_size_word(word)) {
             const char *eq = strchr(word, '=');
-            char name[128];
-            snprintf(name, sizeof name, "%.*s", (int)(eq - word), word);
+            const char *name = arena_printf(&run_arena, "%.*s", (int)(eq - word), word);
             int s = run_size_named(run, name);
             if (s < 0)
                 return run_fail(RUN_EXIT_USAGE, "'%s': kernel '%s' has no size named '%s'", word, k->name,
@@ -454,6 +500,7 @@ static int run_kernel(const RunOptions *opt, const IrKernel *kernel, const Sourc
     if (!code) {
         struct timespec t0, t1;
         InterpError error;
+        interp_set_max_programs(opt->max_programs);
         clock_gettime(CLOCK_MONOTONIC, &t0);
         bool ok = interp_run_kernel(kernel, run.args, run.n, &error);
         clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -627,7 +674,7 @@ static int run_on_gpu(const RunOptions *opt) {
     compile[c] = NULL;
     int code = run_spawn(compile);
     if (code == 0 && !run_signal) {
-        char **launch = ARENA_ARRAY(&run_arena, char *, 8 + opt->num_words);
+        char **launch = ARENA_ARRAY(&run_arena, char *, 9 + opt->num_words);
         int l = 0;
         launch[l++] = (char *)tessrun;
         launch[l++] = (char *)manifest;
@@ -639,6 +686,7 @@ static int run_on_gpu(const RunOptions *opt) {
         }
         if (opt->verbose)
             launch[l++] = "-v";
+        launch[l++] = "--";   /* the ARGs may start with '-' (-inf) */
         for (int i = 0; i < opt->num_words; i++)
             launch[l++] = (char *)opt->words[i];
         launch[l] = NULL;
@@ -691,12 +739,13 @@ int run_main(int argc, char **argv) {
             code = run_fail(RUN_EXIT_USAGE, "no kernel named '%s' in '%s'", opt.kernel, opt.input);
     } else if (module->kernels.len == 1) {
         kernel = module->kernels.items[0];
+    } else if (module->kernels.len == 0) {
+        code = run_fail(RUN_EXIT_INPUT, "'%s' has no kernels", opt.input);
     } else {
-        char names[512] = "";
-        size_t used = 0;
-        for (int i = 0; i < module->kernels.len && used < sizeof names; i++)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                                     ((IrKernel *)module->kernels.items[i])->name);
+        const char *names = "";
+        for (int i = 0; i < module->kernels.len; i++)
+            names = arena_printf(&run_arena, "%s%s%s", names, i ? ", " : "",
+                                 ((IrKernel *)module->kernels.items[i])->name);
         code = run_fail(RUN_EXIT_USAGE, "'%s' has %d kernels (%s); choose one with -k NAME", opt.input,
                         module->kernels.len, names);
     }

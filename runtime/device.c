@@ -11,10 +11,13 @@
  * a host address) and runs kernels through a table of entry points
  * (interp_device.h) that libtessinterp provides: registered by the program
  * (tessrt_register_interpreter), or else found with dlopen of
- * libtessinterp.so ($TESSRT_INTERP_LIBRARY names another file) at the first
- * load of a kernel. libtessrt itself contains no interpreter code, and the
+ * libtessinterp.so at the first load of a kernel: $TESSRT_INTERP_LIBRARY
+ * when set, else beside the file that holds libtessrt (libtessrt.so in an
+ * installed prefix's lib/, found with dladdr), else on the library path, else
+ * in ../lib from there (a program in PREFIX/bin that links libtessrt.a). libtessrt itself contains no interpreter code, and the
  * interpreter path never opens libcuda.
  */
+#define _GNU_SOURCE   /* dladdr */
 #include "internal.h"
 #include "interp_device.h"
 
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the device kind --------------------------------------------------- */
 
@@ -93,6 +97,27 @@ tessrt_status tessrt_device_route(int device, bool *interp) {
 
 /* ---- memory: host memory ------------------------------------------------- */
 
+/* Every live allocation of the interpreter device, so that a free of a
+   pointer it did not hand out (or already took back), a copy past an
+   allocation's end and a launch whose arrays are larger than their memory
+   are errors with a message, not heap corruption in the caller. */
+typedef struct InterpBlock {
+    uintptr_t start;
+    size_t bytes;
+} InterpBlock;
+
+static pthread_mutex_t interp_memory_lock = PTHREAD_MUTEX_INITIALIZER;
+static InterpBlock *interp_blocks;
+static size_t interp_num_blocks, interp_cap_blocks;
+
+/* The block holding address p (under the lock), or -1. */
+static ptrdiff_t interp_block_of(uintptr_t p) {
+    for (size_t i = 0; i < interp_num_blocks; i++)
+        if (p >= interp_blocks[i].start && p - interp_blocks[i].start < (interp_blocks[i].bytes ? interp_blocks[i].bytes : 1))
+            return (ptrdiff_t)i;
+    return -1;
+}
+
 tessrt_status tessrt_device_interp_alloc(size_t bytes, uint64_t *pointer) {
     if (!pointer)
         return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_device_alloc: NULL argument");
@@ -103,21 +128,74 @@ tessrt_status tessrt_device_interp_alloc(size_t bytes, uint64_t *pointer) {
     if (!p)
         return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY,
                            "interpreter: cannot allocate %zu bytes of host memory", bytes);
+    pthread_mutex_lock(&interp_memory_lock);
+    if (interp_num_blocks == interp_cap_blocks) {
+        size_t cap = interp_cap_blocks ? 2 * interp_cap_blocks : 64;
+        InterpBlock *grown = realloc(interp_blocks, cap * sizeof *grown);
+        if (!grown) {
+            pthread_mutex_unlock(&interp_memory_lock);
+            free(p);
+            return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "interpreter: out of memory");
+        }
+        interp_blocks = grown;
+        interp_cap_blocks = cap;
+    }
+    interp_blocks[interp_num_blocks++] = (InterpBlock){(uintptr_t)p, bytes};
+    pthread_mutex_unlock(&interp_memory_lock);
     *pointer = (uint64_t)(uintptr_t)p;
     return TESSRT_OK;
 }
 
 tessrt_status tessrt_device_interp_free(uint64_t pointer) {
+    if (pointer == 0)
+        return TESSRT_OK;
+    pthread_mutex_lock(&interp_memory_lock);
+    ptrdiff_t i = interp_block_of((uintptr_t)pointer);
+    bool start = i >= 0 && interp_blocks[i].start == (uintptr_t)pointer;
+    if (start)
+        interp_blocks[i] = interp_blocks[--interp_num_blocks];
+    pthread_mutex_unlock(&interp_memory_lock);
+    if (!start)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT,
+                           "tessrt_device_free: 0x%llx is not %s on the interpreter (freed twice, or "
+                           "never allocated with tessrt_device_alloc)",
+                           (unsigned long long)pointer, i >= 0 ? "the start of an allocation" : "memory allocated");
     free((void *)(uintptr_t)pointer);
     return TESSRT_OK;
 }
 
-tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes) {
+/* Checks that [pointer, pointer + bytes) lies in one live allocation; the
+   message names `what`. */
+static tessrt_status interp_check_range(uint64_t pointer, size_t bytes, const char *what,
+                                        tessrt_status status) {
+    pthread_mutex_lock(&interp_memory_lock);
+    ptrdiff_t i = interp_block_of((uintptr_t)pointer);
+    size_t room = i >= 0 ? interp_blocks[i].bytes - ((uintptr_t)pointer - interp_blocks[i].start) : 0;
+    size_t size = i >= 0 ? interp_blocks[i].bytes : 0;
+    pthread_mutex_unlock(&interp_memory_lock);
+    if (i < 0)
+        return tessrt_fail(status,
+                           "%s: 0x%llx is not memory allocated on the interpreter (tessrt_device_alloc)", what,
+                           (unsigned long long)pointer);
+    if (bytes > room)
+        return tessrt_fail(status,
+                           "%s: %zu bytes at 0x%llx, but its allocation of %zu bytes has %zu from there", what,
+                           bytes, (unsigned long long)pointer, size, room);
+    return TESSRT_OK;
+}
+
+tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes, bool to_device) {
     if (bytes && (!dst || !src))
         return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "copy of %zu bytes with a NULL pointer",
                            bytes);
-    if (bytes)
-        memmove(dst, src, bytes);
+    if (!bytes)
+        return TESSRT_OK;
+    tessrt_status s = interp_check_range((uint64_t)(uintptr_t)(to_device ? dst : src), bytes,
+                                         to_device ? "tessrt_copy_to_device" : "tessrt_copy_from_device",
+                                         TESSRT_ERROR_INVALID_ARGUMENT);
+    if (s != TESSRT_OK)
+        return s;
+    memmove(dst, src, bytes);
     return TESSRT_OK;
 }
 
@@ -126,7 +204,7 @@ tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes
 static _Atomic(const tessrt_interp_device *) interp_registered;
 static pthread_once_t interp_open_once = PTHREAD_ONCE_INIT;
 static const tessrt_interp_device *interp_opened;
-static char interp_open_message[768];
+static char interp_open_message[3072];
 
 static bool interp_table_ok(const tessrt_interp_device *d) {
     return d && d->abi == TESSRT_INTERP_ABI && d->load && d->launch && d->unload;
@@ -142,18 +220,59 @@ tessrt_status tessrt_register_interpreter(const tessrt_interp_device *device) {
     return TESSRT_OK;
 }
 
-static void interp_open(void) {
-    const char *name = getenv("TESSRT_INTERP_LIBRARY");
-    if (!name || !name[0])
-        name = "libtessinterp.so";
+/* The directory of the file that holds this code: PREFIX/lib for an
+   installed libtessrt.so, the program's directory when it links libtessrt.a.
+   "" when dladdr cannot say. */
+static void interp_own_directory(char *dir, size_t size) {
+    Dl_info info;
+    dir[0] = '\0';
+    if (!dladdr((void *)&interp_own_directory, &info) || !info.dli_fname || !strchr(info.dli_fname, '/'))
+        return;
+    snprintf(dir, size, "%s", info.dli_fname);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+}
+
+static void *interp_dlopen(const char *name, char *why, size_t size) {
     void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        const char *why = dlerror();
+        const char *e = dlerror();
+        snprintf(why, size, "%s", e ? e : "unknown error");
+    }
+    return lib;
+}
+
+static void interp_open(void) {
+    const char *name = getenv("TESSRT_INTERP_LIBRARY");
+    char why[2600] = "", dir[1024], beside[1100] = "", above[1100] = "";
+    void *lib = NULL;
+    if (name && name[0]) {
+        lib = interp_dlopen(name, why, sizeof why);
+    } else {
+        name = "libtessinterp.so";
+        interp_own_directory(dir, sizeof dir);
+        if (dir[0]) {
+            snprintf(beside, sizeof beside, "%s/libtessinterp.so", dir);
+            snprintf(above, sizeof above, "%s/../lib/libtessinterp.so", dir);
+        }
+        char ignored[512];
+        if (beside[0] && access(beside, F_OK) == 0)
+            lib = interp_dlopen(beside, ignored, sizeof ignored);
+        if (!lib)
+            lib = interp_dlopen(name, why, sizeof why);
+        if (!lib && above[0] && access(above, F_OK) == 0)
+            lib = interp_dlopen(above, why, sizeof why);
+        size_t used = strlen(why);
+        if (!lib && dir[0] && used < sizeof why)
+            snprintf(why + used, sizeof why - used, "; not in %s or %s/../lib either", dir, dir);
+    }
+    if (!lib) {
         snprintf(interp_open_message, sizeof interp_open_message,
                  "this program does not link libtessinterp and %s could not be "
                  "opened (%s); put libtessinterp.so on the library path or name it in "
                  "TESSRT_INTERP_LIBRARY",
-                 name, why ? why : "unknown error");
+                 name, why);
         return;
     }
     const tessrt_interp_device *(*get)(void);
@@ -242,6 +361,26 @@ tessrt_status tessrt_device_interp_launch(const tessrt_kernel *k, const tessrt_a
     tessrt_status s = interp_kernel(k, &table, &loaded);
     if (s != TESSRT_OK)
         return s;
+    /* every array must fit in the memory its pointer is in: the interpreter
+       reads and writes as many elements as the shape says */
+    for (int i = 0; i < k->num_params; i++) {
+        const TessrtParam *p = &k->params[i];
+        if (p->kind != TESSRT_PARAM_ARRAY)
+            continue;
+        size_t bytes = tessrt_dtype_bytes(p->dtype);
+        for (int d = 0; d < p->rank; d++) {
+            int64_t n = p->dim_params[d] >= 0 ? args[p->dim_params[d]].value.size : p->dims[d];
+            if (__builtin_mul_overflow(bytes, (size_t)n, &bytes))
+                bytes = SIZE_MAX;
+        }
+        if (bytes == 0)
+            continue;
+        char what[300];
+        snprintf(what, sizeof what, "kernel '%s', argument %d ('%.200s')", k->name, i, p->name);
+        s = interp_check_range(args[i].value.pointer, bytes, what, TESSRT_ERROR_LAUNCH_ARGUMENTS);
+        if (s != TESSRT_OK)
+            return s;
+    }
     char err[2048] = "";
     if (!table->launch(loaded, args, num_args, err, sizeof err))
         return tessrt_fail(TESSRT_ERROR_INTERPRETER, "%s", err);

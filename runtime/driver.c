@@ -489,12 +489,12 @@ tessrt_status tessrt_device_free(int device, uint64_t device_pointer) {
 }
 
 tessrt_status tessrt_copy_to_device(int device, uint64_t dst, const void *src, size_t bytes) {
-    DEVICE_ROUTE(device, tessrt_device_interp_copy((void *)(uintptr_t)dst, src, bytes));
+    DEVICE_ROUTE(device, tessrt_device_interp_copy((void *)(uintptr_t)dst, src, bytes, true));
     DRIVER_IN_CONTEXT(device, "cuMemcpyHtoD", bytes ? drv.memcpy_htod((CUdeviceptr)dst, src, bytes) : CUDA_SUCCESS);
 }
 
 tessrt_status tessrt_copy_from_device(int device, void *dst, uint64_t src, size_t bytes) {
-    DEVICE_ROUTE(device, tessrt_device_interp_copy(dst, (const void *)(uintptr_t)src, bytes));
+    DEVICE_ROUTE(device, tessrt_device_interp_copy(dst, (const void *)(uintptr_t)src, bytes, false));
     DRIVER_IN_CONTEXT(device, "cuMemcpyDtoH", bytes ? drv.memcpy_dtoh(dst, (CUdeviceptr)src, bytes) : CUDA_SUCCESS);
 }
 

@@ -88,11 +88,10 @@ static TessrtExpr *expr_parse_primary(ExprParser *ps) {
         const char *start = ps->p;
         while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
             ps->p++;
-        char name[128];
         size_t n = (size_t)(ps->p - start);
-        if (n >= sizeof name) {
-            ps->p = start;
-            expr_error(ps, "%sname too long", "");
+        char *name = tessrt_pool_alloc(ps->pool, n + 1);   /* names have no length limit */
+        if (!name) {
+            expr_error(ps, "%sout of memory", "");
             return NULL;
         }
         memcpy(name, start, n);
@@ -269,87 +268,4 @@ bool tessrt_expr_parse_contract(TessrtPool *pool, const char *text, TessrtExprRe
     *lhs = a;
     *rhs = b;
     return true;
-}
-
-bool tessrt_expr_eval(const TessrtExpr *e, const int64_t *sizes, int64_t *out, char *err,
-                      size_t errsize) {
-    int64_t a = 0, b = 0, r = 0;
-    switch (e->kind) {
-    case TX_CONST:
-        *out = e->value;
-        return true;
-    case TX_SIZE:
-        *out = sizes[e->size];
-        return true;
-    default:
-        break;
-    }
-    if (!tessrt_expr_eval(e->lhs, sizes, &a, err, errsize))
-        return false;
-    if (e->rhs && !tessrt_expr_eval(e->rhs, sizes, &b, err, errsize))
-        return false;
-    bool overflow = false;
-    switch (e->kind) {
-    case TX_NEG:
-        overflow = __builtin_sub_overflow((int64_t)0, a, &r);
-        break;
-    case TX_ADD:
-        overflow = __builtin_add_overflow(a, b, &r);
-        break;
-    case TX_SUB:
-        overflow = __builtin_sub_overflow(a, b, &r);
-        break;
-    case TX_MUL:
-        overflow = __builtin_mul_overflow(a, b, &r);
-        break;
-    case TX_DIV:
-    case TX_REM:
-    case TX_CDIV:
-        if (b == 0) {
-            snprintf(err, errsize, "division by zero");
-            return false;
-        }
-        if (a == INT64_MIN && b == -1) {
-            overflow = true;
-            break;
-        }
-        if (e->kind == TX_DIV)
-            r = a / b;
-        else if (e->kind == TX_REM)
-            r = a % b;
-        else {
-            /* the exact ceiling of a / b; C division truncates toward zero */
-            r = a / b;
-            if (a % b != 0 && ((a < 0) == (b < 0)))
-                r++;
-        }
-        break;
-    case TX_MIN:
-        r = a < b ? a : b;
-        break;
-    case TX_MAX:
-        r = a > b ? a : b;
-        break;
-    default:
-        snprintf(err, errsize, "bad expression node");
-        return false;
-    }
-    if (overflow) {
-        snprintf(err, errsize, "integer overflow");
-        return false;
-    }
-    *out = r;
-    return true;
-}
-
-bool tessrt_expr_compare(TessrtCompare op, int64_t lhs, int64_t rhs) {
-    switch (op) {
-    case TC_EQ: return lhs == rhs;
-    case TC_NE: return lhs != rhs;
-    case TC_LT: return lhs < rhs;
-    case TC_LE: return lhs <= rhs;
-    case TC_GT: return lhs > rhs;
-    case TC_GE: return lhs >= rhs;
-    }
-    return false;
 }

@@ -15,6 +15,7 @@
 #ifndef TESSRT_INTERNAL_H
 #define TESSRT_INTERNAL_H
 
+#include "expr.h"
 #include "tessrt.h"
 
 #include <pthread.h>
@@ -55,20 +56,6 @@ void tessrt_pool_free(TessrtPool *pool);
  *   primary  := INT | NAME | ('cdiv' | 'min' | 'max') '(' expr ',' expr ')' | '(' expr ')'
  * Arithmetic is on int64; overflow and division by zero are errors.        */
 
-typedef enum TessrtExprKind {
-    TX_CONST, TX_SIZE, TX_NEG,
-    TX_ADD, TX_SUB, TX_MUL, TX_DIV, TX_REM, TX_CDIV, TX_MIN, TX_MAX,
-} TessrtExprKind;
-
-typedef struct TessrtExpr {
-    TessrtExprKind kind;
-    int64_t value;               /* TX_CONST */
-    int size;                    /* TX_SIZE: index of the size among the kernel's params */
-    struct TessrtExpr *lhs, *rhs;
-} TessrtExpr;
-
-typedef enum TessrtCompare { TC_EQ, TC_NE, TC_LT, TC_LE, TC_GT, TC_GE } TessrtCompare;
-
 /* Maps a name to a parameter index, or -1 when it names no size parameter. */
 typedef int (*TessrtExprResolve)(void *context, const char *name);
 
@@ -77,10 +64,6 @@ bool tessrt_expr_parse(TessrtPool *pool, const char *text, TessrtExprResolve res
 bool tessrt_expr_parse_contract(TessrtPool *pool, const char *text, TessrtExprResolve resolve,
                                 void *context, TessrtExpr **lhs, TessrtCompare *op,
                                 TessrtExpr **rhs, char *err, size_t errsize);
-/* `sizes` is indexed by parameter index. */
-bool tessrt_expr_eval(const TessrtExpr *expr, const int64_t *sizes, int64_t *out, char *err,
-                      size_t errsize);
-bool tessrt_expr_compare(TessrtCompare op, int64_t lhs, int64_t rhs);
 
 /* ---- the loaded manifest ---------------------------------------------- */
 
@@ -181,8 +164,12 @@ void tessrt_driver_unload(tessrt_manifest *manifest);
    unless TESSRT_DEVICE=auto asks it to. */
 tessrt_status tessrt_device_route(int device, bool *interp);
 tessrt_status tessrt_device_interp_alloc(size_t bytes, uint64_t *pointer);
+/* Fails (and frees nothing) on a pointer that is not the start of a live
+   interpreter allocation: a double free, or memory from elsewhere. */
 tessrt_status tessrt_device_interp_free(uint64_t pointer);
-tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes);
+/* `to_device`: dst is interpreter memory, else src is; that side must lie in
+   one allocation. */
+tessrt_status tessrt_device_interp_copy(void *dst, const void *src, size_t bytes, bool to_device);
 /* Loads the kernel's tile IR into the interpreter (once); `chosen` gets
    "interp relu.tir". */
 tessrt_status tessrt_device_interp_prepare(const tessrt_kernel *kernel, char *chosen,

@@ -134,6 +134,36 @@ static void interp_device_describe_ir(const IrParam *p, char *buf, size_t size) 
         snprintf(buf + n, size - n, "%s %s", t->rank ? "]" : "[]", access_name(t->access));
 }
 
+/* True when a manifest parameter and an IR parameter have one kind, dtype,
+   shape and access (compared field by field: the descriptions above are for
+   messages and may be cut short). */
+static bool interp_device_same(const tessrt_param_info *p, const IrParam *q) {
+    static const IrParamKind kinds[] = {[TESSRT_PARAM_ARRAY] = PARAM_ARRAY, [TESSRT_PARAM_SCALAR] = PARAM_SCALAR,
+                                        [TESSRT_PARAM_SIZE] = PARAM_SIZE};
+    static const DType dtypes[TESSRT_DTYPE_COUNT] = {
+        [TESSRT_BOOL] = DT_BOOL, [TESSRT_I8] = DT_I8,   [TESSRT_I16] = DT_I16,  [TESSRT_I32] = DT_I32,
+        [TESSRT_I64] = DT_I64,   [TESSRT_U8] = DT_U8,   [TESSRT_U32] = DT_U32,  [TESSRT_F16] = DT_F16,
+        [TESSRT_BF16] = DT_BF16, [TESSRT_F32] = DT_F32, [TESSRT_F64] = DT_F64,
+    };
+    static const Access access[] = {[TESSRT_ACCESS_IN] = ACCESS_IN, [TESSRT_ACCESS_OUT] = ACCESS_OUT,
+                                    [TESSRT_ACCESS_INOUT] = ACCESS_INOUT};
+    const IrType *t = &q->value->type;
+    if ((unsigned)p->kind > TESSRT_PARAM_SIZE || kinds[p->kind] != q->kind ||
+        (unsigned)p->dtype >= TESSRT_DTYPE_COUNT || dtypes[p->dtype] != t->dtype)
+        return false;
+    if (q->kind != PARAM_ARRAY)
+        return true;
+    if ((unsigned)p->access > TESSRT_ACCESS_INOUT || access[p->access] != t->access || p->rank != t->rank)
+        return false;
+    for (int d = 0; d < t->rank; d++) {
+        if (!p->dim_names[d] != !t->dims[d].sym)
+            return false;
+        if (p->dim_names[d] ? strcmp(p->dim_names[d], t->dims[d].sym) != 0 : p->dims[d] != t->dims[d].size)
+            return false;
+    }
+    return true;
+}
+
 /* True when the IR's parameters are the manifest's, in the same order. */
 static bool interp_device_match(const IrKernel *k, const tessrt_param_info *params, int num_params,
                                 const char *path, char *err, size_t errsize) {
@@ -145,7 +175,7 @@ static bool interp_device_match(const IrKernel *k, const tessrt_param_info *para
         char want[256], got[256];
         interp_device_describe_manifest(&params[i], want, sizeof want);
         interp_device_describe_ir(&k->params[i], got, sizeof got);
-        if (strcmp(params[i].name, k->params[i].name) != 0 || strcmp(want, got) != 0)
+        if (strcmp(params[i].name, k->params[i].name) != 0 || !interp_device_same(&params[i], &k->params[i]))
             return interp_device_fail(err, errsize,
                                       "kernel '%s', parameter %d: '%s' %s in the manifest but '%s' "
                                       "%s in '%s'",
@@ -299,8 +329,25 @@ static bool interp_device_launch(void *handle, const tessrt_arg *args, int num_a
             iargs[i].int_value = interp_device_scalar_int(&args[i]);
         }
     }
+    /* $TESSRT_INTERP_MAX_PROGRAMS, read at each launch (tessrun --max-programs sets it) */
+    const char *limit_text = getenv("TESSRT_INTERP_MAX_PROGRAMS");
+    int64_t limit = 0;
+    if (limit_text && limit_text[0]) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(limit_text, &end, 10);
+        if (end == limit_text || *end != '\0' || errno || v < 1) {
+            if (iargs != small)
+                free(iargs);
+            return interp_device_fail(err, errsize,
+                                      "TESSRT_INTERP_MAX_PROGRAMS is '%.64s'; expected a positive integer",
+                                      limit_text);
+        }
+        limit = v;
+    }
     InterpError error;
     pthread_mutex_lock(&interp_device_lock);
+    interp_set_max_programs(limit);
     bool ok = interp_run_kernel(k, iargs, num_args, &error);
     pthread_mutex_unlock(&interp_device_lock);
     if (iargs != small)

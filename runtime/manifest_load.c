@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- the pool ------------------------------------------------------------ */
@@ -117,8 +118,30 @@ static bool json_is_int(const cJSON *item) {
     if (!cJSON_IsNumber(item))
         return false;
     double v = item->valuedouble;
-    /* The range first: converting a double outside int64 is undefined. */
-    return v >= -9007199254740992.0 && v <= 9007199254740992.0 && v == (double)(int64_t)v;
+    /* The range first: converting a double outside int64 is undefined.
+       Below 2^53 in magnitude every integer is exact; 2^53 itself may be a
+       rounded 2^53 + 1, so it is out of range too. */
+    return v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v;
+}
+
+/* What is wrong with a value where an integer was wanted: "a string", or
+   for a number, that it is out of range or not whole. */
+static const char *json_not_int(const cJSON *item, char *buf, size_t size) {
+    if (!cJSON_IsNumber(item))
+        return json_type_name(item);
+    double v = item->valuedouble;
+    char text[40];
+    for (int digits = 1; digits <= 17; digits++) {   /* the shortest text that reads back */
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtod(text, NULL) == v)
+            break;
+    }
+    if (!(v > -9007199254740992.0 && v < 9007199254740992.0))
+        snprintf(buf, size, "%s, which is out of range (too large: an integer here is below 2^53 in magnitude)",
+                 text);
+    else
+        snprintf(buf, size, "%s, which is not a whole number", text);
+    return buf;
 }
 
 static bool json_has(const cJSON *item, JsonWant want) {
@@ -136,7 +159,9 @@ static bool json_has(const cJSON *item, JsonWant want) {
 static bool check_item(Loader *ld, const cJSON *item, JsonWant want, const char *field) {
     if (json_has(item, want))
         return true;
-    load_fail(ld, field, "expected %s, got %s", want_name(want), json_type_name(item));
+    char number[160];
+    load_fail(ld, field, "expected %s, got %s", want_name(want),
+              want == WANT_INT ? json_not_int(item, number, sizeof number) : json_type_name(item));
     return false;
 }
 
@@ -183,7 +208,9 @@ static bool member_count_or_null(Loader *ld, const cJSON *obj, const char *where
         return false;
     if (cJSON_IsNull(item) || (json_is_int(item) && item->valuedouble >= 0))
         return true;
-    load_fail(ld, where, "'%s' must be an integer >= 0 or null, got %s", key, json_type_name(item));
+    char number[160];
+    load_fail(ld, where, "'%s' must be an integer >= 0 or null, got %s", key,
+              cJSON_IsNumber(item) && json_is_int(item) ? "a negative number" : json_not_int(item, number, sizeof number));
     return false;
 }
 
@@ -297,10 +324,12 @@ static bool load_param(Loader *ld, const cJSON *obj, const char *where, TessrtPa
             p->dim_names[d] = tessrt_pool_strdup(ld->pool, dim->valuestring);
             p->dims[d] = -1;
         } else {
-            char field[256];
+            char field[256], number[160];
             field_path(field, sizeof field, "%s.shape[%d]", where, d);
             return load_fail(ld, field, "expected an integer >= 0 or a size name, got %s",
-                             json_type_name(dim));
+                             json_is_int(dim) ? "a negative number"
+                             : cJSON_IsNumber(dim) ? json_not_int(dim, number, sizeof number)
+                                                   : json_type_name(dim));
         }
     }
     return true;
@@ -507,6 +536,12 @@ static char *load_read_file(const char *path, size_t *length) {
             tessrt_fail(TESSRT_ERROR_IO, "%s: not a regular file", path);
         else
             tessrt_fail(TESSRT_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        tessrt_fail(TESSRT_ERROR_IO, "%s: is a directory, not a manifest file", path);
         return NULL;
     }
     size_t cap = 1 << 16, len = 0;

@@ -224,8 +224,11 @@ static bool npy_count(const char *name, NpyDtype dtype, int rank, const int64_t 
     return true;
 }
 
-bool npy_parse(const char *name, const unsigned char *bytes, size_t length, NpyArray *out,
-               char *err, size_t errsize) {
+/* The preamble and header of an image whose first `length` bytes are
+   `bytes` (at least the whole header when the file is longer): fills dtype,
+   rank, shape and count, and *data_offset. */
+static bool npy_parse_preamble(const char *name, const unsigned char *bytes, size_t length,
+                               NpyArray *out, size_t *data_offset, char *err, size_t errsize) {
     memset(out, 0, sizeof *out);
     if (length < 6 || memcmp(bytes, "\x93NUMPY", 6) != 0)
         return npy_error(err, errsize, name, "not a .npy file (bad magic)");
@@ -250,11 +253,21 @@ bool npy_parse(const char *name, const unsigned char *bytes, size_t length, NpyA
                          header_len, length - offset);
     if (!npy_parse_header(name, (const char *)bytes + offset, header_len, out, err, errsize))
         return false;
-    offset += header_len;
-    size_t bytes_needed;
     if (!npy_count(name, out->dtype, out->rank, out->shape, &out->count, err, errsize))
         return false;
-    bytes_needed = out->count * npy_dtypes[out->dtype].bytes;
+    *data_offset = offset + header_len;
+    return true;
+}
+
+/* The preamble's fixed part, and where a version's header length ends. */
+enum { NPY_PREAMBLE_MAX = 12 };
+
+bool npy_parse(const char *name, const unsigned char *bytes, size_t length, NpyArray *out,
+               char *err, size_t errsize) {
+    size_t offset;
+    if (!npy_parse_preamble(name, bytes, length, out, &offset, err, errsize))
+        return false;
+    size_t bytes_needed = out->count * npy_dtypes[out->dtype].bytes;
     if (length - offset < bytes_needed)
         return npy_error(err, errsize, name, "data is %zu bytes; shape and dtype need %zu",
                          length - offset, bytes_needed);
@@ -265,7 +278,8 @@ bool npy_parse(const char *name, const unsigned char *bytes, size_t length, NpyA
     return true;
 }
 
-bool npy_read(const char *path, NpyArray *out, char *err, size_t errsize) {
+bool npy_open(const char *path, NpyReader *reader, NpyArray *out, char *err, size_t errsize) {
+    memset(reader, 0, sizeof *reader);
     memset(out, 0, sizeof *out);
     /* O_NONBLOCK: a FIFO with no writer would block open() forever; it is
        refused below like every file that is not a regular one. */
@@ -274,8 +288,9 @@ bool npy_read(const char *path, NpyArray *out, char *err, size_t errsize) {
         return npy_error(err, errsize, path, "cannot open: %s", strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        bool directory = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
         close(fd);
-        return npy_error(err, errsize, path, "not a regular file");
+        return npy_error(err, errsize, path, directory ? "is a directory" : "not a regular file");
     }
     FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
@@ -283,17 +298,68 @@ bool npy_read(const char *path, NpyArray *out, char *err, size_t errsize) {
         return npy_error(err, errsize, path, "cannot open: %s", strerror(errno));
     }
     size_t length = (size_t)st.st_size;
-    unsigned char *bytes = malloc(length ? length : 1);
+    /* only the header is read here: a file whose header says the wrong
+       shape is rejected without reading (or holding) its data */
+    unsigned char preamble[NPY_PREAMBLE_MAX];
+    size_t got = fread(preamble, 1, length < sizeof preamble ? length : sizeof preamble, f);
+    size_t header_len = 0;
+    if (got >= 10 && memcmp(preamble, "\x93NUMPY", 6) == 0) {
+        header_len = preamble[6] == 1 ? 10 + ((size_t)preamble[8] | (size_t)preamble[9] << 8)
+                     : got >= 12 ? 12 + ((size_t)preamble[8] | (size_t)preamble[9] << 8 |
+                                         (size_t)preamble[10] << 16 | (size_t)preamble[11] << 24)
+                                 : got;
+    }
+    size_t head = header_len > got ? (header_len < length ? header_len : length) : got;
+    unsigned char *bytes = malloc(head ? head : 1);
     if (!bytes) {
         fclose(f);
-        return npy_error(err, errsize, path, "out of memory (%zu bytes)", length);
+        return npy_error(err, errsize, path, "out of memory (%zu bytes)", head);
     }
-    size_t got = fread(bytes, 1, length, f);
-    fclose(f);
-    bool ok = got == length ? npy_parse(path, bytes, length, out, err, errsize)
-                            : npy_error(err, errsize, path, "read error");
+    memcpy(bytes, preamble, got);
+    if (head > got && fread(bytes + got, 1, head - got, f) != head - got) {
+        free(bytes);
+        fclose(f);
+        return npy_error(err, errsize, path, "read error");
+    }
+    size_t offset;
+    bool ok = npy_parse_preamble(path, bytes, head < length ? head : length, out, &offset, err, errsize);
     free(bytes);
+    if (ok && length - offset < out->count * npy_dtypes[out->dtype].bytes)
+        ok = npy_error(err, errsize, path, "data is %zu bytes; shape and dtype need %zu", length - offset,
+                       out->count * npy_dtypes[out->dtype].bytes);
+    if (!ok) {
+        fclose(f);
+        return false;
+    }
+    reader->file = f;
+    reader->path = path;
+    return true;
+}
+
+bool npy_read_data(NpyReader *reader, NpyArray *out, char *err, size_t errsize) {
+    size_t bytes_needed = out->count * npy_dtypes[out->dtype].bytes;
+    bool ok = reader->file != NULL;
+    if (ok && !(out->data = malloc(bytes_needed ? bytes_needed : 1)))
+        ok = npy_error(err, errsize, reader->path, "out of memory (%zu bytes)", bytes_needed);
+    else if (ok && fread(out->data, 1, bytes_needed, reader->file) != bytes_needed)
+        ok = npy_error(err, errsize, reader->path, "read error");
+    npy_close(reader);
+    if (!ok) {
+        free(out->data);
+        out->data = NULL;
+    }
     return ok;
+}
+
+void npy_close(NpyReader *reader) {
+    if (reader->file)
+        fclose(reader->file);
+    reader->file = NULL;
+}
+
+bool npy_read(const char *path, NpyArray *out, char *err, size_t errsize) {
+    NpyReader reader;
+    return npy_open(path, &reader, out, err, errsize) && npy_read_data(&reader, out, err, errsize);
 }
 
 bool npy_alloc(NpyArray *array, NpyDtype dtype, int rank, const int64_t *shape, char *err,

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum { NPY_MAX_RANK = 32 };
 
@@ -43,6 +44,19 @@ bool npy_dtype_from_name(const char *name, NpyDtype *out);   /* "f32", "bf16" ->
 bool npy_parse(const char *name, const unsigned char *bytes, size_t length, NpyArray *out,
                char *err, size_t errsize);
 bool npy_read(const char *path, NpyArray *out, char *err, size_t errsize);
+/* Reading in two steps, so that a caller can check dtype and shape before
+   the data is read: npy_open reads only the preamble and header (and checks
+   that the file holds the data they promise); `out` gets dtype, rank, shape
+   and count, data stays NULL. Then npy_read_data reads the data into
+   out->data, or npy_close gives up; either closes the file (npy_open
+   closes it itself when it fails). */
+typedef struct NpyReader {
+    FILE *file;
+    const char *path;
+} NpyReader;
+bool npy_open(const char *path, NpyReader *reader, NpyArray *out, char *err, size_t errsize);
+bool npy_read_data(NpyReader *reader, NpyArray *out, char *err, size_t errsize);
+void npy_close(NpyReader *reader);
 /* Writes `array` to path.tmpXXXXXX beside `path` and renames it into place. */
 bool npy_write(const char *path, const NpyArray *array, char *err, size_t errsize);
 /* Allocates zeroed data for dtype and shape; false on overflow or no memory. */

@@ -225,7 +225,10 @@ static void describe_sizes(const tessrt_kernel *k, const TessrtExpr *e, const in
 /* Fills sizes[] (indexed by param) from the arguments after checking them. */
 static tessrt_status check_arguments(const tessrt_kernel *k, const tessrt_arg *args, int num_args,
                                      int64_t *sizes) {
-    if (num_args != k->num_params || (num_args > 0 && !args)) {
+    if (num_args > 0 && !args)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT,
+                           "kernel '%s': args is NULL but num_args is %d", k->name, num_args);
+    if (num_args != k->num_params) {
         char names[512] = "";
         size_t used = 0;
         for (int i = 0; i < k->num_params && used < sizeof names; i++)

@@ -46,9 +46,12 @@ static const char usage_text[] =
     "               which runs the manifest's tile IR); default: $TESSRT_DEVICE if set, else\n"
     "               gpu when a CUDA device is present, else interp\n"
     "  -v           say which artifact and grid were used\n"
+    "  --max-programs N  the most programs the interpreter runs in one launch (default\n"
+    "               16777216; sets $TESSRT_INTERP_MAX_PROGRAMS)\n"
+    "  --           the words after it are the manifest and ARGs, even when they start with '-'\n"
     "  --help       this text\n"
     "bf16 arrays are stored as '<u2' (raw bits). Exit status: 0 ok, 1 bad input or\n"
-    "runtime failure, 2 usage.\n";
+    "runtime failure, 2 usage. A negative number (-1, -inf, -nan) is an ARG, not an option.\n";
 
 __attribute__((format(printf, 2, 3)))
 static int fail(int code, const char *fmt, ...) {
@@ -176,7 +179,7 @@ static bool parse_scalar(const char *text, tessrt_dtype dtype, tessrt_arg *arg) 
 typedef struct SizeBinding {
     bool known;
     int64_t value;
-    char source[300];            /* "x.npy (x, dim 0)" or "N=1000" */
+    char *source;                /* "x.npy (x, dim 0)" or "N=1000"; owned */
 } SizeBinding;
 
 typedef struct Run {
@@ -197,7 +200,24 @@ static int size_param_named(const Run *run, const char *name) {
     return -1;
 }
 
-static int bind_size(Run *run, int param, int64_t value, const char *source) {
+/* A malloc'd formatted string, or NULL. */
+__attribute__((format(printf, 1, 2)))
+static char *format_alloc(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s) {
+        va_start(ap, fmt);
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+/* Binds a size; on the first binding the size takes `source` (malloc'd). */
+static int bind_size(Run *run, int param, int64_t value, char *source) {
     SizeBinding *b = &run->sizes[param];
     if (b->known && b->value != value)
         return fail(EXIT_BAD_INPUT, "size '%s' is %lld from %s but %lld from %s",
@@ -205,7 +225,7 @@ static int bind_size(Run *run, int param, int64_t value, const char *source) {
     if (!b->known) {
         b->known = true;
         b->value = value;
-        snprintf(b->source, sizeof b->source, "%s", source);
+        b->source = source;
     }
     return 0;
 }
@@ -240,14 +260,12 @@ static void format_param_type(const tessrt_param_info *p, char *buf, size_t size
         snprintf(buf + n, size - n, "]");
 }
 
-/* Reads an in or inout array and binds the sizes its shape gives. */
-static int read_input(Run *run, int i) {
+/* The dtype and shape of an input's header against its parameter; binds
+   the sizes its shape gives. */
+static int check_header(Run *run, int i, const char *path) {
     const tessrt_param_info *p = &run->info[i];
-    const char *path = run->texts[i];
-    char err[512], type[256], shape[256];
-    if (!npy_read(path, &run->arrays[i], err, sizeof err))
-        return fail(EXIT_BAD_INPUT, "%s", err);
     const NpyArray *a = &run->arrays[i];
+    char type[256], shape[256];
     format_param_type(p, type, sizeof type);
     if (a->dtype != npy_for(p->dtype))
         return fail(EXIT_BAD_INPUT, "%s holds '%s' but parameter '%s' is %s (stored as '%s')", path,
@@ -264,11 +282,36 @@ static int read_input(Run *run, int i) {
             continue;
         }
         int s = size_param_named(run, p->dim_names[d]);
-        char source[300];
-        snprintf(source, sizeof source, "%s (%s, dim %d)", path, p->name, d);
-        if (s >= 0 && bind_size(run, s, a->shape[d], source))
+        if (s < 0)
+            continue;
+        char *source = format_alloc("%s (%s, dim %d)", path, p->name, d);
+        if (!source)
+            return fail(EXIT_BAD_INPUT, "out of memory");
+        int code = bind_size(run, s, a->shape[d], source);
+        if (run->sizes[s].source != source)
+            free(source);
+        if (code)
             return EXIT_BAD_INPUT;
     }
+    return 0;
+}
+
+/* Reads an in or inout array: the header first, checked against the
+   parameter, so that a file of the wrong shape is rejected before its data
+   is read. */
+static int read_input(Run *run, int i) {
+    const char *path = run->texts[i];
+    char err[512];
+    NpyReader reader;
+    if (!npy_open(path, &reader, &run->arrays[i], err, sizeof err))
+        return fail(EXIT_BAD_INPUT, "%s", err);
+    int code = check_header(run, i, path);
+    if (code) {
+        npy_close(&reader);
+        return code;
+    }
+    if (!npy_read_data(&reader, &run->arrays[i], err, sizeof err))
+        return fail(EXIT_BAD_INPUT, "%s", err);
     return 0;
 }
 
@@ -362,17 +405,31 @@ static int tessrun(const char *manifest_path, const char *kernel_name, int devic
         }
     } else if (tessrt_manifest_num_kernels(m) == 1) {
         tessrt_manifest_kernel_at(m, 0, &run.kernel);
+    } else if (tessrt_manifest_num_kernels(m) == 0) {
+        code = fail(EXIT_BAD_INPUT, "%s has no kernels", manifest_path);
+        goto out;
     } else {
-        char names[512] = "";
-        size_t used = 0;
-        for (int i = 0; i < tessrt_manifest_num_kernels(m) && used < sizeof names; i++) {
+        int count = tessrt_manifest_num_kernels(m);
+        size_t length = 1;
+        for (int i = 0; i < count; i++) {
             tessrt_kernel *k;
             tessrt_manifest_kernel_at(m, i, &k);
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                                     tessrt_kernel_name(k));
+            length += strlen(tessrt_kernel_name(k)) + 2;
         }
-        code = fail(EXIT_USAGE, "%s has %d kernels (%s); choose one with -k NAME", manifest_path,
-                    tessrt_manifest_num_kernels(m), names);
+        char *names = malloc(length);
+        if (names) {
+            names[0] = '\0';
+            for (int i = 0; i < count; i++) {
+                tessrt_kernel *k;
+                tessrt_manifest_kernel_at(m, i, &k);
+                if (i)
+                    strcat(names, ", ");
+                strcat(names, tessrt_kernel_name(k));
+            }
+        }
+        code = fail(EXIT_USAGE, "%s has %d kernels (%s); choose one with -k NAME", manifest_path, count,
+                    names ? names : "...");
+        free(names);
         goto out;
     }
     int n = run.num_params = tessrt_kernel_num_params(run.kernel);
@@ -387,13 +444,10 @@ static int tessrun(const char *manifest_path, const char *kernel_name, int devic
         goto out;
     }
     int positional = 0;
-    char expected[512] = "";
-    size_t used = 0;
     for (int i = 0; i < n; i++) {
         tessrt_kernel_param(run.kernel, i, &run.info[i]);
-        if (run.info[i].kind != TESSRT_PARAM_SIZE && used < sizeof expected)
-            used += (size_t)snprintf(expected + used, sizeof expected - used, "%s%s",
-                                     positional++ ? ", " : "", run.info[i].name);
+        if (run.info[i].kind != TESSRT_PARAM_SIZE)
+            positional++;
     }
 
     /* bind the command-line words: NAME=VALUE for sizes, the rest in order */
@@ -401,14 +455,16 @@ static int tessrun(const char *manifest_path, const char *kernel_name, int devic
     for (int r = 0; r < num_raw; r++) {
         const char *eq = strchr(raw[r], '=');
         if (eq && is_identifier_prefix(raw[r], (size_t)(eq - raw[r]))) {
-            char name[128];
-            snprintf(name, sizeof name, "%.*s", (int)(eq - raw[r]), raw[r]);
-            int s = size_param_named(&run, name);
+            char *name = format_alloc("%.*s", (int)(eq - raw[r]), raw[r]);
+            int s = name ? size_param_named(&run, name) : -1;
             if (s < 0) {
-                code = fail(EXIT_USAGE, "'%s': kernel '%s' has no size named '%s'", raw[r],
-                            tessrt_kernel_name(run.kernel), name);
+                code = name ? fail(EXIT_USAGE, "'%s': kernel '%s' has no size named '%s'", raw[r],
+                                   tessrt_kernel_name(run.kernel), name)
+                            : fail(EXIT_BAD_INPUT, "out of memory");
+                free(name);
                 goto out;
             }
+            free(name);
             char *end;
             errno = 0;
             long long v = strtoll(eq + 1, &end, 10);
@@ -416,7 +472,15 @@ static int tessrun(const char *manifest_path, const char *kernel_name, int devic
                 code = fail(EXIT_USAGE, "'%s': a size is an integer >= 0", raw[r]);
                 goto out;
             }
-            if (bind_size(&run, s, v, raw[r])) {
+            char *source = format_alloc("%s", raw[r]);
+            if (!source) {
+                code = fail(EXIT_BAD_INPUT, "out of memory");
+                goto out;
+            }
+            int bound = bind_size(&run, s, v, source);
+            if (run.sizes[s].source != source)
+                free(source);
+            if (bound) {
                 code = EXIT_BAD_INPUT;
                 goto out;
             }
@@ -429,8 +493,24 @@ static int tessrun(const char *manifest_path, const char *kernel_name, int devic
             run.texts[next++] = raw[r];
     }
     if (given != positional) {
+        /* the names, however long: a message, never a bound on the call */
+        size_t length = 1;
+        for (int i = 0; i < n; i++)
+            if (run.info[i].kind != TESSRT_PARAM_SIZE)
+                length += strlen(run.info[i].name) + 2;
+        char *expected = malloc(length);
+        if (expected) {
+            expected[0] = '\0';
+            for (int i = 0, k = 0; i < n; i++)
+                if (run.info[i].kind != TESSRT_PARAM_SIZE) {
+                    if (k++)
+                        strcat(expected, ", ");
+                    strcat(expected, run.info[i].name);
+                }
+        }
         code = fail(EXIT_USAGE, "kernel '%s' takes %d arguments (%s) besides sizes, got %d",
-                    tessrt_kernel_name(run.kernel), positional, expected, given);
+                    tessrt_kernel_name(run.kernel), positional, expected ? expected : "...", given);
+        free(expected);
         goto out;
     }
 
@@ -476,6 +556,9 @@ out:
     if (run.arrays)
         for (int i = 0; i < run.num_params; i++)
             npy_free(&run.arrays[i]);
+    if (run.sizes)
+        for (int i = 0; i < run.num_params; i++)
+            free(run.sizes[i].source);
     free(run.info);
     free(run.texts);
     free(run.sizes);
@@ -513,6 +596,14 @@ static int choose_device(const char *text, int *device, bool *fallback) {
     return 0;
 }
 
+/* True when `arg` reads whole as a number ("-1", "-inf", "-nan"): an ARG
+   for a scalar, not an option. */
+static bool is_number(const char *arg) {
+    char *end;
+    (void)strtod(arg, &end);
+    return end != arg && *end == '\0';
+}
+
 int main(int argc, char **argv) {
     const char *manifest = NULL, *kernel = NULL, *device_text = NULL;
     int device = 0;
@@ -521,9 +612,29 @@ int main(int argc, char **argv) {
     int num_raw = 0;
     if (!raw)
         return fail(EXIT_BAD_INPUT, "out of memory");
+    bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (options_done || (a[0] == '-' && is_number(a))) {
+            if (!manifest)
+                manifest = a;
+            else
+                raw[num_raw++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            options_done = true;
+        } else if (strcmp(a, "--max-programs") == 0 || strncmp(a, "--max-programs=", 15) == 0) {
+            const char *v = a[14] == '=' ? a + 15 : i + 1 < argc ? argv[++i] : NULL;
+            char *end = NULL;
+            errno = 0;
+            long long n = v ? strtoll(v, &end, 10) : 0;
+            if (!v || end == v || *end != '\0' || errno || n < 1) {
+                free(raw);
+                return fail(EXIT_USAGE, "--max-programs expects a positive integer%s%s%s", v ? ", got '" : "",
+                            v ? v : "", v ? "'" : "");
+            }
+            /* the interpreter device reads it at each launch */
+            setenv("TESSRT_INTERP_MAX_PROGRAMS", v, 1);
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
             free(raw);
             return 0;
@@ -555,9 +666,9 @@ int main(int argc, char **argv) {
             device = (int)d;
         } else if (strcmp(a, "-v") == 0) {
             verbose = true;
-        } else if (a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
+        } else if (a[0] == '-' && a[1] != '\0') {
             free(raw);
-            return fail(EXIT_USAGE, "unknown option '%s'", a);
+            return fail(EXIT_USAGE, "unknown option '%s' (put '--' before ARGs that start with '-')", a);
         } else if (!manifest) {
             manifest = a;
         } else {

@@ -254,7 +254,14 @@ tessrt_status tessrt_kernel_artifact_for(const tessrt_kernel *kernel, int major,
  * libtessinterp: a program linked with libtessinterp.a registers it with
  * tessrt_register_interpreter(tessinterp_device()) (tessrt_interp.h);
  * otherwise the first use of the interpreter opens libtessinterp.so with
- * dlopen (the usual library search path, or the file $TESSRT_INTERP_LIBRARY).
+ * dlopen: the file $TESSRT_INTERP_LIBRARY when set, else beside the file
+ * holding libtessrt (PREFIX/lib for an installed libtessrt.so), else the
+ * usual library search path, else ../lib from libtessrt's directory.
+ * The interpreter owns its memory: tessrt_device_free of a pointer it did
+ * not allocate (or freed already), a copy past an allocation and a launch
+ * whose arrays do not fit their allocations fail with a message.
+ * $TESSRT_INTERP_MAX_PROGRAMS limits the programs of one launch (default
+ * 2^24; docs/interpreter.md).
  * A program that never uses the interpreter never loads it, and the
  * interpreter never loads libcuda.
  */

@@ -6,6 +6,10 @@
  *     runtime_interp MANIFEST N      relu2x1 (o = max(2x + 1, 0)) over N elements
  *     runtime_interp MANIFEST N api  the same, choosing the interpreter with
  *                                    tessrt_set_device_kind instead
+ *     runtime_interp MANIFEST N misuse  frees, copies and launches that the
+ *                                    interpreter device must refuse (a foreign
+ *                                    pointer, a double free, buffers smaller
+ *                                    than the shape), each printed
  *
  * It allocates device memory, copies x in, poisons o with NaN, launches
  * the kernel from the manifest, synchronizes, copies o back and checks every
@@ -31,8 +35,40 @@
 static tessrt_manifest *m;
 static float *x, *o;
 
+/* Each call must fail with a message, and the program go on. */
+static int misuse(int n) {
+    tessrt_kernel *k;
+    TRY(tessrt_kernel_get(m, "relu2x1", &k));
+    int local = 0;
+    float *heap = malloc(16);
+    printf("free of a stack pointer: %s\n", tessrt_device_free(0, (uint64_t)(uintptr_t)&local) == TESSRT_OK ? "accepted" : tessrt_last_error());
+    printf("free of a malloc pointer: %s\n", tessrt_device_free(0, (uint64_t)(uintptr_t)heap) == TESSRT_OK ? "accepted" : tessrt_last_error());
+    free(heap);
+    uint64_t small, big;
+    TRY(tessrt_device_alloc(0, 16, &small));
+    TRY(tessrt_device_alloc(0, (size_t)n * sizeof(float), &big));
+    printf("free inside an allocation: %s\n", tessrt_device_free(0, small + 4) == TESSRT_OK ? "accepted" : tessrt_last_error());
+    float sixteen[16] = {0};
+    printf("copy past the end: %s\n", tessrt_copy_to_device(0, small, sixteen, sizeof sixteen) == TESSRT_OK ? "accepted" : tessrt_last_error());
+    printf("copy from past the end: %s\n", tessrt_copy_from_device(0, sixteen, small + 8, 16) == TESSRT_OK ? "accepted" : tessrt_last_error());
+    tessrt_arg args[3] = {tessrt_arg_array(big), tessrt_arg_array(small), tessrt_arg_size(n)};
+    printf("launch with a small output: %s\n", tessrt_launch(k, 0, args, 3, NULL) == TESSRT_OK ? "accepted" : tessrt_last_error());
+    args[1] = tessrt_arg_array((uint64_t)(uintptr_t)sixteen);
+    printf("launch with host memory: %s\n", tessrt_launch(k, 0, args, 3, NULL) == TESSRT_OK ? "accepted" : tessrt_last_error());
+    TRY(tessrt_device_free(0, small));
+    printf("double free: %s\n", tessrt_device_free(0, small) == TESSRT_OK ? "accepted" : tessrt_last_error());
+    TRY(tessrt_device_free(0, big));
+    printf("misuse: done\n");
+    return 0;
+}
+
 static int run(int argc, char **argv) {
     int n = atoi(argv[2]);
+    if (argc > 3 && strcmp(argv[3], "misuse") == 0) {
+        TRY(tessrt_set_device_kind(TESSRT_DEVICE_KIND_INTERP));
+        TRY(tessrt_manifest_load(argv[1], &m));
+        return misuse(n);
+    }
     if (argc > 3 && strcmp(argv[3], "api") == 0)
         TRY(tessrt_set_device_kind(TESSRT_DEVICE_KIND_INTERP));
     tessrt_device_kind kind;

@@ -194,6 +194,19 @@ static int cmd_driver(void) {
     return s == TESSRT_OK ? 0 : 1;
 }
 
+/* tessrt_kernel_check with args NULL and num_args N. */
+static int cmd_check_null(const char *path, const char *name, int num_args) {
+    tessrt_manifest *m;
+    tessrt_kernel *k;
+    if (load_kernel(path, name, &m, &k))
+        return 1;
+    uint32_t grid[3];
+    tessrt_status s = tessrt_kernel_check(k, NULL, num_args, grid);
+    int code = s == TESSRT_OK ? 0 : report(s);
+    tessrt_manifest_free(m);
+    return code;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 3 && strcmp(argv[1], "load") == 0)
         return cmd_load(argv[2]);
@@ -201,10 +214,12 @@ int main(int argc, char **argv) {
         return cmd_grid(argv[2], argv[3]);
     if (argc >= 4 && strcmp(argv[1], "check") == 0)
         return cmd_check(argv[2], argv[3], argc - 4, argv + 4);
+    if (argc == 5 && strcmp(argv[1], "check-null") == 0)
+        return cmd_check_null(argv[2], argv[3], atoi(argv[4]));
     if (argc >= 4 && strcmp(argv[1], "artifact") == 0)
         return cmd_artifact(argv[2], argv[3], argc - 4, argv + 4);
     if (argc == 2 && strcmp(argv[1], "driver") == 0)
         return cmd_driver();
-    fprintf(stderr, "usage: runtime_test load|grid|check|artifact|driver ...\n");
+    fprintf(stderr, "usage: runtime_test load|grid|check|check-null|artifact|driver ...\n");
     return 2;
 }
