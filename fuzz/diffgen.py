@@ -189,6 +189,11 @@ class Gen:
                     v.used += 1
                     return V("(%s as %s)" % (e.text, dt), dt, e.shape, gexact=e.gexact)
         choice = r.random()
+        if dt in FLOATS and self.has("index-weak") and choice < 0.08:
+            # a weak constant indexed (docs/language.md 8.2 allows indexing any tile)
+            self.features.add("index-weak")
+            return V("(%s[%s] as %s)" % (self.float_literal().lstrip("-"), r.choice(["...", ""]) or "...", dt),
+                     dt, ())
         if dt == "i32" and S and choice < 0.4:
             d = r.randrange(len(S))
             v = V("iota(%d)" % S[d], "i32", (S[d],))
