@@ -549,7 +549,7 @@ class Gen:
                     m = self.cond(self.base, 1)
                     self.emit("let %s = load(%s[...], mask = %s, other = %s);" %
                               (nm, p["name"], m.text, self.weak(p["dt"]).text))
-                elif self.chance(0.15) and self.has("chained-ds") and self.rank == 1:
+                elif self.chance(0.08) and self.has("chained-ds") and self.rank == 1:
                     self.features.add("chained-ds")
                     B = self.base[0]
                     self.emit("let %s = %s[ds(%d, %d)][ds(%d, %d)];" % (nm, p["name"], r.randint(-2, 2), 2 * B,
@@ -561,7 +561,8 @@ class Gen:
             nm = self.fresh("t")
             self.emit("let %s = %s[...];" % (nm, self.rowvec[0]))
             self.bind(V(nm, self.rowvec[1], (self.base[0],)))
-        for _ in range(r.randint(1, 4)):
+        self.depth_limit = r.choice([2, 3, 3, 4])
+        for _ in range(r.randint(1, 6)):
             self.stmt()
         if self.dot:
             self.dot_stmt()
@@ -702,6 +703,19 @@ class Gen:
             self.emit("let %s = w[ds(%s * %d %s %d, %d)];" % (wn, kv, r.randint(1, 3), r.choice(["+", "-"]),
                                                              r.randint(0, 3), n))
             self.bind(V(wn, wdt, (n,)))
+        xs = [p for p in self.params if p["kind"] == "in" and p["name"].startswith("x")]
+        if xs and self.chance(0.5):
+            # a block input read at a place that moves with the loop: what prefetch pipelines
+            p = r.choice(xs)
+            xl = self.fresh("xl")
+            start = "%s * %d %s %d" % (kv, r.randint(0, 3), r.choice(["+", "-"]), r.randint(0, 4))
+            place = "%s[ds(%s, %d)%s]" % (p["name"], start, self.base[0], ", :" if self.rank == 2 else "")
+            if p["dt"] != "bool" and self.chance(0.4):
+                self.emit("let %s = load(%s, other = %s);" % (xl, place, self.weak(p["dt"]).text
+                          if p["dt"] in FLOATS or self.chance(0.5) else "1"))
+            else:
+                self.emit("let %s = %s;" % (xl, place))
+            self.bind(V(xl, p["dt"], self.base))
         if self.chance(0.3) and self.depth_ok():
             self.stmt()
         if self.chance(0.35):
@@ -850,6 +864,17 @@ class Gen:
             v = self.leaf(self.base, dt)
         text = v.text
         recip = v.recip
+        if self.chance(0.25) and dt in FLOATS:
+            # a division by a broadcast divisor: what the reciprocal rewrite changes
+            src = dt if dt in RECIP_DTYPES else self.rng.choice(RECIP_DTYPES)
+            small = self.rng.choice([(), self.base[-1:]] + ([(self.base[0], 1)] if self.rank == 2 else []))
+            a = self.expr(self.base, src, 1, exact=True)
+            b = self.expr(small, src, 1, exact=True)
+            if not a.weak and not b.weak:
+                text = "(%s / %s)" % (a.text, b.text)
+                if src != dt:
+                    text = "(%s as %s)" % (text, dt)
+                recip, v = src, V(text, dt, self.base, gexact=a.gexact and b.gexact)
         if self.rng.random() < 0.15 and dt in FLOATS and self.has("casts"):
             # the root division under one float cast
             src = self.rng.choice(RECIP_DTYPES)

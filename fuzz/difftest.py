@@ -49,6 +49,7 @@ np.seterr(all="ignore")      # inputs may overflow to inf on purpose (65520 as f
 import warnings              # noqa: E402
 warnings.simplefilter("ignore")
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import diffgen  # noqa: E402
 
@@ -194,7 +195,7 @@ def one(opts, index, seed):
             msg = next((ln for ln in err.splitlines() if "error:" in ln), err.strip()[:200])
             return finish(opts, index, seed, d, "rejected", msg, case)
         if rc != 0:
-            return finish(opts, index, seed, d, "crash", "compile: exit %s: %s" % (rc, err.strip()[-300:]), None)
+            return finish(opts, index, seed, d, "crash", "compile: exit %s: %s" % (rc, err.strip()[-300:]), case)
         args = make_inputs(case, seed, opts.device, d)
         prog = {}
         if opts.device == "gpu" and opts.gpu_runner == "tessrun":
@@ -266,6 +267,7 @@ def one(opts, index, seed):
 
 
 def finish(opts, index, seed, d, status, detail, case):
+    detail = " ".join(detail.split("\n")[:1]).strip()   # one line: tessc's "please report" line goes
     feats = ",".join(case["features"]) if case else ""
     if opts.keep and status not in ("agree", "nogpu"):
         dest = os.path.join(opts.keep, "%04d-%d" % (index, seed))
