@@ -165,6 +165,10 @@ class Gen:
     def leaf(self, S, dt):
         """An existing value (or a literal, iota, a constructor) broadcastable to S."""
         r = self.rng
+        if self.chance(0.15):
+            c = self.const_leaf(S, dt)
+            if c is not None:
+                return c
         cands = [v for v in self.env() if v.dt == dt and not v.weak]
         r.shuffle(cands)
         cands.sort(key=lambda v: v.used)      # unused values first: every load should matter
@@ -221,6 +225,34 @@ class Gen:
                 return r.choice(scal)
         return V("zeros([%s], %s)" % (", ".join(map(str, S)), dt), dt, S) if S else \
             V("(%s as %s)" % (self.weak("i32").text if dt not in FLOATS else self.weak(dt).text, dt), dt, ())
+
+    def const_leaf(self, S, dt):
+        """A constant tile, which -O2 folds and -O0 computes: a literal fill, a cast
+        of one from another dtype (saturation, NaN, rounding to f16/bf16), iota."""
+        r = self.rng
+        shape = "[%s]" % ", ".join(map(str, S))
+        k = r.random()
+        if dt == "bool":
+            return None
+        if S and k < 0.3:
+            d = r.randrange(len(S))
+            it = "iota(%d)" % S[d]
+            if len(S) > 1:
+                it += "[%s]" % ", ".join(":" if i == d else "None" for i in range(len(S)))
+            sh = tuple(S[d] if i == d else 1 for i in range(len(S)))
+            return V("((%s %s %s) as %s)" % (it, r.choice(["*", "-", "+"]), self.int_literal(), dt), dt, sh)
+        if k < 0.75 and self.has("casts"):
+            src = r.choice([d for d in NUMERIC if d != dt])
+            lit = self.weak(src)
+            if src in INTS and "." in lit.text:
+                lit = V(self.int_literal(), src, (), weak=True)
+            if not S:
+                return V("(full([1], %s, %s)[0] as %s)" % (lit.text, src, dt), dt, ())
+            return V("(full(%s, %s, %s) as %s)" % (shape, lit.text, src, dt), dt, S)
+        lit = self.weak(dt)
+        if not S:
+            return V("full([1], %s, %s)[0]" % (lit.text, dt), dt, ())
+        return V("full(%s, %s, %s)" % (shape, lit.text, dt), dt, S)
 
     # ---- expressions ---------------------------------------------------------
     _discrete = False

@@ -184,7 +184,7 @@ def compare(dt, a, b, tol, mode, f32dot):
 
 def one(opts, index, seed):
     """Generates, runs and compares one kernel. Returns (status, detail, files)."""
-    src, case = diffgen.generate(seed, "gpu" if opts.device == "gpu" else "interp", opts.without)
+    src, case = diffgen.generate(seed, opts.gen_mode or opts.device, opts.without)
     d = tempfile.mkdtemp(prefix="difftest-", dir=opts.tmp)
     tessc = os.path.abspath(opts.tessc)
     try:
@@ -214,7 +214,7 @@ def one(opts, index, seed):
                     ("B", ["run", "../kernel.tess", "-O2", "--device", "interp"])]
         else:
             runs = [("A", ["run", "../kernel.tess", "-O0", "--device", "interp"]),
-                    ("B", ["run", "../kernel.tess", "-O2", "--device", "interp"])]
+                    ("B", ["run", "../kernel.tess", "-O%d" % opts.opt, "--device", "interp"])]
         results = {}
         cmds = []
         for tag, base in runs:
@@ -285,7 +285,11 @@ def main():
     ap.add_argument("--gpu-runner", default="tessc-run", choices=["tessc-run", "tessrun"],
                     help="gpu: `tessc run --device gpu` (needs ptxas), or tessc --emit ptx,manifest + "
                     "tessrun --device gpu (the driver JITs the PTX)")
+    ap.add_argument("--gen-mode", default="", choices=["", "interp", "gpu"],
+                    help="the generator's mode (default: --device's); gpu mode kernels also run -O0 vs -O2")
     ap.add_argument("--tessrun", default="", help="default: the tessrun beside --tessc")
+    ap.add_argument("--opt", type=int, default=2, choices=[1, 2, 3],
+                    help="interp: the level compared with -O0 (default 2)")
     ap.add_argument("--count", type=int, default=0)
     ap.add_argument("--seconds", type=float, default=0)
     ap.add_argument("--seed", type=int, default=1)
