@@ -362,6 +362,27 @@ install: all
 	done
 	$(Q)sed -e 's|@VERSION@|$(INSTALL_VERSION)|g' install/tessc.1 > $(INSTALL_ROOT)/share/man/man1/tessc.1
 
+# ---- differential fuzzing (fuzz/difftest.py, docs/reliability.md) -----------
+# make fuzz-diff [SECONDS=60] [DEVICE=interp|gpu] [JOBS=1] [SEED=...] [WITHOUT="a b"]
+#   [GPU_RUNNER=tessc-run|tessrun] (tessrun: PTX only, no ptxas needed):
+# random kernels from fuzz/diffgen.py, -O0 against -O2 on the interpreter (or
+# the GPU against the interpreter), findings kept in $(BUILD)/fuzz-diff/.
+SECONDS ?= 60
+DEVICE ?= interp
+JOBS ?= 1
+SEED ?= $(shell date +%s)
+WITHOUT ?=
+GPU_RUNNER ?= tessc-run
+.PHONY: fuzz-diff
+# No prerequisite on tessc: on a GPU machine without LLVM the carried
+# build-static/ is used as it is, never rebuilt.
+fuzz-diff:
+	$(Q)test -x $(BUILD)/tessc || { echo "no $(BUILD)/tessc: build it first (make, or make STATIC=1 BUILD=build-static)" >&2; exit 1; }
+	$(Q)mkdir -p $(BUILD)/fuzz-diff
+	/usr/bin/python3 fuzz/difftest.py --tessc $(BUILD)/tessc --device $(DEVICE) --seconds $(SECONDS) \
+		--jobs $(JOBS) --seed $(SEED) --keep $(BUILD)/fuzz-diff --gpu-runner $(GPU_RUNNER) \
+		$(foreach w,$(WITHOUT),--without $(w))
+
 # ---- fuzzing (docs/reliability.md) ------------------------------------------
 # make fuzz [FUZZ_SECONDS=60]: builds the libFuzzer targets of fuzz/ with
 # clang, ASan and UBSan into $(BUILD)/fuzz and runs each for FUZZ_SECONDS.

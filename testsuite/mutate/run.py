@@ -7,7 +7,8 @@ Takes examples/*.tess and every .tess and .tir file under testsuite/,
 applies one to three random mutations to each mutant (a truncation, byte
 flips and inserted bytes, a token splice from another kernel, a deleted or
 repeated token run, deep nesting of an expression or of blocks, a huge or
-odd number in place of a number), and compiles it with a random --emit list
+odd number in place of a number, and structure-aware edits: an index or
+`.T` after an operand, another dtype, the operands of an operator swapped), and compiles it with a random --emit list
 into an output directory that already holds one file from an "earlier run".
 
 A mutant passes when tessc exits 0, or exits 1 with an "error:" diagnostic
@@ -38,6 +39,10 @@ HUGE = [b"99999999999999999999", b"9223372036854775807", b"9223372036854775808",
         b"2147483648", b"65536", b"65535", b"1048576", b"2097152", b"1e400", b"1e-400", b"0x" + b"f" * 20,
         b"1" + b"0" * 200, b"0", b"1", b"3", b"1.5", b"0.0", b"340282366920938463463374607431768211456.0",
         b"(-9223372036854775807 - 1)", b"(0 - 1)", b"4611686018427387904"]
+WORD = re.compile(rb"^[A-Za-z_][A-Za-z0-9_]*$")
+DTYPES = [b"bool", b"i8", b"i16", b"i32", b"i64", b"u8", b"u32", b"f16", b"bf16", b"f32", b"f64"]
+SUFFIXES = [b"[...]", b"[None]", b"[0]", b"[ds(0, 4)]", b".T", b"[:, None]", b"[0:2]", b"[..., None]",
+            b"[ds(0, 4)][0:2]", b"[-1]"]
 EMITS_TESS = ["ptx,manifest", "ir,ir-opt", "ast,tokens", "llvm", "ir", "ptx"]
 EMITS_TIR = ["ptx,manifest", "ir,ir-opt", "llvm", "ir-opt"]
 EARLIER = "earlier-run.ptx"
@@ -57,7 +62,7 @@ def tokens(data):
 
 def mutate_once(rng, data, donors):
     kind = rng.choice(["truncate", "flip", "insert", "splice", "delete", "repeat", "nest", "blocks", "number",
-                       "number"])
+                       "number", "index", "dtype", "swap"])
     toks = tokens(data)
     if kind == "truncate" and data:
         return data[:rng.randrange(len(data))]
@@ -113,6 +118,29 @@ def mutate_once(rng, data, donors):
         j = min(len(toks), i + rng.randint(1, 20))
         tail = b"{}" if not closer else b""
         return b"".join(toks[:i]) + opener * n + tail + b"".join(toks[i:j]) + closer * n + b"".join(toks[j:])
+    if kind == "index":
+        # Structure-aware (as fuzz_frontend.c's custom mutator): an index or a
+        # transpose after an operand, so that sema sees it, not the parser.
+        ends = [k for k, t in enumerate(toks) if WORD.match(t) or NUMBER.match(t) or t in (b")", b"]")]
+        if ends:
+            k = rng.choice(ends)
+            return b"".join(toks[:k + 1] + [rng.choice(SUFFIXES)] + toks[k + 1:])
+    if kind == "dtype":
+        dts = [k for k, t in enumerate(toks) if t in DTYPES]
+        if dts:
+            k = rng.choice(dts)
+            return b"".join(toks[:k] + [rng.choice(DTYPES)] + toks[k + 1:])
+    if kind == "swap":
+        # the tokens on either side of a binary operator
+        ops = [k for k, t in enumerate(toks) if t in (b"+", b"-", b"*", b"/", b"%", b"<", b"==", b"&&")
+               and 1 < k < len(toks) - 2]
+        if ops:
+            k = rng.choice(ops)
+            a = k - 1 if not toks[k - 1].isspace() else k - 2
+            b = k + 1 if not toks[k + 1].isspace() else k + 2
+            t = list(toks)
+            t[a], t[b] = t[b], t[a]
+            return b"".join(t)
     if kind == "number":
         nums = [k for k, t in enumerate(toks) if NUMBER.match(t)]
         if nums:
