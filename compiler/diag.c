@@ -232,6 +232,7 @@ static const struct {
     {"E0486", "cannot assign a float literal to var '%s' of type %s"},
     {"E0487", "cannot assign a value of shape %s to var '%s' of shape %s"},
     {"E0488", "cannot store into a tile: tiles are immutable values (store into a ref, or build a new tile with where())"},
+    /* E0489 retired: a place indexed again is a place (E0524 is what is left of it) */
     {"E0489", "store through one index of the ref, e.g. 'x[a:b, i] = ...'; 'x[...][i]' reads x first"},
     {"E0490", "cannot assign to this expression; assign to a var or store into a ref place"},
     {"E0491", "the loop %s must be an i32 scalar, got %s"},
@@ -267,6 +268,8 @@ static const struct {
     {"E0521", "integer %s by zero: the divisor is the constant 0"},
     {"E0522", "parameter '%s' (%s) is larger than 2^63 - 1 bytes"},
     {"E0523", "a grid dimension must be between 1 and %d, got %lld%s"},
+    {"E0524", "cannot store into a tile: 'None' makes a tile of the place (store into the place without it)"},
+    {"E0525", "a place may be indexed at most %d times in a row"},
     {"E0601", "unterminated string"},
     {"E0602", "unknown escape in string"},
     {"E0603", "NUL byte in string"},

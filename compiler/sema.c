@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_TILE_ELEMENTS = 1 << 20 };
+enum { MAX_TILE_ELEMENTS = 1 << 20, MAX_PLACE_INDEXES = 6 };
 
 /* ---- scopes ----------------------------------------------------------------- */
 
@@ -540,6 +540,16 @@ static bool check_static_slice(Sema *s, Scope *scope, Node *item, int64_t dim, c
 static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *ref) {
     Type result = *ref;
     result.rank = 0;
+    /* Each index is a view whose bounds every access checks; the backend
+       keeps a fixed number of them per dim (the array's, the block's and
+       these), so the chain is limited rather than failing there. */
+    int depth = 1;
+    for (Node *inner = node->lhs; inner->kind == N_INDEX; inner = inner->lhs)
+        depth++;
+    if (depth > MAX_PLACE_INDEXES) {
+        diag_error(node->span, "a place may be indexed at most %d times in a row", MAX_PLACE_INDEXES);
+        return set_type(node, type_error());
+    }
     int used = index_items_using_dims(node);
     if (used > ref->rank) {
         diag_error(node->span, "%d ind%s for a ref of rank %d (%s)", used, used == 1 ? "ex" : "ices", ref->rank,
@@ -714,16 +724,31 @@ static Type *check_tile_index(Sema *s, Scope *scope, Node *node, const Type *til
     if (!check_tile_shape(&result, node->span, "this slice"))
         return set_type(node, type_error());
     node->type = result;
+    /* A weak value is one number spread over its shape, so '...', 'None',
+       slices and constant indices keep that number: 1.0[None] is a weak
+       [1] of 1.0, and lowering makes it a constant like any weak value. */
+    if (tile->weak)
+        node->value = node->lhs->value;
     return &node->type;
+}
+
+/* True when an index holds a 'None', which only a tile takes. */
+static bool index_has_none(Node *node) {
+    for (int i = 0; i < node->items.len; i++)
+        if (((Node *)node->items.items[i])->kind == N_NONE)
+            return true;
+    return false;
 }
 
 static Type *check_index(Sema *s, Scope *scope, Node *node) {
     Type *base = check_expr(s, scope, node->lhs);
     if (is_error(base))
         return set_type(node, type_error());
-    /* A ref indexes to a place; a place indexed again was read first, as
-       in Pallas: x[...][:, None] is the loaded tile with a unit dim added. */
-    if (base->kind == TY_REF && node->lhs->kind != N_INDEX)
+    /* A ref indexes to a place, and so does a place indexed again: the
+       second index narrows the first's view (x[ds(j, 128)][0:64]). An index
+       with 'None' is a tile index, so the place is read first, as in Pallas:
+       x[...][:, None] is the loaded tile with a unit dim added. */
+    if (base->kind == TY_REF && (node->lhs->kind != N_INDEX || !index_has_none(node)))
         return check_place_index(s, scope, node, base);
     base = as_value(node->lhs);
     if (is_error(base))
@@ -1447,9 +1472,9 @@ static void check_assign(Sema *s, Scope *scope, Node *node) {
                        "(store into a ref, or build a new tile with where())");
             return;
         }
-        if (target->lhs->kind == N_INDEX) {
-            diag_error(target->span, "store through one index of the ref, e.g. 'x[a:b, i] = ...'; "
-                       "'x[...][i]' reads x first");
+        if (target->lhs->kind == N_INDEX && index_has_none(target)) {
+            diag_error(target->span, "cannot store into a tile: 'None' makes a tile of the place "
+                       "(store into the place without it)");
             return;
         }
         Type *place = check_place_index(s, scope, target, base);
