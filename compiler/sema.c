@@ -1581,25 +1581,37 @@ static void check_block(Sema *s, Scope *scope, Node *block) {
 
 /* ---- kernel headers ------------------------------------------------------------- */
 
-/* Parses a -D value: an integer (decimal or 0x) or a float. */
-static bool parse_define_value(const char *text, ConstValue *out) {
+/* Parses a -D value: an integer (decimal, or hex with 0x, as in source: no
+   octal), a float, true or false. An integer or a float that does not fit
+   is an error, not the float or the infinity it happens to parse as. */
+typedef enum { DEFINE_OK, DEFINE_BAD, DEFINE_INT_RANGE, DEFINE_FLOAT_RANGE } DefineProblem;
+
+static DefineProblem parse_define_value(const char *text, ConstValue *out) {
+    const char *digits = text + (text[0] == '-' || text[0] == '+');
+    bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+    const char *set = hex ? "0123456789abcdefABCDEF" : "0123456789";
+    size_t n = strspn(digits + 2 * hex, set);
     char *end;
     errno = 0;
-    long long i = strtoll(text, &end, 0);
-    if (*end == '\0' && end != text && errno == 0) {
+    if (n > 0 && digits[2 * hex + n] == '\0') {
+        long long i = strtoll(text, &end, hex ? 16 : 10);
+        if (errno == ERANGE)
+            return DEFINE_INT_RANGE;
         *out = const_int(i);
-        return true;
+        return DEFINE_OK;
     }
     double f = strtod(text, &end);
     if (*end == '\0' && end != text) {
+        if (errno == ERANGE && isinf(f))
+            return DEFINE_FLOAT_RANGE;
         *out = const_float(f);
-        return true;
+        return DEFINE_OK;
     }
     if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0) {
         *out = const_int(text[0] == 't');
-        return true;
+        return DEFINE_OK;
     }
-    return false;
+    return DEFINE_BAD;
 }
 
 /* Grid expressions are evaluated by the runtime: only sizes, constants and
@@ -1842,10 +1854,16 @@ static void check_kernel(Sema *s, Kernel *k) {
                 def = &opt->defines[d];
         if (def) {
             ((Define *)def)->used = true;
-            if (!parse_define_value(def->value_text, &sym->value)) {
+            DefineProblem problem = parse_define_value(def->value_text, &sym->value);
+            if (problem == DEFINE_BAD)
                 diag_error_plain("-D %s=%s: the value must be an integer or a number", def->name, def->value_text);
+            else if (problem == DEFINE_INT_RANGE)
+                diag_error_plain("-D %s=%s: the integer is out of range (-2^63 .. 2^63 - 1)", def->name,
+                                 def->value_text);
+            else if (problem == DEFINE_FLOAT_RANGE)
+                diag_error_plain("-D %s=%s: the float overflows a double", def->name, def->value_text);
+            if (problem != DEFINE_OK)
                 continue;
-            }
         } else if (c->default_value) {
             Type *t = check_value(s, scope, c->default_value);
             if (is_error(t))
