@@ -32,7 +32,13 @@ enum { MAX_TILE_ELEMENTS = 1 << 20, MAX_PLACE_INDEXES = 6 };
 typedef struct Scope {
     struct Scope *parent;
     PtrVec symbols;
+    /* By name, once the scope holds more than SCOPE_LINEAR symbols: a file
+       of many thousand consts was quadratic with the linear search alone. */
+    Symbol **table;
+    int table_capacity;      /* a power of two, at least twice the symbols */
 } Scope;
+
+enum { SCOPE_LINEAR = 16 };
 
 typedef struct Sema {
     Arena *arena;
@@ -45,7 +51,45 @@ typedef struct Sema {
     const char *shared_limit_arch;
 } Sema;
 
+/* Names are interned, so the pointer is the key. */
+static size_t scope_slot(const Scope *scope, const char *name) {
+    uint64_t h = (uint64_t)(uintptr_t)name;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    size_t mask = (size_t)scope->table_capacity - 1;
+    size_t i = (size_t)h & mask;
+    while (scope->table[i] && scope->table[i]->name != name)
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* The first symbol of each name only: a second declaration is an error,
+   and lookups find the first, as the linear search does. */
+static void scope_index(Sema *s, Scope *scope, Symbol *sym) {
+    if (scope->symbols.len <= SCOPE_LINEAR)
+        return;
+    if (scope->symbols.len * 2 > scope->table_capacity) {
+        scope->table_capacity = scope->table_capacity ? scope->table_capacity * 2 : 4 * SCOPE_LINEAR;
+        scope->table = ARENA_ARRAY(s->arena, Symbol *, scope->table_capacity);
+        for (int i = 0; i < scope->symbols.len; i++) {
+            Symbol *old = scope->symbols.items[i];
+            size_t slot = scope_slot(scope, old->name);
+            if (!scope->table[slot])
+                scope->table[slot] = old;
+        }
+        return;   /* sym is among them */
+    }
+    size_t slot = scope_slot(scope, sym->name);
+    if (!scope->table[slot])
+        scope->table[slot] = sym;
+}
+
 static Symbol *scope_find_local(Scope *scope, const char *name) {
+    if (scope->table)
+        return scope->table[scope_slot(scope, name)];
     for (int i = 0; i < scope->symbols.len; i++) {
         Symbol *sym = scope->symbols.items[i];
         if (sym->name == name)
@@ -95,6 +139,7 @@ static Symbol *declare(Sema *s, Scope *scope, SymbolKind kind, const char *name,
     sym->name = name;
     sym->span = span;
     ptrvec_push(s->arena, &scope->symbols, sym);
+    scope_index(s, scope, sym);
     return sym;
 }
 
