@@ -133,6 +133,43 @@ void ir_replace_uses(IrBlock *block, IrValue *from, IrValue *to) {
     }
 }
 
+/* What a use of `v` reads now: the end of its forwarding chain. The chain
+   is shortened on the way (every value on it points to the end), so a long
+   run of replacements costs about one step per use. */
+static IrValue *ir_resolve(IrValue *v) {
+    IrValue *end = v;
+    while (end->forward)
+        end = end->forward;
+    while (v != end) {
+        IrValue *next = v->forward;
+        v->forward = end;
+        v = next;
+    }
+    return end;
+}
+
+void ir_forward(IrValue *from, IrValue *to) {
+    to = ir_resolve(to);
+    if (to != from)     /* never a cycle: x replaced by what reads x */
+        from->forward = to;
+}
+
+void ir_resolve_operands(IrOp *op) {
+    for (int i = 0; i < op->num_operands; i++)
+        if (op->operands[i]->forward)
+            op->operands[i] = ir_resolve(op->operands[i]);
+}
+
+void ir_apply_forwards(IrBlock *block) {
+    if (!block)
+        return;
+    for (IrOp *op = block->first; op; op = op->next) {
+        ir_resolve_operands(op);
+        ir_apply_forwards(op->body);
+        ir_apply_forwards(op->else_body);
+    }
+}
+
 /* ---- types --------------------------------------------------------------- */
 
 IrType ir_tile_type(DType dtype, int rank, const int64_t *dims) {
@@ -281,9 +318,13 @@ const char *ir_combine_name(IrCombine combine) {
 }
 
 uint64_t ir_hash_pointer(const void *p) {
-    uint64_t h = (uint64_t)(uintptr_t)p;   /* the murmur3 finalizer's first steps */
+    uint64_t h = (uint64_t)(uintptr_t)p;   /* the murmur3 finalizer */
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    /* The second round matters: arena pointers differ in a few middle bits,
+       and one round leaves the low bits a table indexes by clustered. */
+    h *= 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 33;
     return h;
 }

@@ -46,6 +46,7 @@ typedef struct IrValue {
     IrBlock *arg_of;         /* block whose argument this is, else NULL */
     const char *name;        /* parameters keep their source name; else NULL */
     int id;                  /* scratch: numbering for printing, pass-local marks */
+    struct IrValue *forward; /* set by ir_forward: what its uses read instead */
 } IrValue;
 
 typedef enum IrOpcode {
@@ -189,8 +190,19 @@ void ir_op_set_result_type(IrOp *op, int i, IrType type);
 void ir_block_append(IrBlock *block, IrOp *op);
 void ir_op_insert_before(IrOp *before, IrOp *op);
 void ir_op_remove(IrOp *op);
-/* Replaces every use of `from` in ops nested anywhere under `block`. */
+/* Replaces every use of `from` in ops nested anywhere under `block`: one
+   walk of the block per call, so a pass that replaces many values uses the
+   forwarding below instead. */
 void ir_replace_uses(IrBlock *block, IrValue *from, IrValue *to);
+/* Replacing many values in one walk. ir_forward(from, to) records that the
+   uses of `from` read `to` from now on; ir_resolve_operands(op) rewrites
+   op's operands to what they read now. A pass that walks its blocks in
+   order resolves each op when it reaches it (a value is defined before its
+   uses in that order, so each use sees every replacement made so far), and
+   calls ir_apply_forwards once at its end for any use it skipped. */
+void ir_forward(IrValue *from, IrValue *to);
+void ir_resolve_operands(IrOp *op);
+void ir_apply_forwards(IrBlock *block);
 
 IrType ir_tile_type(DType dtype, int rank, const int64_t *dims);
 IrType ir_scalar_type(DType dtype);

@@ -208,8 +208,14 @@ static void add_define(Options *opt, const char *text) {
         usage_error("-D expects NAME=VALUE, got '%s'", text);
     if (opt->define_count == (int)(sizeof opt->defines / sizeof opt->defines[0]))
         usage_error("too many -D options");
+    const char *name = intern(text, (size_t)(eq - text));
+    /* Two values for one name: neither the first nor the last is an obvious
+       choice (make's last wins, a shell script's may not), so it is bad usage. */
+    for (int i = 0; i < opt->define_count; i++)
+        if (opt->defines[i].name == name)
+            usage_error("-D %s given twice", name);
     Define *d = &opt->defines[opt->define_count++];
-    d->name = intern(text, (size_t)(eq - text));
+    d->name = name;
     d->value_text = eq + 1;
     d->used = false;
 }

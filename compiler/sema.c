@@ -25,14 +25,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_TILE_ELEMENTS = 1 << 20 };
+enum { MAX_TILE_ELEMENTS = 1 << 20, MAX_PLACE_INDEXES = 6 };
 
 /* ---- scopes ----------------------------------------------------------------- */
 
 typedef struct Scope {
     struct Scope *parent;
     PtrVec symbols;
+    /* By name, once the scope holds more than SCOPE_LINEAR symbols: a file
+       of many thousand consts was quadratic with the linear search alone. */
+    Symbol **table;
+    int table_capacity;      /* a power of two, at least twice the symbols */
 } Scope;
+
+enum { SCOPE_LINEAR = 16 };
 
 typedef struct Sema {
     Arena *arena;
@@ -45,7 +51,45 @@ typedef struct Sema {
     const char *shared_limit_arch;
 } Sema;
 
+/* Names are interned, so the pointer is the key. */
+static size_t scope_slot(const Scope *scope, const char *name) {
+    uint64_t h = (uint64_t)(uintptr_t)name;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    size_t mask = (size_t)scope->table_capacity - 1;
+    size_t i = (size_t)h & mask;
+    while (scope->table[i] && scope->table[i]->name != name)
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* The first symbol of each name only: a second declaration is an error,
+   and lookups find the first, as the linear search does. */
+static void scope_index(Sema *s, Scope *scope, Symbol *sym) {
+    if (scope->symbols.len <= SCOPE_LINEAR)
+        return;
+    if (scope->symbols.len * 2 > scope->table_capacity) {
+        scope->table_capacity = scope->table_capacity ? scope->table_capacity * 2 : 4 * SCOPE_LINEAR;
+        scope->table = ARENA_ARRAY(s->arena, Symbol *, scope->table_capacity);
+        for (int i = 0; i < scope->symbols.len; i++) {
+            Symbol *old = scope->symbols.items[i];
+            size_t slot = scope_slot(scope, old->name);
+            if (!scope->table[slot])
+                scope->table[slot] = old;
+        }
+        return;   /* sym is among them */
+    }
+    size_t slot = scope_slot(scope, sym->name);
+    if (!scope->table[slot])
+        scope->table[slot] = sym;
+}
+
 static Symbol *scope_find_local(Scope *scope, const char *name) {
+    if (scope->table)
+        return scope->table[scope_slot(scope, name)];
     for (int i = 0; i < scope->symbols.len; i++) {
         Symbol *sym = scope->symbols.items[i];
         if (sym->name == name)
@@ -95,6 +139,7 @@ static Symbol *declare(Sema *s, Scope *scope, SymbolKind kind, const char *name,
     sym->name = name;
     sym->span = span;
     ptrvec_push(s->arena, &scope->symbols, sym);
+    scope_index(s, scope, sym);
     return sym;
 }
 
@@ -540,6 +585,16 @@ static bool check_static_slice(Sema *s, Scope *scope, Node *item, int64_t dim, c
 static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *ref) {
     Type result = *ref;
     result.rank = 0;
+    /* Each index is a view whose bounds every access checks; the backend
+       keeps a fixed number of them per dim (the array's, the block's and
+       these), so the chain is limited rather than failing there. */
+    int depth = 1;
+    for (Node *inner = node->lhs; inner->kind == N_INDEX; inner = inner->lhs)
+        depth++;
+    if (depth > MAX_PLACE_INDEXES) {
+        diag_error(node->span, "a place may be indexed at most %d times in a row", MAX_PLACE_INDEXES);
+        return set_type(node, type_error());
+    }
     int used = index_items_using_dims(node);
     if (used > ref->rank) {
         diag_error(node->span, "%d ind%s for a ref of rank %d (%s)", used, used == 1 ? "ex" : "ices", ref->rank,
@@ -714,16 +769,31 @@ static Type *check_tile_index(Sema *s, Scope *scope, Node *node, const Type *til
     if (!check_tile_shape(&result, node->span, "this slice"))
         return set_type(node, type_error());
     node->type = result;
+    /* A weak value is one number spread over its shape, so '...', 'None',
+       slices and constant indices keep that number: 1.0[None] is a weak
+       [1] of 1.0, and lowering makes it a constant like any weak value. */
+    if (tile->weak)
+        node->value = node->lhs->value;
     return &node->type;
+}
+
+/* True when an index holds a 'None', which only a tile takes. */
+static bool index_has_none(Node *node) {
+    for (int i = 0; i < node->items.len; i++)
+        if (((Node *)node->items.items[i])->kind == N_NONE)
+            return true;
+    return false;
 }
 
 static Type *check_index(Sema *s, Scope *scope, Node *node) {
     Type *base = check_expr(s, scope, node->lhs);
     if (is_error(base))
         return set_type(node, type_error());
-    /* A ref indexes to a place; a place indexed again was read first, as
-       in Pallas: x[...][:, None] is the loaded tile with a unit dim added. */
-    if (base->kind == TY_REF && node->lhs->kind != N_INDEX)
+    /* A ref indexes to a place, and so does a place indexed again: the
+       second index narrows the first's view (x[ds(j, 128)][0:64]). An index
+       with 'None' is a tile index, so the place is read first, as in Pallas:
+       x[...][:, None] is the loaded tile with a unit dim added. */
+    if (base->kind == TY_REF && (node->lhs->kind != N_INDEX || !index_has_none(node)))
         return check_place_index(s, scope, node, base);
     base = as_value(node->lhs);
     if (is_error(base))
@@ -1447,9 +1517,9 @@ static void check_assign(Sema *s, Scope *scope, Node *node) {
                        "(store into a ref, or build a new tile with where())");
             return;
         }
-        if (target->lhs->kind == N_INDEX) {
-            diag_error(target->span, "store through one index of the ref, e.g. 'x[a:b, i] = ...'; "
-                       "'x[...][i]' reads x first");
+        if (target->lhs->kind == N_INDEX && index_has_none(target)) {
+            diag_error(target->span, "cannot store into a tile: 'None' makes a tile of the place "
+                       "(store into the place without it)");
             return;
         }
         Type *place = check_place_index(s, scope, target, base);
@@ -1556,25 +1626,37 @@ static void check_block(Sema *s, Scope *scope, Node *block) {
 
 /* ---- kernel headers ------------------------------------------------------------- */
 
-/* Parses a -D value: an integer (decimal or 0x) or a float. */
-static bool parse_define_value(const char *text, ConstValue *out) {
+/* Parses a -D value: an integer (decimal, or hex with 0x, as in source: no
+   octal), a float, true or false. An integer or a float that does not fit
+   is an error, not the float or the infinity it happens to parse as. */
+typedef enum { DEFINE_OK, DEFINE_BAD, DEFINE_INT_RANGE, DEFINE_FLOAT_RANGE } DefineProblem;
+
+static DefineProblem parse_define_value(const char *text, ConstValue *out) {
+    const char *digits = text + (text[0] == '-' || text[0] == '+');
+    bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+    const char *set = hex ? "0123456789abcdefABCDEF" : "0123456789";
+    size_t n = strspn(digits + 2 * hex, set);
     char *end;
     errno = 0;
-    long long i = strtoll(text, &end, 0);
-    if (*end == '\0' && end != text && errno == 0) {
+    if (n > 0 && digits[2 * hex + n] == '\0') {
+        long long i = strtoll(text, &end, hex ? 16 : 10);
+        if (errno == ERANGE)
+            return DEFINE_INT_RANGE;
         *out = const_int(i);
-        return true;
+        return DEFINE_OK;
     }
     double f = strtod(text, &end);
     if (*end == '\0' && end != text) {
+        if (errno == ERANGE && isinf(f))
+            return DEFINE_FLOAT_RANGE;
         *out = const_float(f);
-        return true;
+        return DEFINE_OK;
     }
     if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0) {
         *out = const_int(text[0] == 't');
-        return true;
+        return DEFINE_OK;
     }
-    return false;
+    return DEFINE_BAD;
 }
 
 /* Grid expressions are evaluated by the runtime: only sizes, constants and
@@ -1817,10 +1899,16 @@ static void check_kernel(Sema *s, Kernel *k) {
                 def = &opt->defines[d];
         if (def) {
             ((Define *)def)->used = true;
-            if (!parse_define_value(def->value_text, &sym->value)) {
+            DefineProblem problem = parse_define_value(def->value_text, &sym->value);
+            if (problem == DEFINE_BAD)
                 diag_error_plain("-D %s=%s: the value must be an integer or a number", def->name, def->value_text);
+            else if (problem == DEFINE_INT_RANGE)
+                diag_error_plain("-D %s=%s: the integer is out of range (-2^63 .. 2^63 - 1)", def->name,
+                                 def->value_text);
+            else if (problem == DEFINE_FLOAT_RANGE)
+                diag_error_plain("-D %s=%s: the float overflows a double", def->name, def->value_text);
+            if (problem != DEFINE_OK)
                 continue;
-            }
         } else if (c->default_value) {
             Type *t = check_value(s, scope, c->default_value);
             if (is_error(t))

@@ -117,7 +117,26 @@ static bool same_op(const IrOp *a, const IrOp *b) {
     }
 }
 
+/* Twice as many buckets, each chain rebuilt in push order, so that popping
+   newest first still restores every bucket's head. */
+static void table_grow(Cse *C) {
+    C->num_buckets *= 2;
+    C->buckets = ARENA_ARRAY(&C->scratch, int, C->num_buckets);
+    for (int i = 0; i < C->num_buckets; i++)
+        C->buckets[i] = -1;
+    for (int i = 0; i < C->len; i++) {
+        CseEntry *e = &C->entries[i];
+        e->bucket = (int)(e->hash % (uint64_t)C->num_buckets);
+        e->prev_in_bucket = C->buckets[e->bucket];
+        C->buckets[e->bucket] = i;
+    }
+}
+
 static void table_push(Cse *C, uint64_t hash, IrOp *op) {
+    /* A fixed number of buckets made a long kernel quadratic: chains grew
+       with the kernel. At most two entries per bucket on average. */
+    if (C->len >= 2 * C->num_buckets)
+        table_grow(C);
     if (C->len == C->cap) {
         int cap = C->cap ? C->cap * 2 : 256;
         CseEntry *entries = ARENA_ARRAY(&C->scratch, CseEntry, cap);
@@ -156,6 +175,9 @@ static void cse_block(Cse *C, IrBlock *block) {
     IrOp *next;
     for (IrOp *op = block->first; op; op = next) {
         next = op->next;
+        /* Operands first: an earlier duplicate's uses read its twin now, so
+           that ops built on duplicates are duplicates too. */
+        ir_resolve_operands(op);
         if (op->body)
             cse_block(C, op->body);
         if (op->else_body)
@@ -165,7 +187,7 @@ static void cse_block(Cse *C, IrBlock *block) {
         uint64_t hash = hash_op(op);
         IrOp *earlier = table_find(C, hash, op);
         if (earlier) {
-            ir_replace_uses(C->kernel->body, op->results[0], earlier->results[0]);
+            ir_forward(op->results[0], earlier->results[0]);
             ir_op_remove(op);
         } else {
             table_push(C, hash, op);
@@ -183,5 +205,6 @@ void pass_cse(IrKernel *kernel) {
     for (int i = 0; i < cse.num_buckets; i++)
         cse.buckets[i] = -1;
     cse_block(&cse, kernel->body);
+    ir_apply_forwards(kernel->body);
     arena_free(&cse.scratch);
 }

@@ -151,10 +151,12 @@ static void make_const(Folder *F, IrOp *op, int64_t i, double f) {
     F->changed = true;
 }
 
-/* Replaces every use of op's results by `values` and removes op. */
+/* Replaces every use of op's results by `values` and removes op. The uses
+   are rewritten as the walk reaches them (fold_op), not here: one walk of
+   the kernel per replacement made large kernels quadratic. */
 static void replace_op(Folder *F, IrOp *op, IrValue **values) {
     for (int i = 0; i < op->num_results; i++)
-        ir_replace_uses(F->kernel->body, op->results[i], values[i]);
+        ir_forward(op->results[i], values[i]);
     ir_op_remove(op);
     F->changed = true;
 }
@@ -548,6 +550,7 @@ static void fold_for(Folder *F, IrOp *op) {
 static void fold_block(Folder *F, IrBlock *block);
 
 static void fold_op(Folder *F, IrOp *op) {
+    ir_resolve_operands(op);
     if (op->body)
         fold_block(F, op->body);
     if (op->else_body)
@@ -583,4 +586,5 @@ void pass_fold(IrKernel *kernel) {
         folder.changed = false;
         fold_block(&folder, kernel->body);
     }
+    ir_apply_forwards(kernel->body);
 }

@@ -41,8 +41,10 @@ if [ "$MODE" != run ]; then
     # -o all: install what is built, without remaking it
     make -s -C "$ROOT" -o all install BUILD="$BUILD_DIR" PREFIX="$OUT/prefix" >"$OUT/install.log" 2>&1 ||
         { cat "$OUT/install.log"; echo "consumers.sh: make install failed" >&2; exit 1; }
-    PKG_CONFIG_PATH="$OUT/prefix/lib/pkgconfig" make -s -C "$ROOT/examples/make-consumer" \
-        OUT="$OUT/make-consumer" >"$OUT/make-consumer.log" 2>&1 ||
+    # The command line form that the example's Makefile documents, with no
+    # PKG_CONFIG_PATH in the environment (GNU make < 4.4 does not pass it to $(shell)).
+    env -u PKG_CONFIG_PATH make -s -C "$ROOT/examples/make-consumer" \
+        PKG_CONFIG_PATH="$OUT/prefix/lib/pkgconfig" OUT="$OUT/make-consumer" >"$OUT/make-consumer.log" 2>&1 ||
         { cat "$OUT/make-consumer.log"; echo "consumers.sh: make-consumer failed to build" >&2; exit 1; }
     { cmake -S "$ROOT/examples/cmake-consumer" -B "$OUT/cmake-consumer" -DCMAKE_PREFIX_PATH="$OUT/prefix" &&
       cmake --build "$OUT/cmake-consumer"; } >"$OUT/cmake-consumer.log" 2>&1 ||

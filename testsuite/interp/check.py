@@ -367,6 +367,20 @@ def half_ops(rng):
     return [a, b, array_out("c", "f16"), array_out("d", "bf16"), array_out("e", "f32")], ref
 
 
+@case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
+def weak_index(rng):
+    n = 150
+    x = array_in("x", "f32", rng.standard_normal(n))
+    h = array_in("h", "f16", rng.standard_normal(n) * 4)
+
+    def ref():
+        y = f(x) * 2.5 + np.float32(np.e) + 1.0 - 2
+        z = h.value * np.float16(2.5) + np.float16(3)  # f16 all the way, rounded per op
+        w = np.arange(n) % 64 * 3 + 3 + 7
+        return {"y": y, "z": z.astype(np.float64), "w": w}
+    return [x, h, array_out("y", "f32"), array_out("z", "f16"), array_out("w", "i32")], ref
+
+
 @case("int-ops", inputs("elementwise.tess"), kernel="int_ops")
 def int_ops(rng):
     n = 77
@@ -538,6 +552,31 @@ def shifted(rng):
         src = i + 5
         ok = (i % 16 + 5 < 16) & (src < n)
         return {"y": np.where(ok, f(x)[np.minimum(src, n - 1)], 0.0)}
+    return [x, array_out("y", "f32")], ref
+
+
+@case("chained", inputs("memory.tess"), kernel="chained")
+def chained(rng):
+    n = 100
+    x = array_in("x", "f32", rng.standard_normal(n))
+
+    def ref():
+        xs, y = f(x), np.full(n, np.nan)
+        for base in range(0, n, 64):
+            def xl(i):  # x at block index i: 0 outside the block or the array
+                return xs[base + i] if 0 <= i < 64 and base + i < n else 0.0
+            yl = [0.0] * 64
+            for t in range(16):
+                yl[16 + t] = xl(32 + t)
+                yl[t] = xl(32 + t) if t < 8 else 0.0
+                yl[32 + t] = xl(56 + t) if 56 + t < 64 else 0.0
+                if t < 8:
+                    yl[56 + t] = xl(t)
+                    yl[48 + t] += 1.0
+            yl[42] = xl(61)
+            for j in range(min(64, n - base)):
+                y[base + j] = yl[j]
+        return {"y": y}
     return [x, array_out("y", "f32")], ref
 
 
