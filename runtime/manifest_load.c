@@ -532,16 +532,13 @@ static char *load_read_file(const char *path, size_t *length) {
     bool not_regular;
     FILE *f = tessrt_open_input(path, &not_regular);
     if (!f) {
-        if (not_regular)
+        struct stat st;
+        if (not_regular && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            tessrt_fail(TESSRT_ERROR_IO, "%s: is a directory, not a manifest file", path);
+        else if (not_regular)
             tessrt_fail(TESSRT_ERROR_IO, "%s: not a regular file", path);
         else
             tessrt_fail(TESSRT_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        tessrt_fail(TESSRT_ERROR_IO, "%s: is a directory, not a manifest file", path);
         return NULL;
     }
     size_t cap = 1 << 16, len = 0;
