@@ -1532,16 +1532,31 @@ static void run_grid(Interp *I) {
             }
 }
 
+/* The arena's out-of-memory handler while a launch runs: the launch fails
+   with a message and its memory is freed, and the calling program (a host
+   program through libtessinterp) goes on. */
+static void interp_out_of_memory(void *context) {
+    Interp *I = context;
+    snprintf(I->error->message, sizeof I->error->message, "kernel '%s': out of memory", I->kernel->name);
+    I->error->loc = (Span){0, 0, 0};
+    I->error->has_program = false;
+    I->error->out_of_memory = true;
+    longjmp(I->fail, 1);
+}
+
 bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, int64_t grid[3],
                  InterpError *error) {
+    memset(error, 0, sizeof *error);
     Interp *I = calloc(1, sizeof *I);
     if (!I) {
         snprintf(error->message, sizeof error->message, "out of memory");
+        error->out_of_memory = true;
         return false;
     }
     I->kernel = kernel;
     I->error = error;
     bool ok = false;
+    ArenaOutOfMemory previous = arena_on_out_of_memory((ArenaOutOfMemory){interp_out_of_memory, I});
     if (setjmp(I->fail) == 0) {
         if (num_args != kernel->num_params)
             launch_fail(I, "%d arguments for %d parameters", num_args, kernel->num_params);
@@ -1549,6 +1564,7 @@ bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, in
         memcpy(grid, I->grid, sizeof I->grid);
         ok = true;
     }
+    arena_on_out_of_memory(previous);
     arena_free(&I->arena);
     free(I);
     return ok;
@@ -1559,11 +1575,13 @@ bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_ar
     Interp *I = calloc(1, sizeof *I);
     if (!I) {
         snprintf(error->message, sizeof error->message, "out of memory");
+        error->out_of_memory = true;
         return false;
     }
     I->kernel = kernel;
     I->error = error;
     bool ok = false;
+    ArenaOutOfMemory previous = arena_on_out_of_memory((ArenaOutOfMemory){interp_out_of_memory, I});
     if (setjmp(I->fail) == 0) {
         bind_params(I, args, num_args);
         compute_grid(I, args, true);
@@ -1571,6 +1589,7 @@ bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_ar
         run_grid(I);
         ok = true;
     }
+    arena_on_out_of_memory(previous);
     arena_free(&I->arena);
     free(I);
     return ok;

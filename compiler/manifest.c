@@ -310,6 +310,8 @@ static cJSON *manifest_kernel(Writer *w, const ManifestKernel *mk) {
     }
     if (mk->interp)
         cJSON_AddStringToObject(o, "interp", mk->interp);
+    if (mk->interp_tir)
+        cJSON_AddStringToObject(o, "interp_tir", mk->interp_tir);
     return o;
 }
 

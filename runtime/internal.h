@@ -126,6 +126,7 @@ struct tessrt_kernel {
     int num_artifacts;
     const char *interp;          /* path of the .tir file, or NULL */
     const char *interp_file;     /* as in the manifest */
+    const char *interp_tir;      /* the tile IR text the manifest holds ('interp_tir'), or NULL */
     TessrtLoaded loaded[TESSRT_MAX_DEVICES];
     _Atomic(void *) interp_kernel; /* the interpreter's loaded kernel (device.c), or NULL */
 };

@@ -523,8 +523,18 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
         k->interp = path;   /* read at the interpreter's first use of the kernel */
         k->interp_file = tessrt_pool_strdup(ld->pool, file);
     }
-    if (k->num_artifacts == 0 && !k->interp)
-        return load_fail(ld, where, "'artifacts' is empty (and there is no 'interp')");
+    /* the kernel's tile IR itself; read in memory manifests too */
+    const cJSON *tir = cJSON_GetObjectItemCaseSensitive(obj, "interp_tir");
+    if (tir) {
+        field_path(field, sizeof field, "%s.interp_tir", where);
+        if (!check_item(ld, tir, WANT_STRING, field))
+            return false;
+        k->interp_tir = tessrt_pool_strdup(ld->pool, tir->valuestring);
+        if (!k->interp_tir)
+            return load_fail(ld, where, "out of memory");
+    }
+    if (k->num_artifacts == 0 && !k->interp && !k->interp_tir)
+        return load_fail(ld, where, "'artifacts' is empty (and there is no 'interp' or 'interp_tir')");
     return true;
 }
 
@@ -532,16 +542,13 @@ static char *load_read_file(const char *path, size_t *length) {
     bool not_regular;
     FILE *f = tessrt_open_input(path, &not_regular);
     if (!f) {
-        if (not_regular)
+        struct stat st;
+        if (not_regular && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            tessrt_fail(TESSRT_ERROR_IO, "%s: is a directory, not a manifest file", path);
+        else if (not_regular)
             tessrt_fail(TESSRT_ERROR_IO, "%s: not a regular file", path);
         else
             tessrt_fail(TESSRT_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        tessrt_fail(TESSRT_ERROR_IO, "%s: is a directory, not a manifest file", path);
         return NULL;
     }
     size_t cap = 1 << 16, len = 0;
