@@ -3,7 +3,8 @@
  *
  * Part of libtessinterp, not of libtessrt: it fills in the table of
  * interp_device.h over the compiler's IR reader (ir_parse.c, ir_verify.c)
- * and interpreter (interp.c). In: a manifest kernel's .tir file, its
+ * and interpreter (interp.c). In: a manifest kernel's .tir file or the
+ * tile IR text the manifest holds ('interp_tir'), its
  * parameters as the manifest gives them, and launch arguments whose arrays
  * are host addresses. Out: the arrays as the GPU would leave them, or a
  * message naming the kernel, program and source line.
@@ -11,7 +12,9 @@
  * Invariants: a loaded kernel's parameters match the manifest's (kind,
  * dtype, shape, access), so the checks libtessrt made on the arguments
  * hold for the IR too. Nothing here calls libtessrt, exits or aborts on bad
- * input. The IR reader and the interpreter keep process-wide state (the
+ * input, nor when host memory runs out: the arena's out-of-memory handler
+ * longjmps back to the load or launch, which fails with
+ * TESSRT_ERROR_OUT_OF_MEMORY. The IR reader and the interpreter keep process-wide state (the
  * diagnostics, interned names, a conversion table), so one lock serializes
  * every load, launch and unload: kernels run one at a time per process.
  */
