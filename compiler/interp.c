@@ -1481,6 +1481,18 @@ static void bind_params(Interp *I, const InterpArg *args, int num_args) {
         if (p->kind == PARAM_SIZE && args[i].int_value < 0)
             launch_fail(I, "size '%s' is negative (%lld)", p->name, (long long)args[i].int_value);
     }
+    /* the block specs' launch contracts (IrCover), with libtessrt's message
+       (runtime/tessrt.c), so that every way of running a kernel agrees */
+    for (int i = 0; i < k->num_covers; i++) {
+        const IrCover *c = &k->covers[i];
+        const char *size = k->params[c->param].value->type.dims[c->dim].sym;
+        int64_t n = size_arg(I, args, size);
+        if (n > c->block)
+            launch_fail(I, "array '%s' has %s = %lld along dim %d, more than its block's %lld: the block spec "
+                           "reaches only elements 0 to %lld there (contract '%s <= %lld')",
+                        k->params[c->param].name, size, (long long)n, c->dim, (long long)c->block,
+                        (long long)c->block - 1, size, (long long)c->block);
+    }
     for (int i = 0; i < k->num_params; i++) {
         const IrParam *p = &k->params[i];
         const IrType *t = &p->value->type;
