@@ -30,7 +30,24 @@ _Noreturn void fatal_internal(const char *file, int line, const char *fmt, ...) 
     exit(3);
 }
 
+/* Where fatal_out_of_memory goes instead of exiting (arena_on_out_of_memory),
+   and the test knob that makes a chunk allocation fail. */
+static ArenaOutOfMemory out_of_memory_handler;
+static long fail_countdown = -1;
+
+ArenaOutOfMemory arena_on_out_of_memory(ArenaOutOfMemory handler) {
+    ArenaOutOfMemory previous = out_of_memory_handler;
+    out_of_memory_handler = handler;
+    return previous;
+}
+
+void arena_debug_fail_after(long chunks) { fail_countdown = chunks; }
+
 _Noreturn void fatal_out_of_memory(void) {
+    if (out_of_memory_handler.handler) {
+        out_of_memory_handler.handler(out_of_memory_handler.context);
+        /* a handler must not return; if it does, exiting is all that is left */
+    }
     /* write(), not stdio: nothing here may need memory */
     static const char message[] = "tessc: error: out of memory\n";
     fflush(stdout);
@@ -45,7 +62,9 @@ void *arena_alloc(Arena *arena, size_t size) {
     ArenaChunk *chunk = arena->chunks;
     if (!chunk || chunk->capacity - chunk->used < size) {
         size_t capacity = size > ARENA_CHUNK_SIZE ? size : ARENA_CHUNK_SIZE;
-        chunk = malloc(sizeof(ArenaChunk) + capacity);
+        chunk = fail_countdown == 0 ? NULL : malloc(sizeof(ArenaChunk) + capacity);
+        if (fail_countdown >= 0)
+            fail_countdown--;
         if (!chunk)
             fatal_out_of_memory();
         chunk->used = 0;

@@ -55,6 +55,21 @@ _Noreturn void fatal_internal(const char *file, int line, const char *fmt, ...)
    "tessc: error: out of memory", exit 1 (arena.c). The exit handlers run
    (ptxas jobs stopped, their directories removed). */
 _Noreturn void fatal_out_of_memory(void);
+/* A library that runs compiler code inside another program (libtessinterp)
+   must not exit it: it sets a handler, which fatal_out_of_memory calls
+   instead of exiting and which must not return (it longjmps back to the
+   library's entry point). Process-wide: the caller serializes the code that
+   runs under it. Returns the handler it replaces, to be put back. */
+typedef struct ArenaOutOfMemory {
+    void (*handler)(void *context);   /* never returns */
+    void *context;
+} ArenaOutOfMemory;
+ArenaOutOfMemory arena_on_out_of_memory(ArenaOutOfMemory handler);
+/* Test knob: after `chunks` more chunk allocations, the next one fails as if
+   malloc had (then the knob is off again); -1 turns it off.
+   $TESSRT_INTERP_DEBUG_FAIL_ALLOC sets it for one interpreter load or
+   launch (runtime/interp_device.c). */
+void arena_debug_fail_after(long chunks);
 
 /* ---- phase timing (timing.c) --------------------------------------------- */
 

@@ -298,6 +298,7 @@ static const struct {
     {"E0509", "block dim '%s' covers the whole array dim, so its block index must be 0"},
     {"E0510", "a block dim must be positive, got %lld"},
     {"E0511", "the default of '%s' must be known at compile time"},
+    {"E0526", "the block of '%s' is %lld wide along dim %d, where '%s' has %lld elements, and its block index there is always 0: elements %lld to %lld would never be read or written; make the block %lld wide, or index the dim by a program id"},
     {"E0512", "compile-time parameter '%s' has no default; set it with -D %s=VALUE"},
     {"E0513", "the grid has %d dimensions; at most 3 are allowed"},
     {"E0514", "a grid dimension must be an integer expression of sizes and constants (+ - * / %% cdiv min max)"},
@@ -450,6 +451,8 @@ static const struct {
     {"E0897", "warps and stages must be at least 1"},
     {"E0898", "compile-time parameter %d has no name"},
     {"E0899", "the kernel body takes no arguments"},
+    {"E0901", "'%%%s' is not a parameter of the kernel"},
+    {"E0900", "cover %d is not a dim of symbolic size of an array parameter, with a positive block"},
     {"W0001", "this expression's value is unused"},
     {"W0002", "no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped"},
 };

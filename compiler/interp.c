@@ -1481,6 +1481,18 @@ static void bind_params(Interp *I, const InterpArg *args, int num_args) {
         if (p->kind == PARAM_SIZE && args[i].int_value < 0)
             launch_fail(I, "size '%s' is negative (%lld)", p->name, (long long)args[i].int_value);
     }
+    /* the block specs' launch contracts (IrCover), with libtessrt's message
+       (runtime/tessrt.c), so that every way of running a kernel agrees */
+    for (int i = 0; i < k->num_covers; i++) {
+        const IrCover *c = &k->covers[i];
+        const char *size = k->params[c->param].value->type.dims[c->dim].sym;
+        int64_t n = size_arg(I, args, size);
+        if (n > c->block)
+            launch_fail(I, "array '%s' has %s = %lld along dim %d, more than its block's %lld: the block spec "
+                           "reaches only elements 0 to %lld there (contract '%s <= %lld')",
+                        k->params[c->param].name, size, (long long)n, c->dim, (long long)c->block,
+                        (long long)c->block - 1, size, (long long)c->block);
+    }
     for (int i = 0; i < k->num_params; i++) {
         const IrParam *p = &k->params[i];
         const IrType *t = &p->value->type;
@@ -1532,16 +1544,31 @@ static void run_grid(Interp *I) {
             }
 }
 
+/* The arena's out-of-memory handler while a launch runs: the launch fails
+   with a message and its memory is freed, and the calling program (a host
+   program through libtessinterp) goes on. */
+static void interp_out_of_memory(void *context) {
+    Interp *I = context;
+    snprintf(I->error->message, sizeof I->error->message, "kernel '%s': out of memory", I->kernel->name);
+    I->error->loc = (Span){0, 0, 0};
+    I->error->has_program = false;
+    I->error->out_of_memory = true;
+    longjmp(I->fail, 1);
+}
+
 bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, int64_t grid[3],
                  InterpError *error) {
+    memset(error, 0, sizeof *error);
     Interp *I = calloc(1, sizeof *I);
     if (!I) {
         snprintf(error->message, sizeof error->message, "out of memory");
+        error->out_of_memory = true;
         return false;
     }
     I->kernel = kernel;
     I->error = error;
     bool ok = false;
+    ArenaOutOfMemory previous = arena_on_out_of_memory((ArenaOutOfMemory){interp_out_of_memory, I});
     if (setjmp(I->fail) == 0) {
         if (num_args != kernel->num_params)
             launch_fail(I, "%d arguments for %d parameters", num_args, kernel->num_params);
@@ -1549,6 +1576,7 @@ bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, in
         memcpy(grid, I->grid, sizeof I->grid);
         ok = true;
     }
+    arena_on_out_of_memory(previous);
     arena_free(&I->arena);
     free(I);
     return ok;
@@ -1559,11 +1587,13 @@ bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_ar
     Interp *I = calloc(1, sizeof *I);
     if (!I) {
         snprintf(error->message, sizeof error->message, "out of memory");
+        error->out_of_memory = true;
         return false;
     }
     I->kernel = kernel;
     I->error = error;
     bool ok = false;
+    ArenaOutOfMemory previous = arena_on_out_of_memory((ArenaOutOfMemory){interp_out_of_memory, I});
     if (setjmp(I->fail) == 0) {
         bind_params(I, args, num_args);
         compute_grid(I, args, true);
@@ -1571,6 +1601,7 @@ bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_ar
         run_grid(I);
         ok = true;
     }
+    arena_on_out_of_memory(previous);
     arena_free(&I->arena);
     free(I);
     return ok;

@@ -40,6 +40,7 @@ typedef struct InterpError {
     Span loc;
     bool has_program;
     int64_t program[3];
+    bool out_of_memory;          /* host memory ran out (the message says so) */
 } InterpError;
 
 /* Runs every program instance of `kernel` in order (program ids counting up,

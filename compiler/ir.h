@@ -159,6 +159,17 @@ typedef struct IrCParam {
     double float_value;
 } IrCParam;
 
+/* A launch contract from a block spec: array parameter `param`'s dim `dim`
+   is a symbolic size, and the block along it is `block` wide at constant
+   block index 0, so the kernel reaches only its first `block` elements. The
+   launch must have that size <= block (checked by libtessrt from the
+   manifest, and by the interpreter); never silently a partial row. */
+typedef struct IrCover {
+    int param;
+    int dim;
+    int64_t block;
+} IrCover;
+
 struct IrKernel {
     Arena arena;             /* everything of this kernel */
     const char *name;
@@ -170,6 +181,8 @@ struct IrKernel {
     GridExpr *grid[3];
     int grid_rank;
     int warps, stages;
+    IrCover *covers;         /* launch contracts of the block specs (docs/ir.md) */
+    int num_covers;
     IrBlock *body;
 };
 

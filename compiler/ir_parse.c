@@ -1157,7 +1157,8 @@ static void parse_params(Parser *P) {
 
 /* kernel := 'kernel' IDENT cparams? '(' (param (',' param)*)? ')'
              'grid' '(' (grid_expr (',' grid_expr)*)? ')'
-             ('warps' INT)? ('stages' INT)? loc '{' op* '}' */
+             ('warps' INT)? ('stages' INT)? cover* loc '{' op* '}'
+   cover := 'cover' '(' VALUE ',' INT ',' INT ')' */
 static IrKernel *parse_kernel(Parser *P) {
     expect_keyword(P, "kernel");
     if (P->tok.kind != TOK_IDENT)
@@ -1186,6 +1187,30 @@ static IrKernel *parse_kernel(Parser *P) {
         P->kernel->warps = (int)parse_int(P, 0, INT32_MAX, "a warp count");
     if (accept_keyword(P, "stages"))
         P->kernel->stages = (int)parse_int(P, 0, INT32_MAX, "a stage count");
+    PtrVec covers = {0};
+    while (accept_keyword(P, "cover")) {
+        expect_punct(P, '(');
+        if (P->tok.kind != TOK_VALUE)
+            expected(P, "an array parameter %name");
+        IrCover *c = ARENA_NEW(P->scratch, IrCover);
+        c->param = -1;
+        for (int i = 0; i < P->kernel->num_params; i++)
+            if (strcmp(P->kernel->params[i].name, P->tok.text) == 0)
+                c->param = i;
+        if (c->param < 0)
+            parse_error(P, P->tok.span, "'%%%s' is not a parameter of the kernel", P->tok.text);
+        advance(P);
+        expect_punct(P, ',');
+        c->dim = (int)parse_int(P, 0, IR_MAX_RANK - 1, "a dim");
+        expect_punct(P, ',');
+        c->block = parse_int(P, 1, INT32_MAX, "a block size");
+        expect_punct(P, ')');
+        ptrvec_push(P->scratch, &covers, c);
+    }
+    P->kernel->num_covers = covers.len;
+    P->kernel->covers = ARENA_ARRAY(&P->kernel->arena, IrCover, covers.len + 1);
+    for (int i = 0; i < covers.len; i++)
+        P->kernel->covers[i] = *(IrCover *)covers.items[i];
     P->kernel->loc = parse_loc(P);
     parse_region(P, P->kernel->body);
 

@@ -433,6 +433,12 @@ void ir_print_kernel(const IrKernel *kernel, FILE *out) {
         free(buf);
     }
     fprintf(out, ") warps %d stages %d", kernel->warps, kernel->stages);
+    for (int i = 0; i < kernel->num_covers; i++) {
+        const IrCover *c = &kernel->covers[i];
+        fprintf(out, " cover(%%%s, %d, %" PRId64 ")",
+                c->param >= 0 && c->param < kernel->num_params ? kernel->params[c->param].name : "?", c->dim,
+                c->block);
+    }
     fprintf(out, " loc(%d:%d:%d) {\n", kernel->loc.line, kernel->loc.col, kernel->loc.end_col);
     print_block_ops(kernel->body, 1, out);
     fputs("}\n", out);

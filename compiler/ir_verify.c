@@ -738,6 +738,13 @@ static bool verify_kernel(Verifier *V) {
     for (int i = 0; i < kernel->grid_rank; i++)
         if (!verify_grid_expr(V, kernel->grid[i], 0))
             return false;
+    for (int i = 0; i < kernel->num_covers; i++) {
+        const IrCover *c = &kernel->covers[i];
+        const IrParam *p = c->param >= 0 && c->param < kernel->num_params ? &kernel->params[c->param] : NULL;
+        if (!p || p->kind != PARAM_ARRAY || !p->value || c->dim < 0 || c->dim >= p->value->type.rank ||
+            !p->value->type.dims[c->dim].sym || c->block < 1)
+            return fail(V, NULL, "cover %d is not a dim of symbolic size of an array parameter, with a positive block", i);
+    }
     if (kernel->body->num_args != 0)
         return fail(V, NULL, "the kernel body takes no arguments");
     return verify_block(V, kernel->body, NULL);

@@ -736,6 +736,32 @@ static IrValue *lower_block_spec(Lower *L, BlockSpec *b, IrValue *array) {
             dims[d] = (IrViewDim){.kind = VIEW_FULL};
         } else {
             int64_t size = bdim->value.i;
+            /* A block index that is always 0 (the map ignores the program
+               ids on this axis) reaches only the first `size` elements:
+               wider arrays would be left partly unread and unwritten,
+               silently. A static dim says so now; a symbolic one becomes a
+               launch contract (IrCover, "N <= size" in the manifest). */
+            if (index->value.known && !index->value.is_float && index->value.i == 0) {
+                const IrDim *ad = &src.dims[d];
+                if (ad->sym) {
+                    IrKernel *k = L->kernel;
+                    IrCover *covers = ARENA_ARRAY(&k->arena, IrCover, k->num_covers + 1);
+                    if (k->num_covers)
+                        memcpy(covers, k->covers, sizeof *covers * (size_t)k->num_covers);
+                    int param = 0;
+                    while (param < k->num_params && k->params[param].value != array)
+                        param++;
+                    covers[k->num_covers++] = (IrCover){.param = param, .dim = d, .block = size};
+                    k->covers = covers;
+                } else if (ad->size > size) {
+                    diag_error(bdim->span,
+                               "the block of '%s' is %lld wide along dim %d, where '%s' has %lld elements, and its "
+                               "block index there is always 0: elements %lld to %lld would never be read or "
+                               "written; make the block %lld wide, or index the dim by a program id",
+                               b->param->name, (long long)size, d, b->param->name, (long long)ad->size,
+                               (long long)size, (long long)ad->size - 1, (long long)ad->size);
+                }
+            }
             IrValue *block_index = lower_as(L, index, DT_I32);
             operands[n] = emit_binary(L, IR_MUL, index->span, block_index, emit_int(L, bdim->span, size));
             dims[d] = (IrViewDim){.kind = VIEW_RANGE, .size = size, .offset_operand = n++};

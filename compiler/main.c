@@ -805,6 +805,24 @@ static bool backend_embed(const Options *opt, Backend *b, Artifact *artifacts) {
     return true;
 }
 
+/* `kernel` as a tile IR module of its own ("module "x.tess"", then the
+   kernel), in the driver's arena. */
+static const char *backend_kernel_tir(const IrModule *module, IrKernel *kernel) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    if (!out)
+        fatal_out_of_memory();
+    IrModule one = {.source_name = module->source_name};
+    ptrvec_push(&driver_arena, &one.kernels, kernel);
+    ir_print_module(&one, out);
+    if (fclose(out) != 0 || !text)
+        fatal_out_of_memory();
+    const char *copy = arena_strndup(&driver_arena, text, size);
+    free(text);
+    return copy;
+}
+
 /* Every kernel through codegen_kernel (emit.c) for every --arch; files are
    STEM.KERNEL.ll, STEM.KERNEL.ARCH.ptx and STEM.KERNEL.ARCH.cubin. Returns an
    exit status. */
@@ -841,6 +859,13 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
     const char *interp = opt->emit[EMIT_IR_OPT] ? arena_printf(&driver_arena, "%s%s", stem, emit_kinds[EMIT_IR_OPT].suffix)
                          : opt->emit[EMIT_IR]   ? arena_printf(&driver_arena, "%s%s", stem, emit_kinds[EMIT_IR].suffix)
                                                 : NULL;
+    /* Every manifest also holds each kernel's optimized IR itself (as a
+       module of that one kernel), so that the interpreter runs any manifest
+       tessc writes, .tir files emitted or not. Printed before codegen, which
+       must not be able to change what it says. */
+    const char **interp_tir = ARENA_ARRAY(&driver_arena, const char *, n + 1);
+    for (int k = 0; k < n && (opt->emit[EMIT_MANIFEST] || embed_wanted(opt)); k++)
+        interp_tir[k] = backend_kernel_tir(module, module->kernels.items[k]);
     CodegenOptions options = {
         .archs = opt->archs,
         .num_archs = opt->arch_count,
@@ -897,9 +922,10 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
             }
         }
         b->manifest[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = arts,
-                                          .num_artifacts = num_arts, .interp = interp};
+                                          .num_artifacts = num_arts, .interp = interp,
+                                          .interp_tir = interp_tir[k]};
         b->embedded[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = all,
-                                          .num_artifacts = num_all};
+                                          .num_artifacts = num_all, .interp_tir = interp_tir[k]};
     }
     if (opt->emit[EMIT_MANIFEST] && !(b->manifest_text = backend_manifest(opt, b, b->manifest)))
         return 3;

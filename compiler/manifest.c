@@ -274,6 +274,34 @@ static cJSON *manifest_kernel(Writer *w, const ManifestKernel *mk) {
         snprintf(text, sizeof text, "%s %s %s", lhs, manifest_compare_text[c->op], rhs);
         cJSON_AddItemToArray(contracts, cJSON_CreateString(text));
     }
+    /* The block specs' covers are contracts too ("N <= 4096"), which any
+       reader checks; "covers" below lets a newer one say which array, dim
+       and block the contract is about. */
+    for (int i = 0; i < k->num_covers; i++) {
+        const IrCover *c = &k->covers[i];
+        bool again = false;   /* x and y of one N and one block: one contract */
+        for (int j = 0; j < i; j++)
+            again |= k->covers[j].block == c->block &&
+                     k->params[k->covers[j].param].value->type.dims[k->covers[j].dim].sym ==
+                         k->params[c->param].value->type.dims[c->dim].sym;
+        if (again)
+            continue;
+        char text[300];
+        snprintf(text, sizeof text, "%s <= %lld", k->params[c->param].value->type.dims[c->dim].sym,
+                 (long long)c->block);
+        cJSON_AddItemToArray(contracts, cJSON_CreateString(text));
+    }
+    if (k->num_covers > 0) {
+        cJSON *covers = cJSON_AddArrayToObject(o, "covers");
+        for (int i = 0; i < k->num_covers; i++) {
+            const IrCover *c = &k->covers[i];
+            cJSON *item = cJSON_CreateObject();
+            cJSON_AddStringToObject(item, "param", k->params[c->param].name);
+            cJSON_AddNumberToObject(item, "dim", c->dim);
+            cJSON_AddNumberToObject(item, "block", (double)c->block);
+            cJSON_AddItemToArray(covers, item);
+        }
+    }
 
     cJSON *artifacts = cJSON_AddArrayToObject(o, "artifacts");
     int min_major = 8, min_minor = 0, max_major = -1, max_minor = 0;
@@ -310,6 +338,8 @@ static cJSON *manifest_kernel(Writer *w, const ManifestKernel *mk) {
     }
     if (mk->interp)
         cJSON_AddStringToObject(o, "interp", mk->interp);
+    if (mk->interp_tir)
+        cJSON_AddStringToObject(o, "interp_tir", mk->interp_tir);
     return o;
 }
 

@@ -49,6 +49,8 @@ typedef struct ManifestKernel {
     const ManifestArtifact *artifacts;
     int num_artifacts;
     const char *interp;            /* the kernel's .tir file for the interpreter, or NULL */
+    const char *interp_tir;        /* the kernel's optimized tile IR as text (a module of this one
+                                      kernel), so that every manifest runs on the interpreter; or NULL */
 } ManifestKernel;
 
 typedef struct ManifestInput {

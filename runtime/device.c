@@ -207,7 +207,7 @@ static const tessrt_interp_device *interp_opened;
 static char interp_open_message[3072];
 
 static bool interp_table_ok(const tessrt_interp_device *d) {
-    return d && d->abi == TESSRT_INTERP_ABI && d->load && d->launch && d->unload;
+    return d && d->abi == TESSRT_INTERP_ABI && d->load && d->load_text && d->launch && d->unload;
 }
 
 tessrt_status tessrt_register_interpreter(const tessrt_interp_device *device) {
@@ -316,10 +316,11 @@ static tessrt_status interp_kernel(const tessrt_kernel *k, const tessrt_interp_d
         *out = loaded;
         return TESSRT_OK;
     }
-    if (!k->interp)
+    if (!k->interp && !k->interp_tir)
         return tessrt_fail(TESSRT_ERROR_NO_ARTIFACT,
                            "kernel '%s': the manifest has no tile IR for the interpreter (no "
-                           "'interp' entry; compile with --emit ir,manifest)",
+                           "'interp_tir' or 'interp' entry; it was written by an older tessc or by "
+                           "hand: compile the kernel again)",
                            k->name);
     tessrt_param_info small[16];
     tessrt_param_info *params = k->num_params <= 16 ? small
@@ -329,10 +330,17 @@ static tessrt_status interp_kernel(const tessrt_kernel *k, const tessrt_interp_d
     for (int i = 0; i < k->num_params; i++)
         tessrt_kernel_param(k, i, &params[i]);
     char err[2048] = "";
+    tessrt_status status = TESSRT_ERROR_NO_ARTIFACT;
     pthread_mutex_lock(&k->manifest->lock);
     loaded = atomic_load(&kernel->interp_kernel);
     if (!loaded) {
-        loaded = (*table)->load(k->interp, k->name, params, k->num_params, err, sizeof err);
+        /* the file, when the manifest names one (what the user can see and
+           edit), else the IR the manifest holds */
+        if (k->interp)
+            loaded = (*table)->load(k->interp, k->name, params, k->num_params, &status, err, sizeof err);
+        else
+            loaded = (*table)->load_text(k->interp_tir, strlen(k->interp_tir), "the manifest's interp_tir",
+                                         k->name, params, k->num_params, &status, err, sizeof err);
         if (loaded)
             atomic_store(&kernel->interp_kernel, loaded);
     }
@@ -340,7 +348,8 @@ static tessrt_status interp_kernel(const tessrt_kernel *k, const tessrt_interp_d
     if (params != small)
         free(params);
     if (!loaded)
-        return tessrt_fail(TESSRT_ERROR_NO_ARTIFACT, "kernel '%s': %s", k->name, err);
+        return tessrt_fail(status == TESSRT_OK ? TESSRT_ERROR_NO_ARTIFACT : status, "kernel '%s': %s", k->name,
+                           err);
     *out = loaded;
     return TESSRT_OK;
 }
@@ -350,7 +359,8 @@ tessrt_status tessrt_device_interp_prepare(const tessrt_kernel *k, char *chosen,
     void *loaded;
     tessrt_status s = interp_kernel(k, &table, &loaded);
     if (s == TESSRT_OK && chosen && chosen_size)
-        snprintf(chosen, chosen_size, "interp %s", k->interp_file ? k->interp_file : k->interp);
+        snprintf(chosen, chosen_size, "interp %s",
+                 k->interp ? (k->interp_file ? k->interp_file : k->interp) : "(tile IR in the manifest)");
     return s;
 }
 
@@ -382,8 +392,9 @@ tessrt_status tessrt_device_interp_launch(const tessrt_kernel *k, const tessrt_a
             return s;
     }
     char err[2048] = "";
-    if (!table->launch(loaded, args, num_args, err, sizeof err))
-        return tessrt_fail(TESSRT_ERROR_INTERPRETER, "%s", err);
+    s = table->launch(loaded, args, num_args, err, sizeof err);
+    if (s != TESSRT_OK)
+        return tessrt_fail(s, "%s", err);
     return TESSRT_OK;
 }
 

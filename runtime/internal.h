@@ -99,6 +99,12 @@ typedef struct TessrtContract {
     TessrtCompare op;
 } TessrtContract;
 
+/* Array param's dim (a size) must be at most `block` (docs/manifest.md). */
+typedef struct TessrtCover {
+    int param, dim;
+    int64_t block;
+} TessrtCover;
+
 enum { TESSRT_MAX_DEVICES = 64 };
 
 /* One device's loaded module of a kernel. `function` is set last, so a
@@ -122,10 +128,13 @@ struct tessrt_kernel {
     int warps, stages, threads, shared_bytes;
     TessrtContract *contracts;
     int num_contracts;
+    TessrtCover *covers;         /* 'covers': which array dim a contract "N <= B" is about */
+    int num_covers;
     TessrtArtifact *artifacts;
     int num_artifacts;
     const char *interp;          /* path of the .tir file, or NULL */
     const char *interp_file;     /* as in the manifest */
+    const char *interp_tir;      /* the tile IR text the manifest holds ('interp_tir'), or NULL */
     TessrtLoaded loaded[TESSRT_MAX_DEVICES];
     _Atomic(void *) interp_kernel; /* the interpreter's loaded kernel (device.c), or NULL */
 };

@@ -3,7 +3,8 @@
  *
  * Part of libtessinterp, not of libtessrt: it fills in the table of
  * interp_device.h over the compiler's IR reader (ir_parse.c, ir_verify.c)
- * and interpreter (interp.c). In: a manifest kernel's .tir file, its
+ * and interpreter (interp.c). In: a manifest kernel's .tir file or the
+ * tile IR text the manifest holds ('interp_tir'), its
  * parameters as the manifest gives them, and launch arguments whose arrays
  * are host addresses. Out: the arrays as the GPU would leave them, or a
  * message naming the kernel, program and source line.
@@ -11,7 +12,9 @@
  * Invariants: a loaded kernel's parameters match the manifest's (kind,
  * dtype, shape, access), so the checks libtessrt made on the arguments
  * hold for the IR too. Nothing here calls libtessrt, exits or aborts on bad
- * input. The IR reader and the interpreter keep process-wide state (the
+ * input, nor when host memory runs out: the arena's out-of-memory handler
+ * longjmps back to the load or launch, which fails with
+ * TESSRT_ERROR_OUT_OF_MEMORY. The IR reader and the interpreter keep process-wide state (the
  * diagnostics, interned names, a conversion table), so one lock serializes
  * every load, launch and unload: kernels run one at a time per process.
  */
@@ -21,6 +24,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +47,16 @@ static bool interp_device_fail(char *err, size_t errsize, const char *fmt, ...) 
     vsnprintf(err, errsize, fmt, ap);
     va_end(ap);
     return false;
+}
+
+static tessrt_status interp_device_error(tessrt_status status, char *err, size_t errsize, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static tessrt_status interp_device_error(tessrt_status status, char *err, size_t errsize, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsize, fmt, ap);
+    va_end(ap);
+    return status;
 }
 
 /* The file's bytes, NUL-terminated, in the arena; NULL with a message. */
@@ -193,15 +207,12 @@ static void interp_device_free(InterpDeviceKernel *dk) {
     free(dk);
 }
 
-/* Parses and verifies the file; diagnostics are collected into err. */
-static IrModule *interp_device_parse(InterpDeviceKernel *dk, const char *path, char *err,
-                                     size_t errsize) {
-    size_t length = 0;
-    char *text = interp_device_read(&dk->arena, path, &length, err, errsize);
-    if (!text)
-        return NULL;
+/* Parses and verifies the text (in dk's arena); diagnostics are collected
+   into err. `label` names the text in messages. */
+static IrModule *interp_device_parse(InterpDeviceKernel *dk, char *text, size_t length,
+                                     const char *label, char *err, size_t errsize) {
     SourceFile *file = ARENA_NEW(&dk->arena, SourceFile);
-    file->name = arena_strdup(&dk->arena, path);
+    file->name = arena_strdup(&dk->arena, label);
     file->text = text;
     file->length = length;
 
@@ -228,7 +239,7 @@ static IrModule *interp_device_parse(InterpDeviceKernel *dk, const char *path, c
         size_t n = messages ? strlen(messages) : 0;
         while (n > 0 && messages[n - 1] == '\n')
             n--;
-        interp_device_fail(err, errsize, "'%s' is not valid tile IR:\n%.*s", path, (int)n,
+        interp_device_fail(err, errsize, "'%s' is not valid tile IR:\n%.*s", label, (int)n,
                            messages ? messages : "");
     }
     free(messages);
@@ -237,37 +248,122 @@ static IrModule *interp_device_parse(InterpDeviceKernel *dk, const char *path, c
     return failed ? NULL : module;
 }
 
-static void *interp_device_load(const char *path, const char *name, const tessrt_param_info *params,
-                                int num_params, char *err, size_t errsize) {
-    if (!path || !name || (num_params > 0 && !params)) {
-        interp_device_fail(err, errsize, "interpreter: NULL argument");
-        return NULL;
-    }
-    InterpDeviceKernel *dk = calloc(1, sizeof *dk);
-    if (!dk) {
-        interp_device_fail(err, errsize, "out of memory");
-        return NULL;
-    }
+/* $TESSRT_INTERP_DEBUG_FAIL_ALLOC=N, a test knob read at each load and
+   launch: after N more arena chunks the next allocation fails, as if the
+   host were out of memory (docs/interpreter.md). */
+static void interp_device_debug_fail_alloc(void) {
+    const char *text = getenv("TESSRT_INTERP_DEBUG_FAIL_ALLOC");
+    char *end;
+    long n = text && text[0] ? strtol(text, &end, 10) : -1;
+    arena_debug_fail_after(text && text[0] && *end == '\0' && n >= 0 ? n : -1);
+}
+
+/* The arena's out-of-memory handler during a load (launches have the
+   interpreter's own): back to interp_device_load with the diagnostics'
+   state reset. What the IR reader had allocated for the load in progress
+   is lost; the process goes on. */
+static jmp_buf *interp_device_load_fail;
+
+static void interp_device_out_of_memory(void *context) {
+    (void)context;
+    longjmp(*interp_device_load_fail, 1);
+}
+
+/* One load: the file at `path`, or `length` bytes of `text`. */
+typedef struct InterpDeviceLoad {
+    InterpDeviceKernel *dk;
+    const char *path, *text, *label, *name;
+    size_t length;
+    const tessrt_param_info *params;
+    int num_params;
+    char *err;
+    size_t errsize;
+} InterpDeviceLoad;
+
+/* Reads or takes the tile IR, finds the kernel in it and checks its
+   parameters against the manifest's. */
+static bool interp_device_load_ir(const InterpDeviceLoad *r) {
+    InterpDeviceKernel *dk = r->dk;
+    size_t length = r->length;
+    char *copy = r->path ? interp_device_read(&dk->arena, r->path, &length, r->err, r->errsize)
+                         : arena_strndup(&dk->arena, r->text, length);
+    IrModule *module = copy ? interp_device_parse(dk, copy, length, r->label, r->err, r->errsize) : NULL;
+    if (!module)
+        return false;
+    for (int i = 0; i < module->kernels.len && !dk->kernel; i++)
+        if (strcmp(((IrKernel *)module->kernels.items[i])->name, r->name) == 0)
+            dk->kernel = module->kernels.items[i];
+    if (!dk->kernel)
+        return interp_device_fail(r->err, r->errsize, "'%s' has no kernel '%s'", r->label, r->name);
+    if (!interp_device_match(dk->kernel, r->params, r->num_params, r->label, r->err, r->errsize))
+        return false;
+    dk->source_name = module->source_name ? module->source_name : r->label;
+    return true;
+}
+
+/* interp_device_load_ir under the lock, with running out of memory a
+   failure (*out_of_memory set) rather than the end of the process. */
+static bool interp_device_load_guarded(const InterpDeviceLoad *r, bool *out_of_memory) {
+    jmp_buf fail;
     pthread_mutex_lock(&interp_device_lock);
-    IrModule *module = interp_device_parse(dk, path, err, errsize);
-    bool ok = module != NULL;
-    if (ok) {
-        for (int i = 0; i < module->kernels.len && !dk->kernel; i++)
-            if (strcmp(((IrKernel *)module->kernels.items[i])->name, name) == 0)
-                dk->kernel = module->kernels.items[i];
-        if (!dk->kernel)
-            ok = interp_device_fail(err, errsize, "'%s' has no kernel '%s'", path, name);
+    interp_device_load_fail = &fail;
+    ArenaOutOfMemory previous = arena_on_out_of_memory((ArenaOutOfMemory){interp_device_out_of_memory, NULL});
+    interp_device_debug_fail_alloc();
+    bool ok = false;
+    if (setjmp(fail) == 0) {
+        ok = interp_device_load_ir(r);
+    } else {
+        diag_set_output(NULL);
+        diag_set_source(NULL);
+        diag_reset();
+        *out_of_memory = true;
+        interp_device_fail(r->err, r->errsize, "out of memory while reading the tile IR '%s'", r->label);
     }
-    if (ok)
-        ok = interp_device_match(dk->kernel, params, num_params, path, err, errsize);
-    if (ok)
-        dk->source_name = module->source_name ? module->source_name : path;
+    arena_debug_fail_after(-1);
+    arena_on_out_of_memory(previous);
+    interp_device_load_fail = NULL;
     pthread_mutex_unlock(&interp_device_lock);
-    if (!ok) {
-        interp_device_free(dk);
+    return ok;
+}
+
+static void *interp_device_load_any(const InterpDeviceLoad *request, tessrt_status *status) {
+    tessrt_status ignored;
+    if (!status)
+        status = &ignored;
+    *status = TESSRT_ERROR_NO_ARTIFACT;
+    InterpDeviceLoad r = *request;
+    if ((!r.path && !r.text) || !r.label || !r.name || (r.num_params > 0 && !r.params)) {
+        *status = TESSRT_ERROR_INVALID_ARGUMENT;
+        interp_device_fail(r.err, r.errsize, "interpreter: NULL argument");
         return NULL;
     }
-    return dk;
+    r.dk = calloc(1, sizeof *r.dk);
+    bool out_of_memory = !r.dk;
+    if (!r.dk) {
+        interp_device_fail(r.err, r.errsize, "out of memory");
+    } else if (interp_device_load_guarded(&r, &out_of_memory)) {
+        *status = TESSRT_OK;
+        return r.dk;
+    }
+    if (out_of_memory)
+        *status = TESSRT_ERROR_OUT_OF_MEMORY;
+    interp_device_free(r.dk);
+    return NULL;
+}
+
+static void *interp_device_load(const char *path, const char *name, const tessrt_param_info *params,
+                                int num_params, tessrt_status *status, char *err, size_t errsize) {
+    InterpDeviceLoad r = {.path = path, .label = path, .name = name, .params = params,
+                          .num_params = num_params, .err = err, .errsize = errsize};
+    return interp_device_load_any(&r, status);
+}
+
+static void *interp_device_load_text(const char *text, size_t length, const char *label, const char *name,
+                                     const tessrt_param_info *params, int num_params, tessrt_status *status,
+                                     char *err, size_t errsize) {
+    InterpDeviceLoad r = {.text = text, .length = length, .label = label, .name = name, .params = params,
+                          .num_params = num_params, .err = err, .errsize = errsize};
+    return interp_device_load_any(&r, status);
 }
 
 /* The value of size parameter `sym` among the arguments, or -1. */
@@ -299,19 +395,19 @@ static int64_t interp_device_scalar_int(const tessrt_arg *a) {
     }
 }
 
-static bool interp_device_launch(void *handle, const tessrt_arg *args, int num_args, char *err,
-                                 size_t errsize) {
+static tessrt_status interp_device_launch(void *handle, const tessrt_arg *args, int num_args, char *err,
+                                          size_t errsize) {
     InterpDeviceKernel *dk = handle;
     if (!dk || (num_args > 0 && !args))
-        return interp_device_fail(err, errsize, "interpreter: NULL argument");
+        return interp_device_error(TESSRT_ERROR_INVALID_ARGUMENT, err, errsize, "interpreter: NULL argument");
     const IrKernel *k = dk->kernel;
     if (num_args != k->num_params)
-        return interp_device_fail(err, errsize, "kernel '%s' takes %d arguments, got %d", k->name,
-                                  k->num_params, num_args);
+        return interp_device_error(TESSRT_ERROR_LAUNCH_ARGUMENTS, err, errsize,
+                                   "kernel '%s' takes %d arguments, got %d", k->name, k->num_params, num_args);
     InterpArg small[16];
     InterpArg *iargs = num_args <= 16 ? small : calloc((size_t)num_args, sizeof *iargs);
     if (!iargs)
-        return interp_device_fail(err, errsize, "out of memory");
+        return interp_device_error(TESSRT_ERROR_OUT_OF_MEMORY, err, errsize, "out of memory");
     memset(iargs, 0, sizeof *iargs * (size_t)(num_args <= 16 ? 16 : num_args));
     for (int i = 0; i < num_args; i++) {
         const IrParam *p = &k->params[i];
@@ -339,25 +435,28 @@ static bool interp_device_launch(void *handle, const tessrt_arg *args, int num_a
         if (end == limit_text || *end != '\0' || errno || v < 1) {
             if (iargs != small)
                 free(iargs);
-            return interp_device_fail(err, errsize,
-                                      "TESSRT_INTERP_MAX_PROGRAMS is '%.64s'; expected a positive integer",
-                                      limit_text);
+            return interp_device_error(TESSRT_ERROR_INVALID_ARGUMENT, err, errsize,
+                                       "TESSRT_INTERP_MAX_PROGRAMS is '%.64s'; expected a positive integer",
+                                       limit_text);
         }
         limit = v;
     }
     InterpError error;
     pthread_mutex_lock(&interp_device_lock);
     interp_set_max_programs(limit);
+    interp_device_debug_fail_alloc();
     bool ok = interp_run_kernel(k, iargs, num_args, &error);
+    arena_debug_fail_after(-1);
     pthread_mutex_unlock(&interp_device_lock);
     if (iargs != small)
         free(iargs);
     if (ok)
-        return true;
+        return TESSRT_OK;
+    tessrt_status status = error.out_of_memory ? TESSRT_ERROR_OUT_OF_MEMORY : TESSRT_ERROR_INTERPRETER;
     if (error.loc.line > 0)
-        return interp_device_fail(err, errsize, "%s:%d:%d: %s", dk->source_name, error.loc.line,
-                                  error.loc.col, error.message);
-    return interp_device_fail(err, errsize, "%s", error.message);
+        return interp_device_error(status, err, errsize, "%s:%d:%d: %s", dk->source_name, error.loc.line,
+                                   error.loc.col, error.message);
+    return interp_device_error(status, err, errsize, "%s", error.message);
 }
 
 static void interp_device_unload(void *handle) {
@@ -371,6 +470,7 @@ const tessrt_interp_device *tessinterp_device(void) {
         .abi = TESSRT_INTERP_ABI,
         .version = "tessera interpreter " TESSC_VERSION,
         .load = interp_device_load,
+        .load_text = interp_device_load_text,
         .launch = interp_device_launch,
         .unload = interp_device_unload,
     };

@@ -483,6 +483,42 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
             return load_fail(ld, field, "%s", err);
     }
 
+    const cJSON *covers = cJSON_GetObjectItemCaseSensitive(obj, "covers");
+    if (covers) {
+        field_path(field, sizeof field, "%s.covers", where);
+        if (!check_item(ld, covers, WANT_ARRAY, field))
+            return false;
+        k->num_covers = cJSON_GetArraySize(covers);
+        k->covers = tessrt_pool_alloc(ld->pool, sizeof *k->covers * (size_t)(k->num_covers + 1));
+        if (!k->covers)
+            return load_fail(ld, where, "out of memory");
+        for (int i = 0; i < k->num_covers; i++) {
+            field_path(field, sizeof field, "%s.covers[%d]", where, i);
+            const cJSON *c = cJSON_GetArrayItem(covers, i);
+            if (!check_item(ld, c, WANT_OBJECT, field))
+                return false;
+            const char *param = member_string(ld, c, field, "param");
+            const cJSON *dim = member(ld, c, field, "dim", WANT_INT);
+            const cJSON *block = member(ld, c, field, "block", WANT_INT);
+            if (ld->status != TESSRT_OK)
+                return false;
+            TessrtCover *tc = &k->covers[i];
+            tc->param = -1;
+            for (int j = 0; j < k->num_params; j++)
+                if (k->params[j].kind == TESSRT_PARAM_ARRAY && strcmp(k->params[j].name, param) == 0)
+                    tc->param = j;
+            if (tc->param < 0)
+                return load_fail(ld, field, "'%s' is not an array parameter of the kernel", param);
+            tc->dim = (int)dim->valuedouble;
+            tc->block = (int64_t)block->valuedouble;
+            if (dim->valuedouble != tc->dim || tc->dim < 0 || tc->dim >= k->params[tc->param].rank ||
+                k->params[tc->param].dim_params[tc->dim] < 0)
+                return load_fail(ld, field, "'dim' must name a dim of '%s' whose size is a size parameter", param);
+            if (block->valuedouble != (double)tc->block || tc->block < 1 || tc->block > INT32_MAX)
+                return load_fail(ld, field, "'block' must be a whole number from 1 to 2147483647");
+        }
+    }
+
     k->num_artifacts = cJSON_GetArraySize(artifacts);
     k->artifacts = tessrt_pool_alloc(ld->pool, sizeof *k->artifacts * (size_t)(k->num_artifacts + 1));
     if (!k->artifacts)
@@ -523,8 +559,18 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
         k->interp = path;   /* read at the interpreter's first use of the kernel */
         k->interp_file = tessrt_pool_strdup(ld->pool, file);
     }
-    if (k->num_artifacts == 0 && !k->interp)
-        return load_fail(ld, where, "'artifacts' is empty (and there is no 'interp')");
+    /* the kernel's tile IR itself; read in memory manifests too */
+    const cJSON *tir = cJSON_GetObjectItemCaseSensitive(obj, "interp_tir");
+    if (tir) {
+        field_path(field, sizeof field, "%s.interp_tir", where);
+        if (!check_item(ld, tir, WANT_STRING, field))
+            return false;
+        k->interp_tir = tessrt_pool_strdup(ld->pool, tir->valuestring);
+        if (!k->interp_tir)
+            return load_fail(ld, where, "out of memory");
+    }
+    if (k->num_artifacts == 0 && !k->interp && !k->interp_tir)
+        return load_fail(ld, where, "'artifacts' is empty (and there is no 'interp' or 'interp_tir')");
     return true;
 }
 

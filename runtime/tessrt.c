@@ -283,6 +283,21 @@ static tessrt_status check_contracts_and_grid(const tessrt_kernel *k, const int6
                                               uint32_t grid[3]) {
     char err[256];
     bool seen[256];
+    /* the block covers first: their message names the array and the dim
+       (compiler/interp.c's bind_params writes the same one) */
+    for (int i = 0; i < k->num_covers; i++) {
+        const TessrtCover *c = &k->covers[i];
+        const TessrtParam *p = &k->params[c->param];
+        int size_param = p->dim_params[c->dim];
+        int64_t n = sizes[size_param];
+        if (n > c->block)
+            return tessrt_fail(TESSRT_ERROR_CONTRACT,
+                               "kernel '%s': array '%s' has %s = %lld along dim %d, more than its block's %lld: "
+                               "the block spec reaches only elements 0 to %lld there (contract '%s <= %lld')",
+                               k->name, p->name, k->params[size_param].name, (long long)n, c->dim,
+                               (long long)c->block, (long long)c->block - 1, k->params[size_param].name,
+                               (long long)c->block);
+    }
     for (int i = 0; i < k->num_contracts; i++) {
         const TessrtContract *c = &k->contracts[i];
         int64_t lhs, rhs;

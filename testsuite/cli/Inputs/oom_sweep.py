@@ -1,7 +1,8 @@
 """oom_sweep.py FIRST_KB LAST_KB STEP_KB NAME -- COMMAND...: runs COMMAND
 under address-space limits (ulimit -v) from FIRST_KB to LAST_KB and checks
-each run: exit 0, or exit 1 with an error that says out of memory ("error:
-out of memory", or one naming the file or buffer that did not fit); never an abort,
+each run: exit 0, or exit 1 with "error: out of memory" (or "error:
+FILE: out of memory" for an input too large to read, or "error: WHAT:
+out of memory" naming what ran out, such as a kernel; never an abort,
 134 or a signal, nor an internal error, 3). A limit too low for the dynamic
 loader to map tessc's libraries (exit 127, before tessc runs) is skipped.
 Prints NAME and whether out of memory was seen at all, so that a sweep
@@ -24,7 +25,7 @@ for kb in range(first, last + 1, step):
         continue
     if r.returncode == 0:
         ok += 1
-    elif r.returncode == 1 and re.search(r"error: .*out of memory", err):
+    elif r.returncode == 1 and re.search(r"error: (.*: )?out of memory", err):
         oom += 1
     else:
         bad.append("%d KiB: exit %d: %s" % (kb, r.returncode, err.strip()[-300:]))

@@ -198,8 +198,8 @@ static int cmd_write(const char *dir) {
     ManifestArtifact arts2[1] = {{"sm_90a", MANIFEST_CUBIN, "mixed.sm_90a.cubin", "8.0", 72, 16, 65536}};
 
     ManifestKernel kernels[2] = {
-        {&k1, NULL, contracts, 2, arts1, 3, "scale2d.tir"},
-        {&k2, "mixed_entry", NULL, 0, arts2, 1, NULL},
+        {&k1, NULL, contracts, 2, arts1, 3, "scale2d.tir", NULL},
+        {&k2, "mixed_entry", NULL, 0, arts2, 1, NULL, "module \"kernels.tess\"\n"},
     };
     static const char source[] = "kernel scale2d(...) { }\n";
     ManifestInput input = {"/some/absolute/dir/kernels.tess", source, sizeof source - 1, kernels, 2};
@@ -216,7 +216,7 @@ static int cmd_write(const char *dir) {
 
     /* errors: an absolute artifact path, and an unwritable directory */
     ManifestArtifact bad = {"sm_90", MANIFEST_PTX, "/abs/x.ptx", "8.0", -1, -1, 0};
-    ManifestKernel badk = {&k2, NULL, NULL, 0, &bad, 1, NULL};
+    ManifestKernel badk = {&k2, NULL, NULL, 0, &bad, 1, NULL, NULL};
     ManifestInput badin = {"k.tess", "", 0, &badk, 1};
     if (!manifest_write(path, &badin, err, sizeof err))
         printf("write error: %s\n", err);
@@ -310,7 +310,7 @@ static int cmd_roundtrip(const char *dir, unsigned seed, int count) {
         ks[i].grid_rank = 1;
         ks[i].warps = 1;
         ks[i].stages = 1;
-        mks[i] = (ManifestKernel){&ks[i], NULL, NULL, 0, &art, 1, NULL};
+        mks[i] = (ManifestKernel){&ks[i], NULL, NULL, 0, &art, 1, NULL, NULL};
     }
     ManifestInput input = {"random.tess", "", 0, mks, count};
     char path[1024], err[512];

@@ -10,6 +10,15 @@
  *                                    interpreter device must refuse (a foreign
  *                                    pointer, a double free, buffers smaller
  *                                    than the shape), each printed
+ *     runtime_interp MANIFEST N oom  out of memory inside the interpreter: with
+ *                                    TESSRT_INTERP_DEBUG_FAIL_ALLOC=0, 1, 2, ...
+ *                                    each load or launch fails in turn, until
+ *                                    one gets through; then under a lowered
+ *                                    RLIMIT_AS (N large, the manifest compiled
+ *                                    with BLOCK=N); every failure must be
+ *                                    TESSRT_ERROR_OUT_OF_MEMORY with a message
+ *                                    and the program go on to a launch that
+ *                                    works
  *
  * It allocates device memory, copies x in, poisons o with NaN, launches
  * the kernel from the manifest, synchronizes, copies o back and checks every
@@ -20,6 +29,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +72,112 @@ static int misuse(int n) {
     return 0;
 }
 
+/* Device buffers x (the inputs above) and o for n elements. */
+static int setup(int n, uint64_t *dx, uint64_t *dout) {
+    size_t bytes = (size_t)n * sizeof(float);
+    x = malloc(bytes + 4);
+    o = malloc(bytes + 4);
+    if (!x || !o)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        x[i] = (float)((i * 7919) % 2001 - 1000) / 250.0f;
+        o[i] = NAN;
+    }
+    TRY(tessrt_device_alloc(0, bytes, dx));
+    TRY(tessrt_device_alloc(0, bytes, dout));
+    TRY(tessrt_copy_to_device(0, *dx, x, bytes));
+    TRY(tessrt_copy_to_device(0, *dout, o, bytes));
+    return 0;
+}
+
+/* The number of elements of o (copied back from dout) that are wrong. */
+static int check(int n, uint64_t dout) {
+    if (tessrt_copy_from_device(0, o, dout, (size_t)n * sizeof(float)) != TESSRT_OK)
+        return n;
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        float v = 2.0f * x[i] + 1.0f, want = v > 0.0f ? v : 0.0f;
+        if (!(o[i] == want) && bad++ < 3)
+            printf("  o[%d]: got %g, want %g\n", i, o[i], want);
+    }
+    return bad;
+}
+
+/* The process's address space in bytes now (/proc/self/statm), or 0. */
+static size_t address_space(void) {
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return (size_t)pages * 4096;
+}
+
+static int oom(const char *path, int n) {
+    TRY(tessrt_set_device_kind(TESSRT_DEVICE_KIND_INTERP));
+    uint64_t dx, dout;
+    if (setup(n, &dx, &dout))
+        return 1;
+    tessrt_arg args[3] = {tessrt_arg_array(dx), tessrt_arg_array(dout), tessrt_arg_size(n)};
+    /* The knob: a fresh manifest each time, so that the load runs again too. */
+    int failures = 0;
+    char last[512] = "";
+    for (int fail = 0; fail < 10000; fail++) {
+        tessrt_kernel *k;
+        TRY(tessrt_manifest_load(path, &m));
+        TRY(tessrt_kernel_get(m, "relu2x1", &k));
+        char value[32];
+        snprintf(value, sizeof value, "%d", fail);
+        setenv("TESSRT_INTERP_DEBUG_FAIL_ALLOC", value, 1);
+        tessrt_status s = tessrt_launch(k, 0, args, 3, NULL);
+        unsetenv("TESSRT_INTERP_DEBUG_FAIL_ALLOC");
+        if (s == TESSRT_OK) {
+            tessrt_manifest_free(m);
+            m = NULL;
+            break;
+        }
+        if (s != TESSRT_ERROR_OUT_OF_MEMORY) {
+            printf("knob %d: %s: %s\n", fail, tessrt_error_string(s), tessrt_last_error());
+            return 1;
+        }
+        if (strcmp(last, tessrt_last_error()) != 0) {   /* each kind of message once */
+            snprintf(last, sizeof last, "%s", tessrt_last_error());
+            printf("knob %d: %s: %s\n", fail, tessrt_error_string(s), last);
+        }
+        failures++;
+        tessrt_manifest_free(m);
+        m = NULL;
+    }
+    int bad = check(n, dout);
+    printf("knob: %s after %d out of memory failures, %d elements wrong\n", failures ? "ran" : "never failed",
+           failures, bad);
+
+    /* A real limit: the plan of a large block does not fit. */
+    tessrt_kernel *k;
+    TRY(tessrt_manifest_load(path, &m));
+    TRY(tessrt_kernel_get(m, "relu2x1", &k));
+    char chosen[256];
+    TRY(tessrt_kernel_prepare(k, 0, chosen, sizeof chosen));
+    struct rlimit saved, low;
+    if (getrlimit(RLIMIT_AS, &saved) != 0)
+        return 1;
+    low = saved;
+    low.rlim_cur = address_space() + ((size_t)16 << 20);   /* the plan needs several 8 MiB tiles */
+    if (setrlimit(RLIMIT_AS, &low) != 0)
+        return 1;
+    tessrt_status s = tessrt_launch(k, 0, args, 3, NULL);
+    setrlimit(RLIMIT_AS, &saved);
+    printf("limit: %s: %s\n", tessrt_error_string(s), s == TESSRT_OK ? "-" : tessrt_last_error());
+    TRY(tessrt_copy_to_device(0, dout, o, 4));   /* one poisoned element, again */
+    o[0] = NAN;
+    TRY(tessrt_copy_to_device(0, dout, o, 4));
+    TRY(tessrt_launch(k, 0, args, 3, NULL));
+    printf("after the limit: %d elements wrong; still here\n", check(n, dout));
+    return 0;
+}
+
 static int run(int argc, char **argv) {
     int n = atoi(argv[2]);
     if (argc > 3 && strcmp(argv[3], "misuse") == 0) {
@@ -69,6 +185,8 @@ static int run(int argc, char **argv) {
         TRY(tessrt_manifest_load(argv[1], &m));
         return misuse(n);
     }
+    if (argc > 3 && strcmp(argv[3], "oom") == 0)
+        return oom(argv[1], n);
     if (argc > 3 && strcmp(argv[3], "api") == 0)
         TRY(tessrt_set_device_kind(TESSRT_DEVICE_KIND_INTERP));
     tessrt_device_kind kind;
