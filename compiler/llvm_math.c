@@ -179,6 +179,28 @@ static LLVMValueRef contract(LLVMValueRef v) {
     return v;
 }
 
+/* Float % is C's fmod, which is exact (the interpreter calls fmod). LLVM's
+   NVPTX backend expands `frem` as x - trunc(x / y) * y with a rounded
+   quotient, which is wrong whenever x / y rounds to or across an integer
+   (9 % (1/3) gives -1.2e-7 for 0.33333334, 1e30 % 0.1 gives -1e23). So call
+   libdevice's __nv_fmodf / __nv_fmod (exact, CUDA math API: 0 ulp). f16 and
+   bf16 compute in f32: the operands widen exactly, and the exact remainder
+   of two f16 (bf16) values is itself an f16 (bf16), so rounding back is
+   exact too. Both are forward declared here; emit.c links libdevice when
+   any __nv_ function is called. */
+static LLVMValueRef float_rem(Lowering *L, DType dtype, LLVMValueRef a, LLVMValueRef b) {
+    DType work = dtype == DT_F64 ? DT_F64 : DT_F32;
+    const char *name = work == DT_F64 ? "__nv_fmod" : "__nv_fmodf";
+    LLVMTypeRef t = work == DT_F64 ? L->f64 : L->f32;
+    LLVMTypeRef params[2] = {t, t};
+    LLVMTypeRef fty = LLVMFunctionType(t, params, 2, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->module, name);
+    if (!fn)
+        fn = LLVMAddFunction(L->module, name, fty);
+    LLVMValueRef args[2] = {llvm_math_cast(L, a, dtype, work), llvm_math_cast(L, b, dtype, work)};
+    return llvm_math_cast(L, LLVMBuildCall2(L->b, fty, fn, args, 2, ""), work, dtype);
+}
+
 LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef a, LLVMValueRef b) {
     bool f = dtype_is_float(dtype), s = dtype_is_signed(dtype);
     switch (opcode) {
@@ -193,7 +215,7 @@ LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMVal
         return s ? LLVMBuildSDiv(L->b, a, nonzero_divisor(L, b), "") : LLVMBuildUDiv(L->b, a, nonzero_divisor(L, b), "");
     case IR_REM:
         if (f)
-            return LLVMBuildFRem(L->b, a, b, "");
+            return float_rem(L, dtype, a, b);
         if (dtype == DT_BOOL)
             return LLVMConstInt(L->i1, 0, 0);
         return s ? LLVMBuildSRem(L->b, a, nonzero_divisor(L, b), "") : LLVMBuildURem(L->b, a, nonzero_divisor(L, b), "");

@@ -71,6 +71,7 @@ class V:
         self.gexact = gexact    # the GPU computes it bit for bit as the interpreter does
         self.prod = prod        # a float product: a following + or - may become an FMA on the GPU
         self.recip = recip      # dtype of a root division that -O2 may compute as x * (1/s)
+        self.made_prod = False  # a var: some update of it was a float `*=`
         self.used = 0
 
 
@@ -160,7 +161,8 @@ class Gen:
             return None
         items = [":" if i in positions else "None" for i in range(len(S))]
         return V("%s[%s]" % (v.text, ", ".join(items)), v.dt, tuple(T[positions.index(i)]
-                 if i in positions else 1 for i in range(len(S))), rawdot=False, gexact=v.gexact)
+                 if i in positions else 1 for i in range(len(S))), rawdot=False, gexact=v.gexact,
+                 prod=v.prod)
 
     def leaf(self, S, dt):
         """An existing value (or a literal, iota, a constructor) broadcastable to S."""
@@ -381,7 +383,7 @@ class Gen:
         if a.weak:
             a = self.make_exact(self.leaf(S, dt), S)
         if self.chance(0.5):
-            return V("(-%s)" % a.text, dt, a.shape, gexact=a.gexact)
+            return V("(-%s)" % a.text, dt, a.shape, gexact=a.gexact, prod=a.prod)   # -(a*b) + c: fma(-a, b, c)
         return V("abs(%s)" % a.text, dt, a.shape, gexact=a.gexact)
 
     def cond(self, S, depth):
@@ -437,7 +439,7 @@ class Gen:
         if len(S) >= 2 and k < 0.3:
             T = S[:-2] + (S[-1], S[-2])
             a = self.expr(T, dt, depth + 1, exact=True)
-            return V("%s.T" % self.paren(a.text), dt, S, gexact=a.gexact, rawdot=False)
+            return V("%s.T" % self.paren(a.text), dt, S, gexact=a.gexact, rawdot=False, prod=a.prod)
         if S and k < 0.6:
             d = r.randrange(len(S))
             big = S[:d] + (S[d] * 2,) + S[d + 1:]
@@ -445,7 +447,8 @@ class Gen:
             off = r.choice([0, S[d]])
             items = [":"] * len(S)
             items[d] = "%d:%d" % (off, off + S[d])
-            return V("%s[%s]" % (self.paren(a.text), ", ".join(items)), dt, S, gexact=a.gexact)
+            return V("%s[%s]" % (self.paren(a.text), ", ".join(items)), dt, S, gexact=a.gexact,
+                     prod=a.prod)
         if len(S) < 3 and k < 0.85:
             d = r.randint(0, len(S))
             n = pow2(r, 0, 3)
@@ -453,7 +456,8 @@ class Gen:
             a = self.expr(big, dt, depth + 1, exact=True)
             items = [":"] * len(big)
             items[d] = str(r.randrange(n))
-            return V("%s[%s]" % (self.paren(a.text), ", ".join(items)), dt, S, gexact=a.gexact)
+            return V("%s[%s]" % (self.paren(a.text), ", ".join(items)), dt, S, gexact=a.gexact,
+                     prod=a.prod)
         if S and S[0] == 1 or (not S):
             # None on something smaller, or on a weak constant (index-weak)
             if not S:
@@ -466,7 +470,8 @@ class Gen:
             a = self.expr(S[1:], dt, depth + 1, exact=True)
             if a.weak:
                 a = self.make_exact(self.leaf(S[1:], dt), S[1:])
-            return V("%s[None%s]" % (self.paren(a.text), ", ..." if S[1:] else ""), dt, S, gexact=a.gexact)
+            return V("%s[None%s]" % (self.paren(a.text), ", ..." if S[1:] else ""), dt, S, gexact=a.gexact,
+                     prod=a.prod)
         v = self.leaf(S, dt)
         return self.make_exact(v, S) if exact else v
 
@@ -650,7 +655,7 @@ class Gen:
             v = self.expr(S, dt, 0, exact=True)
             nm = self.fresh("t")
             self.emit("let %s = %s;" % (nm, v.text))
-            self.bind(V(nm, dt, v.shape if not v.weak else (), weak=v.weak, gexact=v.gexact))
+            self.bind(V(nm, dt, v.shape if not v.weak else (), weak=v.weak, gexact=v.gexact, prod=v.prod))
 
     def var_update(self, var, depth_extra=0):
         r = self.rng
@@ -661,17 +666,28 @@ class Gen:
         elif self.chance(0.5):
             op = r.choice(["+=", "-=", "*="])
             self.emit("%s %s %s;" % (var.text, op, e.text))
-            if op != "*=" and var.dt in FLOATS and e.prod:
+            # v -= e is v = v - e: a product on either side may contract
+            # (var v = t * t; v -= t is one fma on the GPU)
+            if op != "*=" and var.dt in FLOATS and (e.prod or var.prod):
                 var.gexact = False
+            if op == "*=" and var.dt in FLOATS:
+                var.made_prod = True
         else:
             op = r.choice(["max", "min", "+", "-"])
             if op in "+-":
                 self.emit("%s = (%s %s %s);" % (var.text, var.text, op, e.text))
+                if var.dt in FLOATS and (e.prod or var.prod):
+                    var.gexact = False
             else:
                 self.emit("%s = %s(%s, %s);" % (var.text, op, var.text, e.text))
         if not e.gexact:
             var.gexact = False
-        var.prod = False
+        # var.prod stays as it was before the update: an if's else branch
+        # (and a loop's first, possibly unrolled, iteration) sees the same
+        # initializer. After the if or loop the caller sets it from
+        # made_prod: a phi or select stops an fma, but an if on a constant
+        # condition folds away and a loop of a known trip count may unroll,
+        # so a branch's `v *= e` can be what a later `v + c` reads directly.
 
     def loop_bounds(self):
         """(lo, hi, step) texts: run-time bounds and steps from scalar parameters."""
@@ -705,7 +721,7 @@ class Gen:
         r = self.rng
         S, dt = self.rand_shape(), self.pick_dt()
         init = self.expr(S, dt, 1, exact=True)
-        var = V(self.fresh("v"), dt, S, gexact=init.gexact)
+        var = V(self.fresh("v"), dt, S, gexact=init.gexact, prod=init.prod)
         self.emit("var %s = %s;" % (var.text, init.text))
         kv = self.fresh("k")
         scalar_index = self.has("prefetch-scalar-index") and self.chance(0.3)
@@ -764,6 +780,7 @@ class Gen:
         self.scopes.pop()
         self.indent -= 1
         self.emit("}")
+        var.prod = var.prod or var.made_prod
         self.bind(var)
 
     def depth_ok(self):
@@ -782,7 +799,7 @@ class Gen:
     def if_stmt(self):
         S, dt = self.rand_shape(), self.pick_dt()
         init = self.expr(S, dt, 1, exact=True)
-        var = V(self.fresh("v"), dt, S, gexact=init.gexact)
+        var = V(self.fresh("v"), dt, S, gexact=init.gexact, prod=init.prod)
         self.emit("var %s = %s;" % (var.text, init.text))
         self.emit("if %s {" % self.scalar_cond())
         self.indent += 1
@@ -798,6 +815,7 @@ class Gen:
             self.scopes.pop()
             self.indent -= 1
         self.emit("}")
+        var.prod = var.prod or var.made_prod
         self.bind(var)
 
     def shared_stmt(self):

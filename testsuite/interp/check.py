@@ -367,6 +367,41 @@ def half_ops(rng):
     return [a, b, array_out("c", "f16"), array_out("d", "bf16"), array_out("e", "f32")], ref
 
 
+@case("float-rem", inputs("elementwise.tess"), kernel="float_rem")
+def float_rem(rng):
+    # Operands where x / y rounds to (or past) an integer, which a remainder
+    # computed as x - trunc(x / y) * y gets wrong (by up to |y|, or far more
+    # for a huge x): integers over rounded thirds (9 % (1/3) is 0.333333,
+    # not -1.2e-7), 1e30 % 0.1, and random values of both signs. np.fmod is
+    # C's fmod, which is exact, so every output must match bit for bit.
+    n = 300
+
+    def operands(dtype, big):
+        k = np.arange(n)
+        x = rng.standard_normal(n) * 100
+        y = rng.standard_normal(n) * 3
+        x[:100] = -(k[:100] % 64 - 128)                          # 128 .. 65
+        y[:100] = (rng.integers(1, 256, 100).astype(dtype) / dtype(3)).astype(np.float64)
+        x[100:110] = [big, -big, big / 7, big / 3, -big / 5, 7, -7, 0.0, -0.0, 5.5]
+        y[100:110] = [0.1, 0.1, -0.3, 0.7, 1e-3, -2, 2, 3, -3, 2.75]
+        return x.astype(dtype), y.astype(dtype)
+    xa, ya = operands(np.float32, 1e30)
+    xc, yc = operands(np.float64, 1e300)
+    xh, yh = operands(np.float16, 6e4)
+    a, b = array_in("a", "f32", xa), array_in("b", "f32", ya)
+    c, d = array_in("c", "f64", xc), array_in("d", "f64", yc)
+    h, g = array_in("h", "f16", xh), array_in("g", "f16", yh)
+    outs = [array_out("r", "f32"), array_out("s", "f64"), array_out("t", "f16")]
+    for o in outs:
+        o.exact = True
+
+    def ref():
+        # fmod is exact: computing it in f64 gives the f32/f16 result exactly
+        return {"r": np.fmod(f(a), f(b)), "s": np.fmod(c.value, d.value),
+                "t": np.fmod(f(h), f(g))}
+    return [a, b, c, d, h, g] + outs, ref
+
+
 @case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
 def weak_index(rng):
     n = 150
