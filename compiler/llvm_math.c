@@ -179,6 +179,21 @@ static LLVMValueRef contract(LLVMValueRef v) {
     return v;
 }
 
+/* Float `%` is C's fmod, as the interpreter computes it: exact, with the
+   sign of the dividend, also when it is zero (fmod(-3, 1.5) = -0). LLVM's
+   frem means the same, but the NVPTX backend expands it as
+   x - trunc(x / y) * y, whose zero results are +0 whatever x's sign
+   (-0 - -0 = +0), so -0 % y and -3 % 1.5 gave +0 on the GPU, and 1 / (x % y)
+   +inf instead of -inf. copysign puts the dividend's sign back; it is right
+   for every non-NaN result, since fmod's sign is always the dividend's (a
+   NaN's sign is unspecified, docs/language.md 7.2). */
+static LLVMValueRef float_rem(Lowering *L, LLVMValueRef a, LLVMValueRef b) {
+    LLVMValueRef r = LLVMBuildFRem(L->b, a, b, "");
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMValueRef args[2] = {r, a};
+    return llvm_kernel_intrinsic(L, "llvm.copysign", &t, 1, args, 2);
+}
+
 LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef a, LLVMValueRef b) {
     bool f = dtype_is_float(dtype), s = dtype_is_signed(dtype);
     switch (opcode) {
@@ -193,7 +208,7 @@ LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMVal
         return s ? LLVMBuildSDiv(L->b, a, nonzero_divisor(L, b), "") : LLVMBuildUDiv(L->b, a, nonzero_divisor(L, b), "");
     case IR_REM:
         if (f)
-            return LLVMBuildFRem(L->b, a, b, "");
+            return float_rem(L, a, b);
         if (dtype == DT_BOOL)
             return LLVMConstInt(L->i1, 0, 0);
         return s ? LLVMBuildSRem(L->b, a, nonzero_divisor(L, b), "") : LLVMBuildURem(L->b, a, nonzero_divisor(L, b), "");
