@@ -700,10 +700,12 @@ def compare(name, dtype, got, want, exact=False):
         bad = ~np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
         bad |= np.isnan(got) & ~np.isnan(want)
     else:
-        # bit for bit on the value: -0 is not +0 (signbit), a NaN is any NaN
-        # (its sign and payload are unspecified, docs/language.md 7.2)
-        both_nan = np.isnan(got) & np.isnan(want)
-        bad = ~both_nan & ((got != want) | (np.signbit(got) != np.signbit(want)))
+        # bit for bit on the value: a float -0 is not +0 (signbit; an integer
+        # reference may hold -0.0), a NaN is any NaN (its sign and payload are
+        # unspecified, docs/language.md 7.2)
+        bad = got != want
+        if dtype in TOLERANCE:
+            bad = ~(np.isnan(got) & np.isnan(want)) & (bad | (np.signbit(got) != np.signbit(want)))
     if bad.any():
         idx = tuple(int(i[0]) for i in np.nonzero(bad))
         err = np.abs(got - want)
