@@ -187,7 +187,11 @@ static LLVMValueRef contract(LLVMValueRef v) {
    bf16 compute in f32: the operands widen exactly, and the exact remainder
    of two f16 (bf16) values is itself an f16 (bf16), so rounding back is
    exact too. Both are forward declared here; emit.c links libdevice when
-   any __nv_ function is called. */
+   any __nv_ function is called. The result also takes the dividend's sign
+   with copysign: fmod's sign is always the dividend's, a zero result
+   included (-3 % 1.5 = -0, so 1 / (-3 % 1.5) = -inf); the frem expansion
+   gave +0 there, and copysign makes that hold whatever libdevice does with
+   zeros (a NaN's sign is unspecified, docs/language.md 7.2). */
 static LLVMValueRef float_rem(Lowering *L, DType dtype, LLVMValueRef a, LLVMValueRef b) {
     DType work = dtype == DT_F64 ? DT_F64 : DT_F32;
     const char *name = work == DT_F64 ? "__nv_fmod" : "__nv_fmodf";
@@ -198,7 +202,9 @@ static LLVMValueRef float_rem(Lowering *L, DType dtype, LLVMValueRef a, LLVMValu
     if (!fn)
         fn = LLVMAddFunction(L->module, name, fty);
     LLVMValueRef args[2] = {llvm_math_cast(L, a, dtype, work), llvm_math_cast(L, b, dtype, work)};
-    return llvm_math_cast(L, LLVMBuildCall2(L->b, fty, fn, args, 2, ""), work, dtype);
+    LLVMValueRef sign_args[2] = {LLVMBuildCall2(L->b, fty, fn, args, 2, ""), args[0]};
+    LLVMValueRef r = llvm_kernel_intrinsic(L, "llvm.copysign", &t, 1, sign_args, 2);
+    return llvm_math_cast(L, r, work, dtype);
 }
 
 LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef a, LLVMValueRef b) {

@@ -10,7 +10,8 @@ random inputs twice:
       from the documented reciprocal rewrite (docs/language.md 7.2,
       docs/ir.md `fold`): `x / s` with `s` broadcast may be `x * (1/s)`
       at -O1 and above, within 1 ulp of the division's dtype (plus the
-      rounding of one float cast after it). NaN equals NaN only bit for bit.
+      rounding of one float cast after it). A NaN equals any NaN (its sign
+      and payload are unspecified, docs/language.md 7.2); -0 is not +0.
   --device gpu: `tessc run FILE --device gpu` (the GPU, through the tessrun
       beside tessc) against `tessc run FILE --device interp`, both at -O2.
       Integer and bool outputs exactly; float outputs whose value the GPU
@@ -21,7 +22,8 @@ random inputs twice:
       rtol per dtype: f64 1e-9, f32 2e-5 (1e-2 with an f32 dot: tf32 keeps
       10 mantissa bits), f16 4e-3, bf16 3e-2 (check.py's, the GPU suite's);
       NaN where NaN, infinities of the same sign. A float output that the
-      generator marks exact on the GPU too is compared bit for bit.
+      generator marks exact on the GPU too is compared bit for bit (a NaN
+      equals any NaN there too; -0 is not +0).
 
 Findings: a rejection, a disagreement, an exit status 2 or 3, a signal or a
 timeout of either run, and an interpreter error in only one run. An
@@ -144,16 +146,39 @@ def as_float(dt, a):
     return from_bf16(a).astype(np.float64) if dt == "bf16" else a.astype(np.float64)
 
 
+UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+# (the bits without the sign, the bits of +inf) per float dtype: a NaN is
+# above inf. bf16 travels as uint16 raw bits, so the dtype comes from the
+# kernel's parameter, never from the array.
+NAN_ABOVE = {"bf16": (0x7FFF, 0x7F80), "f16": (0x7FFF, 0x7C00), "f32": (0x7FFFFFFF, 0x7F800000),
+             "f64": (0x7FFFFFFFFFFFFFFF, 0x7FF0000000000000)}
+
+
+def is_nan(dt, a):
+    """Which elements of a dt array (as stored in its .npy) are NaN, by their bits."""
+    mag, inf = NAN_ABOVE[dt]
+    return (a.reshape(-1).view(UINT[a.dtype.itemsize]) & mag) > inf
+
+
+def differ(dt, a, b):
+    """Flat indices where a and b differ bit for bit, except that on a float
+    dtype a NaN equals any NaN: a NaN's sign and payload are unspecified
+    (docs/language.md 7.2), and they do differ (the GPU's cvt gives bf16
+    0x7FFF, x86 0xFFC0; fold and the IR text print every NaN as nan).
+    -0 and +0 still differ."""
+    bits = a.reshape(-1).view(UINT[a.dtype.itemsize]) != b.reshape(-1).view(UINT[b.dtype.itemsize])
+    if dt in NAN_ABOVE:
+        bits &= ~(is_nan(dt, a) & is_nan(dt, b))
+    return np.flatnonzero(bits)
+
+
 def compare(dt, a, b, tol, mode, f32dot):
     """None when outputs a (run A) and b (run B) agree under tol; else a reason."""
     if a.shape != b.shape:
         return "shape %s vs %s" % (a.shape, b.shape)
-    if a.tobytes() == b.tobytes():
+    diff = differ(dt, a, b)
+    if not len(diff):
         return None
-    diff = np.flatnonzero(a.reshape(-1).view(np.uint8 if a.dtype.itemsize == 1 else
-                                             {2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize])
-                          != b.reshape(-1).view(np.uint8 if b.dtype.itemsize == 1 else
-                                                {2: np.uint16, 4: np.uint32, 8: np.uint64}[b.dtype.itemsize]))
     first = int(diff[0])
     fa, fb = a.reshape(-1)[first], b.reshape(-1)[first]
     where = "%d of %d elements differ, first at flat index %d: %r vs %r" % (len(diff), a.size, first, fa, fb)
@@ -259,7 +284,7 @@ def one(opts, index, seed):
             why = compare(p["dt"], a, b, case["outputs"].get(p["name"], {}), opts.device, f32dot)
             if why:
                 return finish(opts, index, seed, d, "disagree", "%s: %s" % (p["name"], why), case)
-            if a.tobytes() != b.tobytes():
+            if len(differ(p["dt"], a, b)):
                 within = True
         return finish(opts, index, seed, d, "agree", "within" if within else "", case)
     finally:
