@@ -136,9 +136,33 @@ void diag_set_format(DiagFormat format);
 DiagFormat diag_format(void);
 /* Prints the document of the recorded diagnostics (JSON, SARIF) once. */
 void diag_finish(void);
-/* The length of the valid UTF-8 sequence at p (1 to 4), or 0 when the byte
-   at p does not start one: JSON output replaces each such byte by U+FFFD. */
-int diag_utf8_length(const char *p);
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when the byte
+   at s does not start one: JSON output (diagnostics, the manifest) replaces
+   each such byte by U+FFFD. Inline here because the manifest writer is also
+   linked without diag.c (the runtime's manifest tests). */
+static inline int utf8_length(const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    if (p[0] < 0x80)
+        return 1;
+    /* the second byte's range per lead byte (RFC 3629): no overlong forms,
+       no surrogates, nothing over U+10FFFF */
+    unsigned char lo = 0x80, hi = 0xbf;
+    int n;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf)
+        n = 2;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef)
+        n = 3, lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+        n = 4, lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+    else
+        return 0;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (int i = 2; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
 /* The stable code of a message ("E0301"), found by matching the formatted
    message against the table of message formats; "E0000" if none matches. */
 const char *diag_code_of(const char *message);

@@ -562,37 +562,13 @@ void diag_set_format(DiagFormat format) {
 
 DiagFormat diag_format(void) { return diag_current_format; }
 
-int diag_utf8_length(const char *s) {
-    const unsigned char *p = (const unsigned char *)s;
-    if (p[0] < 0x80)
-        return 1;
-    /* the second byte's range per lead byte (RFC 3629): no overlong forms,
-       no surrogates, nothing over U+10FFFF */
-    unsigned char lo = 0x80, hi = 0xbf;
-    int n;
-    if (p[0] >= 0xc2 && p[0] <= 0xdf)
-        n = 2;
-    else if (p[0] >= 0xe0 && p[0] <= 0xef)
-        n = 3, lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
-    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-        n = 4, lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
-    else
-        return 0;
-    if (p[1] < lo || p[1] > hi)
-        return 0;
-    for (int i = 2; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    return n;
-}
-
 /* A JSON string. File names and messages can hold bytes that are not
    UTF-8 (a file name is any bytes but '/' and NUL); JSON text must be
    UTF-8, so each such byte becomes U+FFFD. */
 static void diag_json_string(FILE *out, const char *s) {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        int n = *p >= 0x80 ? diag_utf8_length((const char *)p) : 1;
+        int n = *p >= 0x80 ? utf8_length((const char *)p) : 1;
         if (n == 0) {
             fputs("\xef\xbf\xbd", out);
         } else if (n > 1) {

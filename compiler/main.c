@@ -840,8 +840,8 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
        runtime opens them by those names; JSON text is UTF-8 and cannot
        hold other bytes, so such a name is refused rather than altered. */
     if (opt->emit[EMIT_MANIFEST] || embed_wanted(opt)) {
-        for (const char *p = stem; *p; p += diag_utf8_length(p)) {
-            if (diag_utf8_length(p) == 0) {
+        for (const char *p = stem; *p; p += utf8_length(p)) {
+            if (utf8_length(p) == 0) {
                 diag_error_plain("the manifest names its files after '%s', which is not valid UTF-8; rename the input",
                                  stem);
                 return EXIT_INPUT;

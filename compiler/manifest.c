@@ -354,36 +354,13 @@ static const char *manifest_basename(const char *path) {
    the source); the artifacts' names, which the runtime opens, are never
    changed: the driver refuses a manifest for an input whose stem is not
    UTF-8. NULL when out of memory. */
-/* The length of the valid UTF-8 sequence at p, or 0 (diag_utf8_length's
-   rule; repeated here because tests link this file without diag.c). */
-static int manifest_utf8_length(const unsigned char *p) {
-    if (p[0] < 0x80)
-        return 1;
-    unsigned char lo = 0x80, hi = 0xbf;
-    int n;
-    if (p[0] >= 0xc2 && p[0] <= 0xdf)
-        n = 2;
-    else if (p[0] >= 0xe0 && p[0] <= 0xef)
-        n = 3, lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
-    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-        n = 4, lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
-    else
-        return 0;
-    if (p[1] < lo || p[1] > hi)
-        return 0;
-    for (int i = 2; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    return n;
-}
-
 static char *manifest_utf8(const char *s) {
     size_t n = strlen(s);
     char *out = malloc(3 * n + 1), *q = out;
     if (!out)
         return NULL;
     for (const char *p = s; *p;) {
-        int len = manifest_utf8_length((const unsigned char *)p);
+        int len = utf8_length(p);
         if (len == 0) {
             memcpy(q, "\xef\xbf\xbd", 3);
             q += 3, p++;
