@@ -38,21 +38,46 @@ WARN := -std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-paramet
 OWN_WARN := $(WARN) -Werror
 GEN_WARN := -std=c11 -w
 OPT ?= -O2 -g
-CPPFLAGS := -D_POSIX_C_SOURCE=200809L -Icompiler -I$(BUILD)/gen
+CPPFLAGS := -D_POSIX_C_SOURCE=200809L
 ifeq ($(SANITIZE),1)
 OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDSAN := -fsanitize=address,undefined
 endif
 
+# ---- include walls (docs/codegen.md, "Folders") ------------------------------
+# compiler/ is one folder per part of the pipeline. A folder's files are
+# compiled with -I for the folders it may use and no others, so including a
+# header from across a wall is a build error:
+#   support/  arena, diagnostics, timing, base types      (uses nothing)
+#   ir/       tile IR, dtypes, numerics, the tile passes  (support)
+#   front/    AST, sema, AST -> tile IR, the front end    (support, ir, the parser)
+#   interp/   the interpreter                             (support, ir, runtime/expr.h)
+#   gpu/      layouts, shared memory, barriers, LLVM lowering, PTX, ptxas (support, ir)
+#   driver/   CLI, outputs, manifest, golden, embed       (everything)
+# LLVM-C is seen only by gpu/'s LLVM files; cJSON only by driver/manifest.c;
+# cuda.h only by runtime/. WALLED folders are also checked with the
+# preprocessor: a build that reaches an LLVM, CUDA or cJSON header from one
+# fails (see the compile rule below).
+INC_support := -Icompiler/support
+INC_ir := $(INC_support) -Icompiler/ir
+INC_front := $(INC_ir) -Icompiler/front -I$(BUILD)/gen
+INC_interp := $(INC_ir) -Icompiler/interp -Iruntime
+INC_gpu := $(INC_ir) -Icompiler/gpu
+INC_driver := $(INC_front) -Icompiler/interp -Icompiler/gpu -Icompiler/driver -Iruntime
+WALLED := support ir front interp
+# compiler/FOLDER/x.c -> FOLDER
+folder_of = $(word 2,$(subst /, ,$(1)))
+WALL_FORBIDDEN := llvm|cuda\.h|cjson|/(gpu|driver)/
+
 # The backend files that see LLVM-C headers (nothing else may).
 BACKEND_LLVM_SRCS := \
-	compiler/llvm_kernel.c \
-	compiler/llvm_memory.c \
-	compiler/llvm_math.c \
-	compiler/llvm_convert.c \
-	compiler/llvm_reduce.c \
-	compiler/llvm_dot.c \
-	compiler/emit.c
+	compiler/gpu/llvm_kernel.c \
+	compiler/gpu/llvm_memory.c \
+	compiler/gpu/llvm_math.c \
+	compiler/gpu/llvm_convert.c \
+	compiler/gpu/llvm_reduce.c \
+	compiler/gpu/llvm_dot.c \
+	compiler/gpu/emit.c
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs)
 # The components the backend calls (llvm-config adds what they depend on).
@@ -68,31 +93,31 @@ STATIC_EXTRA := $(BUILD)/libcjson.so.1
 STATIC_MAX_BYTES := 62914560
 endif
 
-# The compiler's own sources, one phase a file (see compiler/main.c).
+# The compiler's own sources, one phase a file (see compiler/driver/main.c).
 COMPILER_SRCS := \
-	compiler/main.c \
-	compiler/arena.c \
-	compiler/diag.c \
-	compiler/timing.c \
-	compiler/dtype.c \
-	compiler/ast_print.c \
-	compiler/sema.c \
-	compiler/lower.c \
-	compiler/ir.c \
-	compiler/ir_print.c \
-	compiler/ir_parse.c \
-	compiler/ir_verify.c \
-	compiler/passes.c \
-	compiler/passes/fold.c \
-	compiler/passes/cse.c \
-	compiler/passes/dce.c \
-	compiler/passes/prefetch.c \
-	compiler/interp.c \
-	compiler/run.c \
-	compiler/layout.c \
-	compiler/shared_alloc.c \
-	compiler/embed.c \
-	compiler/golden.c \
+	compiler/driver/main.c \
+	compiler/support/arena.c \
+	compiler/support/diag.c \
+	compiler/support/timing.c \
+	compiler/ir/dtype.c \
+	compiler/front/ast_print.c \
+	compiler/front/sema.c \
+	compiler/front/lower.c \
+	compiler/ir/ir.c \
+	compiler/ir/ir_print.c \
+	compiler/ir/ir_parse.c \
+	compiler/ir/ir_verify.c \
+	compiler/ir/passes.c \
+	compiler/ir/passes/fold.c \
+	compiler/ir/passes/cse.c \
+	compiler/ir/passes/dce.c \
+	compiler/ir/passes/prefetch.c \
+	compiler/interp/interp.c \
+	compiler/driver/run.c \
+	compiler/gpu/layout.c \
+	compiler/gpu/shared_alloc.c \
+	compiler/driver/embed.c \
+	compiler/driver/golden.c \
 	$(BACKEND_LLVM_SRCS)
 
 GEN_SRCS := $(BUILD)/gen/parser.c $(BUILD)/gen/lexer.c
@@ -106,7 +131,7 @@ all: $(BUILD)/tessc runtime
 # `tessc run` reads and writes .npy files through the runtime's npy.c, and
 # the interpreter evaluates grids with the runtime's expr_eval.c.
 $(BUILD)/tessc: $(COMPILER_OBJS) $(GEN_OBJS) $(BUILD)/obj/runtime/npy.o $(BUILD)/obj/runtime/expr_eval.o \
-		$(BUILD)/obj/compiler/manifest.o $(BUILD)/obj/compiler/sha256.o
+		$(BUILD)/obj/compiler/driver/manifest.o $(BUILD)/obj/compiler/driver/sha256.o
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(OPT) $(LDSAN) $(STATIC_LDFLAGS) -o $@ $^ $(LLVM_LIBS) -lcjson -lm
 ifeq ($(STATIC),1)
@@ -130,25 +155,24 @@ static-deps:
 .PHONY: static-deps
 endif
 $(BACKEND_LLVM_SRCS:%.c=$(BUILD)/obj/%.o): CPPFLAGS += $(LLVM_CFLAGS)
-$(BACKEND_LLVM_SRCS:%.c=$(BUILD)/obj/%.o): compiler/codegen.h compiler/llvm_lower.h
-$(BUILD)/obj/compiler/layout.o $(BUILD)/obj/compiler/shared_alloc.o: compiler/codegen.h
-$(BUILD)/obj/compiler/main.o: compiler/codegen.h compiler/manifest.h compiler/golden.h
-$(BUILD)/obj/compiler/embed.o: compiler/codegen.h compiler/manifest.h
-$(BUILD)/obj/compiler/golden.o: compiler/golden.h
-$(BUILD)/obj/compiler/run.o: CPPFLAGS += -Iruntime
-$(BUILD)/obj/compiler/run.o: runtime/npy.h compiler/interp.h
-$(BUILD)/obj/compiler/interp.o: CPPFLAGS += -Iruntime
-$(BUILD)/obj/compiler/interp.o: compiler/interp.h runtime/expr.h
 
-$(BUILD)/obj/%.o: %.c compiler/base.h compiler/ast.h compiler/ir.h $(BUILD)/gen/parser.h
+# Header dependencies come from the compiler (-MMD): $(BUILD)/obj/**/*.d.
+# A walled folder's file is first preprocessed alone (-M lists every header
+# it reaches, system ones too): one forbidden header fails the build.
+$(BUILD)/obj/compiler/%.o: compiler/%.c | $(BUILD)/gen/parser.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CPPFLAGS) $(OWN_WARN) $(OPT) -c -o $@ $<
+	$(Q)$(if $(filter $(call folder_of,$<),$(WALLED)),\
+		bad=$$($(CC) $(CPPFLAGS) $(INC_$(call folder_of,$<)) -M $< | tr ' \\' '\n\n' | grep -E '$(WALL_FORBIDDEN)'); \
+		if [ -n "$$bad" ]; then echo "$<: compiler/$(call folder_of,$<)/ may not reach:" $$bad >&2; exit 1; fi;) \
+	$(CC) $(CPPFLAGS) $(INC_$(call folder_of,$<)) -MMD -MP $(OWN_WARN) $(OPT) -c -o $@ $<
 
-$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/parser.h compiler/base.h compiler/ast.h
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/parser.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CPPFLAGS) -Igrammar $(GEN_WARN) $(OPT) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(INC_front) -Igrammar -MMD -MP $(GEN_WARN) $(OPT) -c -o $@ $<
+
+-include $(shell find $(BUILD)/obj $(BUILD)/obj-pic -name '*.d' 2>/dev/null)
 
 $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: grammar/parser.y
 	@mkdir -p $(BUILD)/gen
@@ -187,7 +211,7 @@ RUNTIME_TOOL_OBJS := $(RUNTIME_TOOL_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # The manifest writer: tessc links $(MANIFEST_OBJS) and -lcjson once emission
 # lands; until then `all` compiles them so they stay checked.
-MANIFEST_SRCS := compiler/manifest.c compiler/sha256.c
+MANIFEST_SRCS := compiler/driver/manifest.c compiler/driver/sha256.c
 MANIFEST_OBJS := $(MANIFEST_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # Programs for testsuite/runtime (no GPU), testsuite/gpu and bench/ (GPU).
@@ -201,11 +225,6 @@ $(RUNTIME_OBJS) $(RUNTIME_TOOL_OBJS): $(BUILD)/obj/%.o: %.c $(RUNTIME_HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(RUNTIME_CFLAGS) $(OWN_WARN) $(OPT) -c -o $@ $<
-
-$(MANIFEST_OBJS): $(BUILD)/obj/%.o: %.c compiler/manifest.h compiler/base.h compiler/ir.h
-	@mkdir -p $(dir $@)
-	@echo "  CC      $<"
-	$(Q)$(CC) $(CPPFLAGS) $(OWN_WARN) $(OPT) -c -o $@ $<
 
 $(BUILD)/libtessrt.a: $(RUNTIME_OBJS)
 	@echo "  AR      $@"
@@ -223,11 +242,12 @@ $(BUILD)/tessrun: $(RUNTIME_TOOL_OBJS) $(BUILD)/libtessrt.a $(BUILD)/libtessinte
 # interpreter device (runtime/interp_device.c; docs/interpreter.md). No LLVM,
 # no CUDA, no cJSON. tessrun links the .a; other programs get the .so through
 # libtessrt's dlopen. The .so is built from -fPIC objects under obj-pic/.
-INTERP_LIB_SRCS := compiler/interp.c compiler/ir.c compiler/ir_parse.c compiler/ir_verify.c compiler/ir_print.c \
-	compiler/arena.c compiler/diag.c compiler/dtype.c runtime/interp_device.c runtime/expr_eval.c
-INTERP_LIB_HEADERS := compiler/base.h compiler/ir.h compiler/interp.h runtime/interp_device.h runtime/expr.h \
-	runtime/include/tessrt.h runtime/include/tessrt_interp.h
-INTERP_LIB_CFLAGS := -D_POSIX_C_SOURCE=200809L -Icompiler -Iruntime -Iruntime/include
+INTERP_LIB_SRCS := compiler/interp/interp.c compiler/ir/ir.c compiler/ir/ir_parse.c compiler/ir/ir_verify.c \
+	compiler/ir/ir_print.c compiler/support/arena.c compiler/support/diag.c compiler/ir/dtype.c \
+	runtime/interp_device.c runtime/expr_eval.c
+INTERP_LIB_HEADERS := compiler/support/base.h compiler/ir/ir.h compiler/interp/interp.h runtime/interp_device.h \
+	runtime/expr.h runtime/include/tessrt.h runtime/include/tessrt_interp.h
+INTERP_LIB_CFLAGS := -D_POSIX_C_SOURCE=200809L $(INC_interp) -Iruntime/include
 INTERP_LIB_OBJS := $(INTERP_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 INTERP_PIC_OBJS := $(INTERP_LIB_SRCS:%.c=$(BUILD)/obj-pic/%.o)
 
@@ -260,10 +280,10 @@ $(BUILD)/tests/npy_tool: testsuite/runtime/Inputs/npy_tool.c $(BUILD)/obj/runtim
 	@echo "  CC      $<"
 	$(Q)$(RUNTIME_TEST_CC) -o $@ $< $(BUILD)/obj/runtime/npy.o
 
-$(BUILD)/tests/manifest_write_test: testsuite/runtime/Inputs/manifest_write_test.c compiler/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a
+$(BUILD)/tests/manifest_write_test: testsuite/runtime/Inputs/manifest_write_test.c compiler/ir/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(RUNTIME_TEST_CC) -Icompiler -o $@ $< compiler/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a $(RUNTIME_LIBS) -lm
+	$(Q)$(RUNTIME_TEST_CC) $(INC_driver) -o $@ $< compiler/ir/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a $(RUNTIME_LIBS) -lm
 
 # A user's program: libtessrt only; TESSRT_DEVICE=interp finds libtessinterp.so.
 $(BUILD)/tests/runtime_interp: testsuite/runtime/Inputs/runtime_interp.c $(BUILD)/libtessrt.a
@@ -345,7 +365,7 @@ gpu-artifacts: $(BUILD)/tessc
 # runtime and its header, a pkg-config file, a CMake package and a man page.
 PREFIX ?= /usr/local
 DESTDIR ?=
-INSTALL_VERSION := $(shell sed -n 's/^\#define TESSC_VERSION "\(.*\)"/\1/p' compiler/base.h)
+INSTALL_VERSION := $(shell sed -n 's/^\#define TESSC_VERSION "\(.*\)"/\1/p' compiler/support/base.h)
 INSTALL_ROOT = $(DESTDIR)$(PREFIX)
 install: all
 	@echo "  INSTALL $(INSTALL_ROOT)"
@@ -397,7 +417,7 @@ FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,
 	-fno-sanitize-recover=undefined
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_RUN_FLAGS := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-FUZZ_FRONTEND_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out compiler/main.c,$(COMPILER_SRCS)) \
+FUZZ_FRONTEND_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out compiler/driver/main.c,$(COMPILER_SRCS)) \
 	runtime/npy.c runtime/expr_eval.c $(MANIFEST_SRCS)) $(FUZZ_DIR)/obj/gen/parser.o $(FUZZ_DIR)/obj/gen/lexer.o
 FUZZ_RUNTIME_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(RUNTIME_SRCS) runtime/npy.c)
 
@@ -428,9 +448,9 @@ fuzz-deps:
 		fi; \
 	fi; rm -f $(FUZZ_DIR)/probe $(FUZZ_DIR)/probe.c
 
-$(FUZZ_DIR)/fuzz_frontend: fuzz/fuzz_frontend.c $(FUZZ_FRONTEND_OBJS) compiler/codegen.h compiler/manifest.h
+$(FUZZ_DIR)/fuzz_frontend: fuzz/fuzz_frontend.c $(FUZZ_FRONTEND_OBJS)
 	@echo "  LINK    $@"
-	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(OWN_WARN) $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS) -o $@ $< $(FUZZ_FRONTEND_OBJS) \
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(INC_driver) $(OWN_WARN) $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS) -o $@ $< $(FUZZ_FRONTEND_OBJS) \
 		$(LLVM_LIBS) -lcjson -lm
 
 $(FUZZ_DIR)/fuzz_runtime: fuzz/fuzz_runtime.c $(FUZZ_RUNTIME_OBJS) $(RUNTIME_HEADERS)
@@ -438,16 +458,15 @@ $(FUZZ_DIR)/fuzz_runtime: fuzz/fuzz_runtime.c $(FUZZ_RUNTIME_OBJS) $(RUNTIME_HEA
 	$(Q)$(FUZZ_CC) $(RUNTIME_CFLAGS) $(OWN_WARN) $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS) -o $@ $< $(FUZZ_RUNTIME_OBJS) \
 		$(RUNTIME_LIBS)
 
-$(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c compiler/base.h compiler/ast.h compiler/ir.h compiler/codegen.h \
-		compiler/manifest.h $(BUILD)/gen/parser.h
+$(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c | $(BUILD)/gen/parser.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (fuzz)"
-	$(Q)$(FUZZ_CC) $(CPPFLAGS) -Iruntime $(if $(filter $(BACKEND_LLVM_SRCS),$<),$(LLVM_CFLAGS)) \
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(INC_$(call folder_of,$<)) -MMD -MP $(if $(filter $(BACKEND_LLVM_SRCS),$<),$(LLVM_CFLAGS)) \
 		$(OWN_WARN) $(FUZZ_CFLAGS) -c -o $@ $<
-$(FUZZ_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/parser.h $(BUILD)/gen/lexer.h compiler/base.h compiler/ast.h
+$(FUZZ_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/parser.h $(BUILD)/gen/lexer.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (fuzz)"
-	$(Q)$(FUZZ_CC) $(CPPFLAGS) -Igrammar $(GEN_WARN) $(FUZZ_CFLAGS) -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(INC_front) -Igrammar $(GEN_WARN) $(FUZZ_CFLAGS) -c -o $@ $<
 $(FUZZ_DIR)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (fuzz)"

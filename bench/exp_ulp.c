@@ -1,5 +1,5 @@
 /*
- * exp_ulp.c: the error of Tessera's f32 exp (compiler/llvm_math.c, exp_f32)
+ * exp_ulp.c: the error of Tessera's f32 exp (compiler/gpu/llvm_math.c, exp_f32)
  * against a correctly rounded reference, with ex2.approx.f32 MODELLED, not
  * run: this machine has no GPU. The formula is evaluated exactly as the PTX
  * does (f32 mul, fmaf, select), and ex2.approx.f32(t) is replaced by the
@@ -36,7 +36,7 @@ static float ex2_model(float t) {
     return r + (float)(ex2_sign * ex2_ulp) * ulp;
 }
 
-/* compiler/llvm_math.c exp_f32, operation by operation. */
+/* compiler/gpu/llvm_math.c exp_f32, operation by operation. */
 static float tessera_exp(float x) {
     const float hi = 1.44269502162933349609375f, lo = 1.925963033500011e-08f, ln2 = 0.693147182464599609375f;
     float t = x * hi;

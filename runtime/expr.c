@@ -6,7 +6,7 @@
  * manifest's pool, evaluated on int64 at each launch. Every error (syntax,
  * an unknown name, overflow, division by zero) is a message, never a crash.
  * The grammar is in internal.h and docs/manifest.md; it matches GridExpr in
- * compiler/ir.h, which manifest.c prints.
+ * compiler/ir/ir.h, which manifest.c prints.
  */
 #include "internal.h"
 

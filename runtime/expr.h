@@ -2,7 +2,7 @@
  * expr.h: the tree of a manifest expression (a grid dimension, a side of a
  * contract) and its evaluator (expr_eval.c).
  *
- * Split from internal.h so that the interpreter (compiler/interp.c, linked
+ * Split from internal.h so that the interpreter (compiler/interp/interp.c, linked
  * into tessc and libtessinterp) evaluates grids with the runtime's code
  * without seeing the rest of libtessrt. Arithmetic is on int64; overflow and
  * division by zero are errors, never wrapped or trapped.

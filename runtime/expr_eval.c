@@ -3,7 +3,7 @@
  * contracts), on int64 with every overflow and division by zero an error.
  *
  * The one evaluator of grid arithmetic: libtessrt runs it on the trees
- * expr.c parses from a manifest, and the interpreter (compiler/interp.c,
+ * expr.c parses from a manifest, and the interpreter (compiler/interp/interp.c,
  * in tessc and libtessinterp) on the trees it builds from the IR's
  * GridExpr, so a grid means the same on every path. It depends on nothing
  * but expr.h, so it links into tessc and libtessinterp without libtessrt

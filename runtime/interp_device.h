@@ -3,7 +3,7 @@
  * entry points (the "plugin ABI" between libtessrt and libtessinterp).
  *
  * libtessrt (runtime/device.c) calls the table; libtessinterp
- * (runtime/interp_device.c, over compiler/interp.c) fills it in. The table
+ * (runtime/interp_device.c, over compiler/interp/interp.c) fills it in. The table
  * reaches libtessrt either from a program that links libtessinterp.a and
  * calls tessrt_register_interpreter(tessinterp_device()), or through dlopen
  * of libtessinterp.so and dlsym of "tessinterp_device". The interpreter side

@@ -284,7 +284,7 @@ static tessrt_status check_contracts_and_grid(const tessrt_kernel *k, const int6
     char err[256];
     bool seen[256];
     /* the block covers first: their message names the array and the dim
-       (compiler/interp.c's bind_params writes the same one) */
+       (compiler/interp/interp.c's bind_params writes the same one) */
     for (int i = 0; i < k->num_covers; i++) {
         const TessrtCover *c = &k->covers[i];
         const TessrtParam *p = &k->params[c->param];

@@ -41,7 +41,7 @@ def formats(path):
         yield call.group(1), "".join(parts)
 
 
-table_text = open(os.path.join(root, "compiler/diag.c"), encoding="utf-8").read()
+table_text = open(os.path.join(root, "compiler/support/diag.c"), encoding="utf-8").read()
 table = re.findall(r'^\s*\{"([EW]\d{4})", "((?:[^"\\]|\\.)*)"\},$', table_text, re.M)
 codes = [c for c, _ in table]
 problems = []
@@ -53,7 +53,7 @@ for code, fmt in table:
         problems.append("format has two codes %s and %s: %s" % (by_format[fmt], code, fmt))
     by_format[fmt] = code
 
-sources = glob.glob(os.path.join(root, "compiler/*.c")) + glob.glob(os.path.join(root, "compiler/passes/*.c"))
+sources = glob.glob(os.path.join(root, "compiler/**/*.c"), recursive=True)
 sources += glob.glob(os.path.join(root, "grammar/*.l")) + glob.glob(os.path.join(root, "grammar/*.y"))
 for path in sorted(sources):
     if path.endswith("diag.c"):
@@ -61,7 +61,7 @@ for path in sorted(sources):
     for function, fmt in formats(path):
         if fmt in ("%s", "") or fmt in by_format:
             continue
-        problems.append("%s: %s(\"%s\") has no code in compiler/diag.c's diag_codes"
+        problems.append("%s: %s(\"%s\") has no code in compiler/support/diag.c's diag_codes"
                         % (os.path.relpath(path, root), function, fmt))
 
 checked = 0

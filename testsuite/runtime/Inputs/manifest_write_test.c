@@ -1,6 +1,6 @@
 /*
- * manifest_write_test.c: the manifest writer (compiler/manifest.c) and
- * SHA-256 (compiler/sha256.c), checked against libtessrt's reader
+ * manifest_write_test.c: the manifest writer (compiler/driver/manifest.c) and
+ * SHA-256 (compiler/driver/sha256.c), checked against libtessrt's reader
  * (built as $(BUILD)/tests/manifest_write_test).
  *
  *   manifest_write_test sha256 STRING      the digest of STRING

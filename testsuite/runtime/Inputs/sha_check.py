@@ -1,4 +1,4 @@
-"""compiler/sha256.c against Python's hashlib on random files of every length
+"""compiler/driver/sha256.c against Python's hashlib on random files of every length
 from 0 to 300 bytes and a few large ones (block boundaries at 55, 56, 64...).
 
 usage: sha_check.py MANIFEST_WRITE_TEST OUTDIR

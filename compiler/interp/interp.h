@@ -10,7 +10,7 @@
  * non-atomic write of one global element by two program instances.
  *
  * The interpreter knows nothing of LLVM, CUDA or .npy files: the caller
- * (compiler/run.c for `tessc run`; runtime/interp_device.c for tessrun and
+ * (compiler/driver/run.c for `tessc run`; runtime/interp_device.c for tessrun and
  * libtessrt, through libtessinterp) binds host memory.
  */
 #ifndef TESSERA_INTERP_H
