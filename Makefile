@@ -55,19 +55,23 @@ endif
 #   gpu/      layouts, shared memory, barriers, LLVM lowering, PTX, ptxas (support, ir)
 #   driver/   CLI, outputs, manifest, golden, embed       (everything)
 # LLVM-C is seen only by gpu/'s LLVM files; cJSON only by driver/manifest.c;
-# cuda.h only by runtime/. WALLED folders are also checked with the
-# preprocessor: a build that reaches an LLVM, CUDA or cJSON header from one
-# fails (see the compile rule below).
+# cuda.h only by runtime/. Every compiler source is also checked with the
+# preprocessor (-M lists every header it reaches, system ones too): reaching
+# a header across its wall fails the build. wall_of gives what a source may
+# not reach, as an extended regex over those paths.
 INC_support := -Icompiler/support
 INC_ir := $(INC_support) -Icompiler/ir
 INC_front := $(INC_ir) -Icompiler/front -I$(BUILD)/gen
 INC_interp := $(INC_ir) -Icompiler/interp -Iruntime
 INC_gpu := $(INC_ir) -Icompiler/gpu
 INC_driver := $(INC_front) -Icompiler/interp -Icompiler/gpu -Icompiler/driver -Iruntime
-WALLED := support ir front interp
 # compiler/FOLDER/x.c -> FOLDER
 folder_of = $(word 2,$(subst /, ,$(1)))
-WALL_FORBIDDEN := llvm|cuda\.h|cjson|/(gpu|driver)/
+wall_of = $(if $(filter $(BACKEND_LLVM_SRCS),$(1)),cuda\.h|cjson|/driver/,$\
+	$(if $(filter compiler/driver/manifest.c,$(1)),llvm|cuda\.h,$\
+	$(if $(filter driver,$(call folder_of,$(1))),llvm|cuda\.h|cjson,$\
+	$(if $(filter gpu,$(call folder_of,$(1))),llvm|cuda\.h|cjson|/driver/,$\
+	llvm|cuda\.h|cjson|/(gpu|driver)/))))
 
 # The backend files that see LLVM-C headers (nothing else may).
 BACKEND_LLVM_SRCS := \
@@ -157,14 +161,12 @@ endif
 $(BACKEND_LLVM_SRCS:%.c=$(BUILD)/obj/%.o): CPPFLAGS += $(LLVM_CFLAGS)
 
 # Header dependencies come from the compiler (-MMD): $(BUILD)/obj/**/*.d.
-# A walled folder's file is first preprocessed alone (-M lists every header
-# it reaches, system ones too): one forbidden header fails the build.
+# Each file is first preprocessed alone against its wall (wall_of).
 $(BUILD)/obj/compiler/%.o: compiler/%.c | $(BUILD)/gen/parser.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(if $(filter $(call folder_of,$<),$(WALLED)),\
-		bad=$$($(CC) $(CPPFLAGS) $(INC_$(call folder_of,$<)) -M $< | tr ' \\' '\n\n' | grep -E '$(WALL_FORBIDDEN)'); \
-		if [ -n "$$bad" ]; then echo "$<: compiler/$(call folder_of,$<)/ may not reach:" $$bad >&2; exit 1; fi;) \
+	$(Q)bad=$$($(CC) $(CPPFLAGS) $(INC_$(call folder_of,$<)) -M $< | tr ' \\' '\n\n' | tail -n +3 | grep -E '$(call wall_of,$<)'); \
+		if [ -n "$$bad" ]; then echo "$<: across its wall (Makefile, wall_of):" $$bad >&2; exit 1; fi; \
 	$(CC) $(CPPFLAGS) $(INC_$(call folder_of,$<)) -MMD -MP $(OWN_WARN) $(OPT) -c -o $@ $<
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/parser.h
