@@ -20,6 +20,7 @@
 #include "interp.h"
 #include "ir.h"
 #include "npy.h"
+#include "numeric.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -384,7 +385,7 @@ static bool run_parse_scalar(const char *text, DType dtype, InterpArg *arg) {
         double v = strtod(text, &end);
         if (end == text || *end != '\0')
             return false;
-        arg->float_value = interp_round(dtype, v);
+        arg->float_value = numeric_round(dtype, v);
         return true;
     }
     if (dtype == DT_BOOL) {
@@ -399,7 +400,7 @@ static bool run_parse_scalar(const char *text, DType dtype, InterpArg *arg) {
     long long v = strtoll(text, &end, 0);
     if (end == text || *end != '\0' || errno)
         return false;
-    if (dtype_wrap_int(dtype, v) != v)
+    if (numeric_wrap(dtype, v) != v)
         return false;
     arg->int_value = v;
     return true;
