@@ -104,6 +104,7 @@ COMPILER_SRCS := \
 	compiler/front/ast_print.c \
 	compiler/front/sema.c \
 	compiler/front/lower.c \
+	compiler/front/front.c \
 	compiler/ir/ir.c \
 	compiler/ir/ir_print.c \
 	compiler/ir/ir_parse.c \
