@@ -104,9 +104,11 @@ COMPILER_SRCS := \
 	compiler/support/diag.c \
 	compiler/support/timing.c \
 	compiler/ir/dtype.c \
+	compiler/ir/numeric.c \
 	compiler/front/ast_print.c \
 	compiler/front/sema.c \
 	compiler/front/lower.c \
+	compiler/front/front.c \
 	compiler/ir/ir.c \
 	compiler/ir/ir_print.c \
 	compiler/ir/ir_parse.c \
@@ -245,9 +247,9 @@ $(BUILD)/tessrun: $(RUNTIME_TOOL_OBJS) $(BUILD)/libtessrt.a $(BUILD)/libtessinte
 # no CUDA, no cJSON. tessrun links the .a; other programs get the .so through
 # libtessrt's dlopen. The .so is built from -fPIC objects under obj-pic/.
 INTERP_LIB_SRCS := compiler/interp/interp.c compiler/ir/ir.c compiler/ir/ir_parse.c compiler/ir/ir_verify.c \
-	compiler/ir/ir_print.c compiler/support/arena.c compiler/support/diag.c compiler/ir/dtype.c \
+	compiler/ir/ir_print.c compiler/support/arena.c compiler/support/diag.c compiler/ir/dtype.c compiler/ir/numeric.c \
 	runtime/interp_device.c runtime/expr_eval.c
-INTERP_LIB_HEADERS := compiler/support/base.h compiler/ir/ir.h compiler/interp/interp.h runtime/interp_device.h \
+INTERP_LIB_HEADERS := compiler/support/base.h compiler/ir/ir.h compiler/ir/numeric.h compiler/interp/interp.h runtime/interp_device.h \
 	runtime/expr.h runtime/include/tessrt.h runtime/include/tessrt_interp.h
 INTERP_LIB_CFLAGS := -D_POSIX_C_SOURCE=200809L $(INC_interp) -Iruntime/include
 INTERP_LIB_OBJS := $(INTERP_LIB_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -1,7 +1,8 @@
 /*
  * fuzz_frontend.c: libFuzzer target for the whole of tessc short of files.
  *
- * One input is one source file. It goes through both readers:
+ * One input is one source file. It goes through both readers of tessc's
+ * front end (front_compile, compiler/front/front.c):
  *
  *   as .tess: tokens, parse, --emit ast, sema, lowering to tile IR,
  *   as .tir:  the tile-IR reader and verifier,
@@ -21,8 +22,8 @@
  * strings (intern_reset) and the arenas; kernels are freed one by one.
  * Built by `make fuzz` (docs/reliability.md).
  */
-#include "ast.h"
 #include "codegen.h"
+#include "front.h"
 #include "ir.h"
 #include "manifest.h"
 
@@ -90,36 +91,24 @@ static void fuzz_compile_module(const SourceFile *file, IrModule *module, const 
     free(artifacts);
 }
 
-/* The .tess path of main.c's compile(). */
-static IrModule *fuzz_read_tess(Arena *arena, const SourceFile *file) {
-    lex_dump_tokens(file, fuzz_sink);
-    diag_reset();
-    Program *program = parse_program(arena, file);
-    if (!program || diag_error_count())
-        return NULL;
-    ast_print(program, fuzz_sink);
-    SemaOptions sema = {0};
-    if (sema_check(arena, program, &sema) > 0)
-        return NULL;
-    IrModule *module = lower_program(arena, program);
-    if (module && diag_error_count()) {
-        fuzz_free_module(module);
+/* Both readers are front_compile, tessc's front end. The tokens are dumped
+   first and their errors dropped, so that the parser sees every input. */
+static IrModule *fuzz_read(Arena *arena, const SourceFile *file, bool as_tir) {
+    if (!as_tir) {
+        lex_dump_tokens(file, fuzz_sink);
+        diag_reset();
+    } else {
+        diag_reset();
+    }
+    FrontOptions front = {.ast = as_tir ? NULL : fuzz_sink};
+    IrModule *module = NULL;
+    if (!front_compile(arena, file, &front, &module)) {
+        if (!as_tir && diag_error_count() == 0)
+            fuzz_bug("the front end failed without a diagnostic");
         return NULL;
     }
-    if (!module && diag_error_count() == 0)
-        fuzz_bug("lowering failed without a diagnostic");
-    return module;
-}
-
-/* The .tir path: read, then verify every kernel. */
-static IrModule *fuzz_read_tir(Arena *arena, const SourceFile *file) {
-    diag_reset();
-    IrModule *module = ir_parse_module(arena, file);
-    if (!module || diag_error_count()) {
-        fuzz_free_module(module);
-        return NULL;
-    }
-    for (int i = 0; i < module->kernels.len; i++) {
+    /* ir_parse_module verified every kernel; a second verify must agree. */
+    for (int i = 0; as_tir && i < module->kernels.len; i++) {
         char message[512];
         if (!ir_verify_kernel(module->kernels.items[i], message, sizeof message)) {
             fuzz_free_module(module);
@@ -147,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         SourceFile file = {.name = as_tir ? "fuzz.tir" : "fuzz.tess", .text = text, .length = size};
         Arena arena = {0};
         diag_set_source(&file);
-        IrModule *module = as_tir ? fuzz_read_tir(&arena, &file) : fuzz_read_tess(&arena, &file);
+        IrModule *module = fuzz_read(&arena, &file, as_tir);
         if (module) {
             diag_reset();
             fuzz_compile_module(&file, module, arch);

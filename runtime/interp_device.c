@@ -19,6 +19,7 @@
  * every load, launch and unload: kernels run one at a time per process.
  */
 #include "interp.h"
+#include "numeric.h"
 #include "interp_device.h"
 #include "tessrt_interp.h"
 
@@ -376,8 +377,8 @@ static int64_t interp_device_size(const IrKernel *k, const tessrt_arg *args, con
 
 static double interp_device_scalar_float(const tessrt_arg *a) {
     switch (a->dtype) {
-    case TESSRT_F16: return interp_f16_to_double(a->value.bits16);
-    case TESSRT_BF16: return interp_bf16_to_double(a->value.bits16);
+    case TESSRT_F16: return numeric_f16_to_double(a->value.bits16);
+    case TESSRT_BF16: return numeric_bf16_to_double(a->value.bits16);
     case TESSRT_F32: return a->value.f32;
     default: return a->value.f64;
     }

@@ -16,8 +16,8 @@
  * Exit codes: 0 success, 1 errors in the input (or a golden difference),
  * 2 bad usage, 3 internal error.
  */
-#include "ast.h"
 #include "codegen.h"
+#include "front.h"
 #include "golden.h"
 #include "ir.h"
 #include "manifest.h"
@@ -981,42 +981,6 @@ static bool select_kernels(const Options *opt, IrModule *module) {
     return ok;
 }
 
-/* Reads a .tess file up to the syntax tree (the tokens and ast artifacts);
-   NULL after errors. */
-static Program *parse_source(const Options *opt, const SourceFile *file, Artifact *artifacts) {
-    if (opt->emit[EMIT_TOKENS] && !lex_dump_tokens(file, artifact_open(&artifacts[EMIT_TOKENS])))
-        return NULL;
-    Program *program = parse_program(&driver_arena, file);
-    if (!program || diag_error_count())
-        return NULL;
-    if (opt->emit[EMIT_AST])
-        ast_print(program, artifact_open(&artifacts[EMIT_AST]));
-    return program;
-}
-
-/* Checks a parsed program and lowers it to tile IR; NULL after errors. */
-static IrModule *check_and_lower(const Options *opt, Program *program) {
-    SemaOptions sema = {
-        .defines = (Define *)opt->defines,
-        .define_count = opt->define_count,
-        .archs = (const ArchInfo **)opt->archs,
-        .arch_count = opt->arch_count,
-    };
-    if (sema_check(&driver_arena, program, &sema) > 0)
-        return NULL;
-    IrModule *module = lower_program(&driver_arena, program);
-    if (!module || diag_error_count())
-        return NULL;
-    return module;
-}
-
-/* Reads a .tir file. ir_parse_module verifies every kernel and reports what
-   does not verify at its op in the file: user IR is an input like any other. */
-static IrModule *read_tile_ir(const SourceFile *file) {
-    IrModule *module = ir_parse_module(&driver_arena, file);
-    return module && !diag_error_count() ? module : NULL;
-}
-
 static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Backend *backend);
 static int print_outputs(const Options *opt, IrModule *module);
 
@@ -1093,8 +1057,7 @@ static int compile_into(const Options *opt, Artifact *artifacts) {
         return EXIT_INPUT;
     timing_end("read input", t);
     diag_set_source(&file);
-    bool from_ir = has_suffix(opt->input, ".tir");
-    if (from_ir && (opt->emit[EMIT_TOKENS] || opt->emit[EMIT_AST])) {
+    if (front_is_tile_ir(opt->input) && (opt->emit[EMIT_TOKENS] || opt->emit[EMIT_AST])) {
         diag_error_plain("--emit tokens and ast need a .tess input");
         return EXIT_USAGE;
     }
@@ -1104,24 +1067,20 @@ static int compile_into(const Options *opt, Artifact *artifacts) {
     bool syntax_only = true;
     for (int i = EMIT_AST + 1; i < EMIT_COUNT; i++)
         syntax_only &= !opt->emit[i];
+    FrontOptions front = {
+        .defines = (Define *)opt->defines,
+        .define_count = opt->define_count,
+        .archs = (const ArchInfo **)opt->archs,
+        .arch_count = opt->arch_count,
+        .tokens = opt->emit[EMIT_TOKENS] ? artifact_open(&artifacts[EMIT_TOKENS]) : NULL,
+        .ast = opt->emit[EMIT_AST] ? artifact_open(&artifacts[EMIT_AST]) : NULL,
+        .syntax_only = syntax_only,
+    };
     IrModule *module = NULL;
-    if (from_ir) {
-        t = timing_begin();
-        module = read_tile_ir(&file);
-        timing_end("parse tile IR", t);
-    } else {
-        t = timing_begin();
-        Program *program = parse_source(opt, &file, artifacts);
-        timing_end("parse", t);
-        if (program && syntax_only)
-            return finish(opt, artifacts, NULL, NULL);
-        t = timing_begin();
-        if (program)
-            module = check_and_lower(opt, program);
-        timing_end("check and lower to tile IR", t);
-    }
-    if (!module)
+    if (!front_compile(&driver_arena, &file, &front, &module))
         return EXIT_INPUT;
+    if (!module)   /* syntax only */
+        return finish(opt, artifacts, NULL, NULL);
     if (!select_kernels(opt, module))
         return EXIT_INPUT;
     if (opt->print_outputs)

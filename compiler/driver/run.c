@@ -16,10 +16,11 @@
  *
  * Exit status: 0 ok, 1 bad input or an error the interpreter caught, 2 usage.
  */
-#include "ast.h"
+#include "front.h"
 #include "interp.h"
 #include "ir.h"
 #include "npy.h"
+#include "numeric.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -181,34 +182,17 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
 
 /* ---- the front end ------------------------------------------------------------------ */
 
-static bool run_has_suffix(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 /* The module of FILE after the front end and the passes; NULL after errors
-   (already reported). */
-static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file, bool from_ir) {
-    IrModule *module;
-    if (from_ir) {
-        module = ir_parse_module(&run_arena, file);   /* verifies each kernel, reporting at the op */
-        if (!module || diag_error_count())
-            return NULL;
-    } else {
-        Program *program = parse_program(&run_arena, file);
-        if (!program || diag_error_count())
-            return NULL;
-        SemaOptions sema = {
-            .defines = (Define *)opt->defines,
-            .define_count = opt->define_count,
-            .archs = (const ArchInfo *[]){arch_lookup("sm_90")},
-            .arch_count = 1,
-        };
-        if (sema_check(&run_arena, program, &sema) > 0)
-            return NULL;
-        module = lower_program(&run_arena, program);
-    }
-    if (!module || diag_error_count())
+   (already reported). Sema checks shared memory against sm_90's limit. */
+static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
+    FrontOptions front = {
+        .defines = (Define *)opt->defines,
+        .define_count = opt->define_count,
+        .archs = (const ArchInfo *[]){arch_lookup("sm_90")},
+        .arch_count = 1,
+    };
+    IrModule *module = NULL;
+    if (!front_compile(&run_arena, file, &front, &module))
         return NULL;
     PassOptions passes = {.opt_level = opt->opt_level, .verify = true};
     if (!passes_run(module, &passes))
@@ -384,7 +368,7 @@ static bool run_parse_scalar(const char *text, DType dtype, InterpArg *arg) {
         double v = strtod(text, &end);
         if (end == text || *end != '\0')
             return false;
-        arg->float_value = interp_round(dtype, v);
+        arg->float_value = numeric_round(dtype, v);
         return true;
     }
     if (dtype == DT_BOOL) {
@@ -399,7 +383,7 @@ static bool run_parse_scalar(const char *text, DType dtype, InterpArg *arg) {
     long long v = strtoll(text, &end, 0);
     if (end == text || *end != '\0' || errno)
         return false;
-    if (dtype_wrap_int(dtype, v) != v)
+    if (numeric_wrap(dtype, v) != v)
         return false;
     arg->int_value = v;
     return true;
@@ -725,8 +709,7 @@ int run_main(int argc, char **argv) {
     if (!source_read(&run_arena, opt.input, &file))
         return RUN_EXIT_INPUT;
     diag_set_source(&file);
-    bool from_ir = run_has_suffix(opt.input, ".tir");
-    IrModule *module = run_front_end(&opt, &file, from_ir);
+    IrModule *module = run_front_end(&opt, &file);
     if (!module)
         return diag_error_count() ? RUN_EXIT_INPUT : 3;
 
@@ -750,7 +733,7 @@ int run_main(int argc, char **argv) {
                         module->kernels.len, names);
     }
     if (kernel)
-        code = run_kernel(&opt, kernel, &file, from_ir,
+        code = run_kernel(&opt, kernel, &file, front_is_tile_ir(opt.input),
                           module->source_name ? module->source_name : opt.input);
     for (int i = 0; i < module->kernels.len; i++)
         ir_kernel_free(module->kernels.items[i]);

@@ -10,6 +10,7 @@
 #define TESSERA_AST_H
 
 #include "base.h"
+#include "ir.h"
 
 typedef struct Node Node;
 typedef struct Symbol Symbol;
@@ -272,6 +273,12 @@ typedef struct SemaOptions {
 } SemaOptions;
 
 int sema_check(Arena *arena, Program *program, const SemaOptions *options);
+
+/* The tile-IR opcode of a binary operator (Op) and of a math builtin: sema
+   computes compile-time values as those ops compute (ir/numeric.h), lower.c
+   emits them. */
+IrOpcode sema_binary_opcode(int op);
+IrOpcode sema_math_opcode(Builtin builtin);
 
 /* Node constructors for the parser (ast_print.c). */
 Node *ast_new(Arena *arena, NodeKind kind, Span span);

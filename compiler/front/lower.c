@@ -17,6 +17,7 @@
  */
 #include "ast.h"
 #include "ir.h"
+#include "numeric.h"
 
 #include <string.h>
 
@@ -57,13 +58,12 @@ static IrOp *emit_op(Lower *L, IrOpcode opcode, Span loc, int n, IrValue **opera
 
 static IrValue *emit_const(Lower *L, Span loc, IrType type, ConstValue v) {
     IrOp *op = ir_op_new(L->kernel, IR_CONST, loc, 0, 1);
-    if (dtype_is_float(type.dtype)) {
-        double f = v.is_float ? v.f : (double)v.i;
-        op->float_value = dtype_round_float(type.dtype, f);
-    } else {
-        int64_t i = v.is_float ? (int64_t)v.f : v.i;
-        op->int_value = dtype_wrap_int(type.dtype, i);
-    }
+    /* A compile-time value is an i64 or an f64 (docs/language.md 3.4); it
+       becomes the dtype as a cast would make it. */
+    Scalar weak = v.is_float ? numeric_float(DT_F64, v.f) : numeric_int(DT_I64, v.i);
+    Scalar c = numeric_cast(weak, type.dtype);
+    op->float_value = c.f;
+    op->int_value = c.i;
     ir_op_set_result_type(op, 0, type);
     ir_block_append(L->block, op);
     return op->results[0];
@@ -146,31 +146,12 @@ static void lower_operands(Lower *L, Node *a, Node *b, DType dtype, const IrType
     *vb = broadcast_to(L, lower_as(L, b, dtype), &t, b->span);
 }
 
-static IrOpcode binary_opcode(int op) {
-    switch (op) {
-    case OP_ADD: return IR_ADD;
-    case OP_SUB: return IR_SUB;
-    case OP_MUL: return IR_MUL;
-    case OP_DIV: return IR_DIV;
-    case OP_REM: return IR_REM;
-    case OP_LT: return IR_LT;
-    case OP_GT: return IR_GT;
-    case OP_LE: return IR_LE;
-    case OP_GE: return IR_GE;
-    case OP_EQ: return IR_EQ;
-    case OP_NE: return IR_NE;
-    case OP_AND: return IR_AND;
-    case OP_OR: return IR_OR;
-    }
-    INTERNAL_ERROR("binary operator %d", op);
-}
-
 static IrValue *lower_binary(Lower *L, Node *node) {
     DType dtype = meet_dtype(&node->lhs->type, &node->rhs->type);
     IrType shape = ir_type_of(&node->type);
     IrValue *a, *b;
     lower_operands(L, node->lhs, node->rhs, dtype, &shape, &a, &b);
-    return emit_binary(L, binary_opcode(node->op), node->span, a, b);
+    return emit_binary(L, sema_binary_opcode(node->op), node->span, a, b);
 }
 
 /* t[items] on a tile: an extract of the selected ranges, then a reshape that
@@ -309,23 +290,6 @@ static IrValue *lower_load(Lower *L, IrValue *ref, Node *other, Node *mask, Span
     return op->results[0];
 }
 
-static IrOpcode math_opcode(Builtin b) {
-    switch (b) {
-    case BI_EXP: return IR_EXP;
-    case BI_EXP2: return IR_EXP2;
-    case BI_LOG: return IR_LOG;
-    case BI_LOG2: return IR_LOG2;
-    case BI_SQRT: return IR_SQRT;
-    case BI_RSQRT: return IR_RSQRT;
-    case BI_ABS: return IR_ABS;
-    case BI_TANH: return IR_TANH;
-    case BI_SIGMOID: return IR_SIGMOID;
-    case BI_SIN: return IR_SIN;
-    case BI_COS: return IR_COS;
-    default: INTERNAL_ERROR("math builtin %d", b);
-    }
-}
-
 static IrValue *lower_call(Lower *L, Node *node) {
     IrType type = ir_type_of(&node->type);
     switch ((Builtin)node->builtin) {
@@ -376,7 +340,7 @@ static IrValue *lower_call(Lower *L, Node *node) {
     case BI_EXP: case BI_EXP2: case BI_LOG: case BI_LOG2: case BI_SQRT: case BI_RSQRT:
     case BI_ABS: case BI_TANH: case BI_SIGMOID: case BI_SIN: case BI_COS: {
         IrValue *a = lower_as(L, call_arg(node, 0), type.dtype);
-        return emit(L, math_opcode((Builtin)node->builtin), node->span, type, 1, &a);
+        return emit(L, sema_math_opcode((Builtin)node->builtin), node->span, type, 1, &a);
     }
     case BI_DOT: {
         IrValue *a = lower_expr(L, call_arg(node, 0)), *b = lower_expr(L, call_arg(node, 1));
@@ -626,7 +590,7 @@ static void lower_assign(Lower *L, Node *node) {
             v = lower_as(L, node->rhs, type.dtype);
         } else {
             IrValue *rhs = broadcast_to(L, lower_as(L, node->rhs, type.dtype), &type, node->rhs->span);
-            v = emit_binary(L, binary_opcode(node->op), node->span, sym->lowering, rhs);
+            v = emit_binary(L, sema_binary_opcode(node->op), node->span, sym->lowering, rhs);
         }
         sym->lowering = broadcast_to(L, v, &type, node->span);
         return;
@@ -638,7 +602,7 @@ static void lower_assign(Lower *L, Node *node) {
     IrValue *v = broadcast_to(L, lower_as(L, node->rhs, tile.dtype), &tile, node->rhs->span);
     if (node->op != OP_ASSIGN) {
         IrValue *old = lower_load(L, ref, NULL, NULL, target->span);
-        v = emit_binary(L, binary_opcode(node->op), node->span, old, v);
+        v = emit_binary(L, sema_binary_opcode(node->op), node->span, old, v);
     }
     emit_op(L, IR_STORE, node->span, 2, (IrValue *[]){ref, v}, 0);
 }

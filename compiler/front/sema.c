@@ -19,6 +19,7 @@
  *     never a value.
  */
 #include "ast.h"
+#include "numeric.h"
 
 #include <errno.h>
 #include <math.h>
@@ -277,54 +278,76 @@ static bool broadcasts_to(const Type *from, const Type *to) {
 
 static ConstValue const_int(int64_t v) { return (ConstValue){.known = true, .i = v}; }
 static ConstValue const_float(double v) { return (ConstValue){.known = true, .is_float = true, .f = v}; }
-static double const_as_double(ConstValue v) { return v.is_float ? v.f : (double)v.i; }
 
-/* Folds a binary operator over two weak values, with C semantics for
-   integers (wrapping, truncating division) and IEEE doubles for floats. */
+/* A compile-time value as numeric.h's Scalar: weak values are i64 or f64
+   (docs/language.md 3.4), and a cast's value is exact in both. */
+static Scalar weak_scalar(ConstValue v) {
+    return v.is_float ? numeric_float(DT_F64, v.f) : numeric_int(DT_I64, v.i);
+}
+
+static ConstValue const_of_scalar(Scalar v) {
+    return dtype_is_float(v.dtype) ? const_float(v.f) : const_int(v.i);
+}
+
+/* Both weak values of one kind: an integer with a float becomes an f64. */
+static void weak_meet(Scalar *a, Scalar *b) {
+    if (a->dtype != b->dtype) {
+        *a = numeric_cast(*a, DT_F64);
+        *b = numeric_cast(*b, DT_F64);
+    }
+}
+
+IrOpcode sema_binary_opcode(int op) {
+    switch (op) {
+    case OP_ADD: return IR_ADD;
+    case OP_SUB: return IR_SUB;
+    case OP_MUL: return IR_MUL;
+    case OP_DIV: return IR_DIV;
+    case OP_REM: return IR_REM;
+    case OP_LT: return IR_LT;
+    case OP_GT: return IR_GT;
+    case OP_LE: return IR_LE;
+    case OP_GE: return IR_GE;
+    case OP_EQ: return IR_EQ;
+    case OP_NE: return IR_NE;
+    case OP_AND: return IR_AND;
+    case OP_OR: return IR_OR;
+    }
+    INTERNAL_ERROR("binary operator %d", op);
+}
+
+IrOpcode sema_math_opcode(Builtin builtin) {
+    switch (builtin) {
+    case BI_EXP: return IR_EXP;
+    case BI_EXP2: return IR_EXP2;
+    case BI_LOG: return IR_LOG;
+    case BI_LOG2: return IR_LOG2;
+    case BI_SQRT: return IR_SQRT;
+    case BI_RSQRT: return IR_RSQRT;
+    case BI_ABS: return IR_ABS;
+    case BI_TANH: return IR_TANH;
+    case BI_SIGMOID: return IR_SIGMOID;
+    case BI_SIN: return IR_SIN;
+    case BI_COS: return IR_COS;
+    default: INTERNAL_ERROR("math builtin %d", builtin);
+    }
+}
+
+/* Folds a binary operator over two weak values in i64 or f64, as the
+   interpreter computes those dtypes (integers wrap and divide as in C,
+   floats are IEEE doubles). */
 static bool fold_binary(int op, ConstValue a, ConstValue b, ConstValue *out, Span span) {
-    if (a.is_float || b.is_float) {
-        double x = const_as_double(a), y = const_as_double(b);
-        switch (op) {
-        case OP_ADD: *out = const_float(x + y); return true;
-        case OP_SUB: *out = const_float(x - y); return true;
-        case OP_MUL: *out = const_float(x * y); return true;
-        case OP_DIV: *out = const_float(x / y); return true;
-        case OP_REM: *out = const_float(fmod(x, y)); return true;
-        case OP_LT: *out = const_int(x < y); return true;
-        case OP_GT: *out = const_int(x > y); return true;
-        case OP_LE: *out = const_int(x <= y); return true;
-        case OP_GE: *out = const_int(x >= y); return true;
-        case OP_EQ: *out = const_int(x == y); return true;
-        case OP_NE: *out = const_int(x != y); return true;
-        }
+    Scalar x = weak_scalar(a), y = weak_scalar(b), r;
+    weak_meet(&x, &y);
+    IrOpcode opcode = sema_binary_opcode(op);
+    if (dtype_is_float(x.dtype) && (opcode == IR_AND || opcode == IR_OR))
+        return false;
+    if (!numeric_binary(opcode, x, y, &r)) {
+        diag_error(span, "division by zero in a constant expression");
         return false;
     }
-    uint64_t x = (uint64_t)a.i, y = (uint64_t)b.i;
-    switch (op) {
-    case OP_ADD: *out = const_int((int64_t)(x + y)); return true;
-    case OP_SUB: *out = const_int((int64_t)(x - y)); return true;
-    case OP_MUL: *out = const_int((int64_t)(x * y)); return true;
-    case OP_DIV:
-    case OP_REM:
-        if (b.i == 0) {
-            diag_error(span, "division by zero in a constant expression");
-            return false;
-        }
-        if (a.i == INT64_MIN && b.i == -1)
-            *out = const_int(op == OP_DIV ? INT64_MIN : 0);
-        else
-            *out = const_int(op == OP_DIV ? a.i / b.i : a.i % b.i);
-        return true;
-    case OP_LT: *out = const_int(a.i < b.i); return true;
-    case OP_GT: *out = const_int(a.i > b.i); return true;
-    case OP_LE: *out = const_int(a.i <= b.i); return true;
-    case OP_GE: *out = const_int(a.i >= b.i); return true;
-    case OP_EQ: *out = const_int(a.i == b.i); return true;
-    case OP_NE: *out = const_int(a.i != b.i); return true;
-    case OP_AND: *out = const_int(a.i && b.i); return true;
-    case OP_OR: *out = const_int(a.i || b.i); return true;
-    }
-    return false;
+    *out = const_of_scalar(r);
+    return true;
 }
 
 /* ---- expressions -------------------------------------------------------------- */
@@ -496,8 +519,9 @@ static Type *check_unary(Sema *s, Scope *scope, Node *node) {
     }
     node->type = *a;
     if (a->weak && node->lhs->value.known) {
-        ConstValue v = node->lhs->value;
-        node->value = v.is_float ? const_float(-v.f) : const_int((int64_t)(0 - (uint64_t)v.i));
+        Scalar r;
+        if (numeric_unary(IR_NEG, weak_scalar(node->lhs->value), &r))
+            node->value = const_of_scalar(r);
     }
     return &node->type;
 }
@@ -510,16 +534,9 @@ static Type *check_cast(Sema *s, Scope *scope, Node *node) {
     node->type.weak = false;
     node->type.dtype = node->dtype;
     ConstValue v = node->lhs->value;
-    if (v.known && a->rank == 0) {
-        if (dtype_is_float(node->dtype))
-            node->value = const_float(dtype_round_float(node->dtype, const_as_double(v)));
-        else if (node->dtype == DT_BOOL)
-            node->value = const_int(const_as_double(v) != 0);
-        else if (v.is_float && !(fabs(v.f) < 9.2e18))
-            node->value.known = false;   /* out of range: the GPU's saturating cvt decides */
-        else
-            node->value = const_int(dtype_wrap_int(node->dtype, v.is_float ? (int64_t)v.f : v.i));
-    }
+    /* As the cast op computes it: floats to int saturate, NaN gives 0. */
+    if (v.known && a->rank == 0)
+        node->value = const_of_scalar(numeric_cast(weak_scalar(v), node->dtype));
     return &node->type;
 }
 
@@ -1016,26 +1033,11 @@ static Type check_math(Sema *s, Scope *scope, Node *node, const CallArgs *args) 
         /* exp(1) is a float: math on a weak value gives a weak float. */
         r.dtype = node->builtin == BI_ABS ? a->dtype : DT_F32;
         ConstValue v = args->positional[0]->value;
-        if (v.known) {
-            double x = const_as_double(v), y = 0;
-            switch ((Builtin)node->builtin) {
-            case BI_EXP: y = exp(x); break;
-            case BI_EXP2: y = exp2(x); break;
-            case BI_LOG: y = log(x); break;
-            case BI_LOG2: y = log2(x); break;
-            case BI_SQRT: y = sqrt(x); break;
-            case BI_RSQRT: y = 1.0 / sqrt(x); break;
-            case BI_TANH: y = tanh(x); break;
-            case BI_SIGMOID: y = 1.0 / (1.0 + exp(-x)); break;
-            case BI_SIN: y = sin(x); break;
-            case BI_COS: y = cos(x); break;
-            case BI_ABS:
-                node->value = v.is_float ? const_float(fabs(v.f)) : const_int(v.i < 0 ? -v.i : v.i);
-                return r;
-            default: break;
-            }
-            node->value = const_float(y);
-        }
+        Scalar x = weak_scalar(v), y;
+        if (node->builtin != BI_ABS)
+            x = numeric_cast(x, DT_F64);
+        if (v.known && numeric_unary(sema_math_opcode((Builtin)node->builtin), x, &y))
+            node->value = const_of_scalar(y);
     }
     return r;
 }
@@ -1262,11 +1264,11 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
                     q++;
                 node->value = const_int(q);
             } else {
-                bool take_x = node->builtin == BI_MIN ? const_as_double(x) <= const_as_double(y)
-                                                      : const_as_double(x) >= const_as_double(y);
-                node->value = take_x ? x : y;
-                if (r.dtype == DT_F32 && !node->value.is_float)
-                    node->value = const_float((double)node->value.i);
+                /* max and min as the elementwise ops: NaN propagates, -0 < +0 */
+                Scalar sx = weak_scalar(x), sy = weak_scalar(y), m;
+                weak_meet(&sx, &sy);
+                numeric_binary(node->builtin == BI_MIN ? IR_MIN : IR_MAX, sx, sy, &m);
+                node->value = const_of_scalar(m);
             }
         }
         break;

@@ -14,8 +14,9 @@
  *   the loop's block arguments, which are double-buffered so that a yield
  *   can permute them. Constants and iotas are filled once, in the plan.
  * - Each op is one loop over its typed buffer: no per-element dispatch.
- *   Every float result is rounded to its dtype (f32 by a cast, f16 and bf16
- *   to nearest even by round_format), every integer result wrapped.
+ *   Every float result is rounded to its dtype, every integer result
+ *   wrapped; what one element computes is numeric.h's (the one home of the
+ *   scalar semantics, shared with fold and sema).
  * - Refs are views: the root memory, per view dim the root dim it walks,
  *   per root dim the coordinate of view element 0, and the box (per root
  *   dim, an interval) of root coordinates that lie inside every enclosing
@@ -33,124 +34,12 @@
  */
 #include "interp.h"
 #include "expr.h"
+#include "numeric.h"
 
 #include <math.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- 16-bit floats ---------------------------------------------------------- */
-
-/* `x` rounded to nearest even in a binary format with `digits` significand
-   bits (the implicit one included), normal exponents [emin, emax] and
-   subnormals below; overflow gives infinity, as cvt.rn does. */
-static double round_format(double x, int digits, int emin, int emax, double max_finite) {
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    int biased = (int)((bits >> 52) & 0x7ff);
-    bool negative = bits >> 63;
-    if (biased == 0x7ff)
-        return x;
-    if (biased == 0)
-        return negative ? -0.0 : 0.0;   /* zero, or a double subnormal: far below half an ulp */
-    int e = biased - 1023;
-    if (e > emax)
-        return negative ? -INFINITY : INFINITY;
-    int quantum = (e < emin ? emin : e) - (digits - 1);
-    int shift = quantum - (e - 52);    /* low significand bits to drop */
-    if (shift <= 0)
-        return x;
-    uint64_t m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
-    uint64_t q = 0;
-    if (shift < 64) {
-        q = m >> shift;
-        uint64_t rest = m & ((UINT64_C(1) << shift) - 1), half = UINT64_C(1) << (shift - 1);
-        if (rest > half || (rest == half && (q & 1)))
-            q++;
-    }
-    uint64_t scale_bits = (uint64_t)(quantum + 1023) << 52;
-    double scale;
-    memcpy(&scale, &scale_bits, sizeof scale);
-    double r = (double)q * scale;
-    if (r > max_finite)
-        r = INFINITY;
-    return negative ? -r : r;
-}
-
-#define F16_MAX 65504.0
-#define BF16_MAX 3.3895313892515355e38
-
-static inline double round_f16(double x) { return round_format(x, 11, -14, 15, F16_MAX); }
-static inline double round_bf16(double x) { return round_format(x, 8, -126, 127, BF16_MAX); }
-
-static double f16_table[65536];
-static bool f16_table_ready;
-
-static void f16_table_fill(void) {
-    for (uint32_t h = 0; h < 65536; h++) {
-        uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-        double v;
-        if (exponent == 0)
-            v = ldexp((double)mantissa, -24);
-        else if (exponent == 31)
-            v = mantissa ? NAN : INFINITY;
-        else
-            v = ldexp((double)(mantissa | 0x400), (int)exponent - 25);
-        f16_table[h] = (h & 0x8000) ? -v : v;
-    }
-    f16_table_ready = true;
-}
-
-double interp_f16_to_double(uint16_t bits) {
-    if (!f16_table_ready)
-        f16_table_fill();
-    return f16_table[bits];
-}
-
-double interp_bf16_to_double(uint16_t bits) {
-    uint32_t b = (uint32_t)bits << 16;
-    float f;
-    memcpy(&f, &b, sizeof f);
-    return f;
-}
-
-uint16_t interp_double_to_f16(double value) {
-    double r = round_f16(value);
-    uint64_t bits;
-    memcpy(&bits, &r, sizeof bits);
-    uint16_t sign = (uint16_t)((bits >> 48) & 0x8000);
-    if (r != r)
-        return sign | 0x7e00;
-    double a = fabs(r);
-    if (isinf(a))
-        return sign | 0x7c00;
-    if (a < 6.103515625e-05)   /* 2^-14: subnormal or zero, a multiple of 2^-24 */
-        return sign | (uint16_t)(a * 16777216.0);
-    int e = (int)((bits >> 52) & 0x7ff) - 1023;
-    return sign | (uint16_t)((e + 15) << 10) | (uint16_t)((bits >> 42) & 0x3ff);
-}
-
-uint16_t interp_double_to_bf16(double value) {
-    float f = (float)round_bf16(value);   /* exact: bf16 values are floats */
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    if (f != f)
-        return (uint16_t)((b >> 16) | 0x40);
-    return (uint16_t)(b >> 16);
-}
-
-double interp_round(DType dtype, double value) {
-    switch (dtype) {
-    case DT_F16: return round_f16(value);
-    case DT_BF16: return round_bf16(value);
-    case DT_F32: return (double)(float)value;
-    case DT_F64: return value;
-    default: break;
-    }
-    if (value != value)
-        return 0;
-    return (double)dtype_wrap_int(dtype, (int64_t)value);
-}
 
 /* ---- the interpreter's state --------------------------------------------------- */
 
@@ -397,14 +286,14 @@ static void plan_constant(Interp *I, Instr *in) {
             if (r->is_float)
                 r->e[i].f = (double)i;
             else
-                r->e[i].i = dtype_wrap_int(r->dtype, i);
+                r->e[i].i = numeric_wrap(r->dtype, i);
         }
     } else if (r->is_float) {
-        double v = interp_round(r->dtype, op->float_value);
+        double v = numeric_round(r->dtype, op->float_value);
         for (int64_t i = 0; i < r->n; i++)
             r->e[i].f = v;
     } else {
-        int64_t v = dtype_wrap_int(r->dtype, op->int_value);
+        int64_t v = numeric_wrap(r->dtype, op->int_value);
         for (int64_t i = 0; i < r->n; i++)
             r->e[i].i = v;
     }
@@ -468,116 +357,57 @@ static Code *plan_block(Interp *I, const IrBlock *block, bool carried_args) {
     return code;
 }
 
+#define EACH(body)                          \
+    for (int64_t i = 0; i < n; i++) {       \
+        body;                               \
+    }
+
 /* ---- rounding and wrapping of whole buffers -------------------------------------------- */
 
+/* The loops name the dtype, so numeric_round and numeric_wrap collapse to
+   the one conversion each (no per-element switch). */
 static void round_buffer(DType dtype, Elem *z, int64_t n) {
     switch (dtype) {
-    case DT_F32:
-        for (int64_t i = 0; i < n; i++)
-            z[i].f = (double)(float)z[i].f;
-        break;
-    case DT_F16:
-        for (int64_t i = 0; i < n; i++)
-            z[i].f = round_f16(z[i].f);
-        break;
-    case DT_BF16:
-        for (int64_t i = 0; i < n; i++)
-            z[i].f = round_bf16(z[i].f);
-        break;
+    case DT_F32: EACH(z[i].f = numeric_round(DT_F32, z[i].f)) break;
+    case DT_F16: EACH(z[i].f = numeric_round(DT_F16, z[i].f)) break;
+    case DT_BF16: EACH(z[i].f = numeric_round(DT_BF16, z[i].f)) break;
     default: break;
     }
 }
 
 static void wrap_buffer(DType dtype, Elem *z, int64_t n) {
     switch (dtype) {
-    case DT_BOOL:
-        for (int64_t i = 0; i < n; i++)
-            z[i].i = z[i].i != 0;
-        break;
-    case DT_I8:
-        for (int64_t i = 0; i < n; i++)
-            z[i].i = (int8_t)(uint8_t)(uint64_t)z[i].i;
-        break;
-    case DT_I16:
-        for (int64_t i = 0; i < n; i++)
-            z[i].i = (int16_t)(uint16_t)(uint64_t)z[i].i;
-        break;
-    case DT_I32:
-        for (int64_t i = 0; i < n; i++)
-            z[i].i = (int32_t)(uint32_t)(uint64_t)z[i].i;
-        break;
-    case DT_U8:
-        for (int64_t i = 0; i < n; i++)
-            z[i].i = (int64_t)((uint64_t)z[i].i & 0xff);
-        break;
-    case DT_U32:
-        for (int64_t i = 0; i < n; i++)
-            z[i].i = (int64_t)((uint64_t)z[i].i & 0xffffffffu);
-        break;
+    case DT_BOOL: EACH(z[i].i = numeric_wrap(DT_BOOL, z[i].i)) break;
+    case DT_I8: EACH(z[i].i = numeric_wrap(DT_I8, z[i].i)) break;
+    case DT_I16: EACH(z[i].i = numeric_wrap(DT_I16, z[i].i)) break;
+    case DT_I32: EACH(z[i].i = numeric_wrap(DT_I32, z[i].i)) break;
+    case DT_U8: EACH(z[i].i = numeric_wrap(DT_U8, z[i].i)) break;
+    case DT_U32: EACH(z[i].i = numeric_wrap(DT_U32, z[i].i)) break;
     default: break;
     }
 }
 
 /* ---- elementwise ops --------------------------------------------------------------- */
 
-/* atomic_max and atomic_min, as the GPU's atomics compute them (LLVM's
-   atomicrmw fmax / fmin, i.e. maxnum / minnum): a NaN operand is ignored
-   unless both are NaN; -0 < +0. */
-static inline double float_max(double x, double y) {
-    if (x != x)
-        return y;
-    if (y != y)
-        return x;
-    if (x == y)
-        return signbit(x) ? y : x;
-    return x > y ? x : y;
-}
-
-static inline double float_min(double x, double y) {
-    if (x != x)
-        return y;
-    if (y != y)
-        return x;
-    if (x == y)
-        return signbit(x) ? x : y;
-    return x < y ? x : y;
-}
-
-/* The elementwise and reduction max and min, as the GPU computes them
-   (LLVM's maximum/minimum, PTX max.NaN / min.NaN): the same, but a NaN
-   operand makes the result NaN. */
-static inline double float_maximum(double x, double y) { return x != x || y != y ? x + y : float_max(x, y); }
-static inline double float_minimum(double x, double y) { return x != x || y != y ? x + y : float_min(x, y); }
-
-#define EACH(body)                          \
-    for (int64_t i = 0; i < n; i++) {       \
-        body;                               \
-    }
-
+/* One loop per op, each element through numeric.h (docs/language.md 7.2). */
 static void exec_float_binary(IrOpcode opcode, const Elem *x, const Elem *y, Elem *z, int64_t n) {
+#define FLOAT_OP(o) case o: EACH(z[i].f = numeric_float_op(o, x[i].f, y[i].f)) break;
+#define FLOAT_COMPARE(o) case o: EACH(z[i].i = numeric_float_compare(o, x[i].f, y[i].f)) break;
     switch (opcode) {
-    case IR_ADD: EACH(z[i].f = x[i].f + y[i].f) break;
-    case IR_SUB: EACH(z[i].f = x[i].f - y[i].f) break;
-    case IR_MUL: EACH(z[i].f = x[i].f * y[i].f) break;
-    case IR_DIV: EACH(z[i].f = x[i].f / y[i].f) break;
-    case IR_REM: EACH(z[i].f = fmod(x[i].f, y[i].f)) break;
-    case IR_MIN: EACH(z[i].f = float_minimum(x[i].f, y[i].f)) break;
-    case IR_MAX: EACH(z[i].f = float_maximum(x[i].f, y[i].f)) break;
-    case IR_EQ: EACH(z[i].i = x[i].f == y[i].f) break;
-    case IR_NE: EACH(z[i].i = x[i].f != y[i].f) break;
-    case IR_LT: EACH(z[i].i = x[i].f < y[i].f) break;
-    case IR_LE: EACH(z[i].i = x[i].f <= y[i].f) break;
-    case IR_GT: EACH(z[i].i = x[i].f > y[i].f) break;
-    case IR_GE: EACH(z[i].i = x[i].f >= y[i].f) break;
+    FLOAT_OP(IR_ADD) FLOAT_OP(IR_SUB) FLOAT_OP(IR_MUL) FLOAT_OP(IR_DIV) FLOAT_OP(IR_REM)
+    FLOAT_OP(IR_MIN) FLOAT_OP(IR_MAX)
+    FLOAT_COMPARE(IR_EQ) FLOAT_COMPARE(IR_NE) FLOAT_COMPARE(IR_LT) FLOAT_COMPARE(IR_LE)
+    FLOAT_COMPARE(IR_GT) FLOAT_COMPARE(IR_GE)
     default: break;
     }
+#undef FLOAT_OP
+#undef FLOAT_COMPARE
 }
 
 static void exec_int_binary(Interp *I, const IrOp *op, const Elem *x, const Elem *y, Elem *z, int64_t n) {
+#define INT_OP(o) case o: EACH(z[i].i = numeric_int_op(o, x[i].i, y[i].i)) break;
     switch (op->opcode) {
-    case IR_ADD: EACH(z[i].i = (int64_t)((uint64_t)x[i].i + (uint64_t)y[i].i)) break;
-    case IR_SUB: EACH(z[i].i = (int64_t)((uint64_t)x[i].i - (uint64_t)y[i].i)) break;
-    case IR_MUL: EACH(z[i].i = (int64_t)((uint64_t)x[i].i * (uint64_t)y[i].i)) break;
+    INT_OP(IR_ADD) INT_OP(IR_SUB) INT_OP(IR_MUL)
     case IR_DIV:
     case IR_REM:
         for (int64_t i = 0; i < n; i++) {
@@ -588,24 +418,14 @@ static void exec_int_binary(Interp *I, const IrOp *op, const Elem *x, const Elem
                             "element was read outside an array, load the divisor with other = 1",
                             op->opcode == IR_DIV ? "division" : "remainder", (long long)a,
                             op->opcode == IR_DIV ? "/" : "%", (long long)i);
-            if (b == -1)   /* INT64_MIN / -1 wraps */
-                z[i].i = op->opcode == IR_DIV ? (int64_t)(0 - (uint64_t)a) : 0;
-            else
-                z[i].i = op->opcode == IR_DIV ? a / b : a % b;
+            z[i].i = numeric_int_op(op->opcode, a, b);
         }
         break;
-    case IR_MIN: EACH(z[i].i = x[i].i < y[i].i ? x[i].i : y[i].i) break;
-    case IR_MAX: EACH(z[i].i = x[i].i > y[i].i ? x[i].i : y[i].i) break;
-    case IR_AND: EACH(z[i].i = x[i].i && y[i].i) break;
-    case IR_OR: EACH(z[i].i = x[i].i || y[i].i) break;
-    case IR_EQ: EACH(z[i].i = x[i].i == y[i].i) break;
-    case IR_NE: EACH(z[i].i = x[i].i != y[i].i) break;
-    case IR_LT: EACH(z[i].i = x[i].i < y[i].i) break;
-    case IR_LE: EACH(z[i].i = x[i].i <= y[i].i) break;
-    case IR_GT: EACH(z[i].i = x[i].i > y[i].i) break;
-    case IR_GE: EACH(z[i].i = x[i].i >= y[i].i) break;
+    INT_OP(IR_MIN) INT_OP(IR_MAX) INT_OP(IR_AND) INT_OP(IR_OR)
+    INT_OP(IR_EQ) INT_OP(IR_NE) INT_OP(IR_LT) INT_OP(IR_LE) INT_OP(IR_GT) INT_OP(IR_GE)
     default: break;
     }
+#undef INT_OP
 }
 
 static void exec_binary(Interp *I, const Instr *in) {
@@ -628,35 +448,27 @@ static void exec_unary(Interp *I, const Instr *in) {
     const Elem *x = a->e;
     Elem *z = r->e;
     int64_t n = r->n;
+    IrOpcode opcode = in->op->opcode;
+#define INT_UNARY(o) case o: EACH(z[i].i = numeric_int_unary(o, x[i].i)) break;
+#define FLOAT_UNARY(o) case o: EACH(z[i].f = numeric_float_unary(o, x[i].f)) break;
     if (!a->is_float) {
-        switch (in->op->opcode) {
-        case IR_NEG: EACH(z[i].i = (int64_t)(0 - (uint64_t)x[i].i)) break;
-        case IR_NOT: EACH(z[i].i = !x[i].i) break;
-        case IR_ABS: EACH(z[i].i = x[i].i < 0 ? (int64_t)(0 - (uint64_t)x[i].i) : x[i].i) break;
+        switch (opcode) {
+        INT_UNARY(IR_NEG) INT_UNARY(IR_NOT) INT_UNARY(IR_ABS)
         default:
-            interp_fail(I, in->op, "'%s' on the integer dtype %s", ir_opcode_name(in->op->opcode),
-                        dtype_name(a->dtype));
+            interp_fail(I, in->op, "'%s' on the integer dtype %s", ir_opcode_name(opcode), dtype_name(a->dtype));
         }
         wrap_buffer(r->dtype, z, n);
         return;
     }
-    switch (in->op->opcode) {
-    case IR_NEG: EACH(z[i].f = -x[i].f) break;
-    case IR_EXP: EACH(z[i].f = exp(x[i].f)) break;
-    case IR_EXP2: EACH(z[i].f = exp2(x[i].f)) break;
-    case IR_LOG: EACH(z[i].f = log(x[i].f)) break;
-    case IR_LOG2: EACH(z[i].f = log2(x[i].f)) break;
-    case IR_SQRT: EACH(z[i].f = sqrt(x[i].f)) break;
-    case IR_RSQRT: EACH(z[i].f = 1.0 / sqrt(x[i].f)) break;
-    case IR_ABS: EACH(z[i].f = fabs(x[i].f)) break;
-    case IR_TANH: EACH(z[i].f = tanh(x[i].f)) break;
-    case IR_SIGMOID: EACH(z[i].f = 1.0 / (1.0 + exp(-x[i].f))) break;
-    case IR_SIN: EACH(z[i].f = sin(x[i].f)) break;
-    case IR_COS: EACH(z[i].f = cos(x[i].f)) break;
+    switch (opcode) {
+    FLOAT_UNARY(IR_NEG) FLOAT_UNARY(IR_EXP) FLOAT_UNARY(IR_EXP2) FLOAT_UNARY(IR_LOG) FLOAT_UNARY(IR_LOG2)
+    FLOAT_UNARY(IR_SQRT) FLOAT_UNARY(IR_RSQRT) FLOAT_UNARY(IR_ABS) FLOAT_UNARY(IR_TANH)
+    FLOAT_UNARY(IR_SIGMOID) FLOAT_UNARY(IR_SIN) FLOAT_UNARY(IR_COS)
     default:
-        interp_fail(I, in->op, "'%s' on the float dtype %s", ir_opcode_name(in->op->opcode),
-                    dtype_name(a->dtype));
+        interp_fail(I, in->op, "'%s' on the float dtype %s", ir_opcode_name(opcode), dtype_name(a->dtype));
     }
+#undef INT_UNARY
+#undef FLOAT_UNARY
     round_buffer(r->dtype, z, n);
 }
 
@@ -668,43 +480,6 @@ static void exec_select(Interp *I, const Instr *in) {
     EACH(z[i] = c[i].i ? x[i] : y[i])
 }
 
-/* An integer as a double, rounded once even beyond 2^53: the bits shifted
-   out are folded into a sticky bit (round to odd), so the caller's rounding
-   to a narrower format is still correct. */
-static double int_to_double(int64_t v) {
-    if (v > -(INT64_C(1) << 53) && v < (INT64_C(1) << 53))
-        return (double)v;
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    int shift = 0;
-    while ((u >> shift) >= (UINT64_C(1) << 53))
-        shift++;
-    uint64_t kept = (u >> shift) | ((u & ((UINT64_C(1) << shift) - 1)) != 0);
-    double d = ldexp((double)kept, shift);
-    return v < 0 ? -d : d;
-}
-
-/* float -> integer as PTX cvt.rzi.sat: truncate, saturate, NaN -> 0. */
-static int64_t float_to_int(DType dtype, double x) {
-    if (x != x)
-        return 0;
-    double lo, hi;
-    switch (dtype) {
-    case DT_I8: lo = -128; hi = 127; break;
-    case DT_I16: lo = -32768; hi = 32767; break;
-    case DT_I32: lo = -2147483648.0; hi = 2147483647.0; break;
-    case DT_U8: lo = 0; hi = 255; break;
-    case DT_U32: lo = 0; hi = 4294967295.0; break;
-    default:
-        if (x >= 9223372036854775808.0)
-            return INT64_MAX;
-        if (x < -9223372036854775808.0)
-            return INT64_MIN;
-        return (int64_t)x;
-    }
-    x = trunc(x);
-    return (int64_t)(x < lo ? lo : x > hi ? hi : x);
-}
-
 static void exec_cast(Interp *I, const Instr *in) {
     const Slot *a = &I->slots[in->in[0]];
     Slot *r = &I->slots[in->out[0]];
@@ -712,18 +487,17 @@ static void exec_cast(Interp *I, const Instr *in) {
     Elem *z = r->e;
     int64_t n = r->n;
     DType to = r->dtype;
+    /* numeric_float_to_int and numeric_int_to_float, split so that the
+       per-dtype rounding runs as round_buffer's loop. */
     if (a->is_float && r->is_float) {
         EACH(z[i].f = x[i].f)
         round_buffer(to, z, n);
-    } else if (a->is_float && to == DT_BOOL) {
-        EACH(z[i].i = x[i].f != 0)
     } else if (a->is_float) {
-        EACH(z[i].i = float_to_int(to, x[i].f))
+        EACH(z[i].i = numeric_float_to_int(to, x[i].f))
     } else if (to == DT_F64) {
-        EACH(z[i].f = (double)x[i].i)   /* one correctly rounded step */
+        EACH(z[i].f = numeric_int_to_float(DT_F64, x[i].i))
     } else if (r->is_float) {
-        /* round to odd first, so that the narrower rounding after it is exact */
-        EACH(z[i].f = int_to_double(x[i].i))
+        EACH(z[i].f = numeric_int_to_double_odd(x[i].i))
         round_buffer(to, z, n);
     } else {
         EACH(z[i].i = x[i].i)
@@ -860,20 +634,20 @@ static void exec_reduce(Interp *I, const Instr *in) {
                 switch (combine) {
                 case COMBINE_ADD:
                     if (dtype == DT_F32) {
-                        EACH(z[i].f = (double)(float)(z[i].f + y[i].f))
+                        EACH(z[i].f = numeric_round(DT_F32, z[i].f + y[i].f))
                     } else {
                         EACH(z[i].f = z[i].f + y[i].f)
                         round_buffer(dtype, z, n);
                     }
                     break;
-                case COMBINE_MAX: EACH(z[i].f = float_maximum(z[i].f, y[i].f)) break;
-                case COMBINE_MIN: EACH(z[i].f = float_minimum(z[i].f, y[i].f)) break;
+                case COMBINE_MAX: EACH(z[i].f = numeric_maximum(z[i].f, y[i].f)) break;
+                case COMBINE_MIN: EACH(z[i].f = numeric_minimum(z[i].f, y[i].f)) break;
                 }
             } else {
                 switch (combine) {
-                case COMBINE_ADD: EACH(z[i].i = (int64_t)((uint64_t)z[i].i + (uint64_t)y[i].i)) break;
-                case COMBINE_MAX: EACH(z[i].i = y[i].i > z[i].i ? y[i].i : z[i].i) break;
-                case COMBINE_MIN: EACH(z[i].i = y[i].i < z[i].i ? y[i].i : z[i].i) break;
+                case COMBINE_ADD: EACH(z[i].i = numeric_int_op(IR_ADD, z[i].i, y[i].i)) break;
+                case COMBINE_MAX: EACH(z[i].i = numeric_int_op(IR_MAX, z[i].i, y[i].i)) break;
+                case COMBINE_MIN: EACH(z[i].i = numeric_int_op(IR_MIN, z[i].i, y[i].i)) break;
                 }
             }
         }
@@ -936,7 +710,7 @@ static void exec_dot(Interp *I, const Instr *in) {
                 double aik = a->is_float ? a->e[i * K + k].f : (double)a->e[i * K + k].i;
                 for (int64_t j = 0; j < N; j++) {
                     double bkj = b->is_float ? b->e[k * N + j].f : (double)b->e[k * N + j].i;
-                    z[i * N + j].f = interp_round(r->dtype, z[i * N + j].f + interp_round(r->dtype, aik * bkj));
+                    z[i * N + j].f = numeric_round(r->dtype, z[i * N + j].f + numeric_round(r->dtype, aik * bkj));
                 }
             }
     } else {
@@ -1082,12 +856,11 @@ static void read_run(DType dtype, const char *base, int64_t offset, int64_t step
     case DT_U32: { const uint32_t *p = (const uint32_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
     case DT_F16: {
         const uint16_t *p = (const uint16_t *)base + offset;
-        if (!f16_table_ready)
-            f16_table_fill();
-        EACH(z[i].f = f16_table[p[i * step]])
+        const double *f16 = numeric_f16_values();
+        EACH(z[i].f = f16[p[i * step]])
         break;
     }
-    case DT_BF16: { const uint16_t *p = (const uint16_t *)base + offset; EACH(z[i].f = interp_bf16_to_double(p[i * step])) break; }
+    case DT_BF16: { const uint16_t *p = (const uint16_t *)base + offset; EACH(z[i].f = numeric_bf16_to_double(p[i * step])) break; }
     case DT_F32: { const float *p = (const float *)base + offset; EACH(z[i].f = p[i * step]) break; }
     case DT_F64: { const double *p = (const double *)base + offset; EACH(z[i].f = p[i * step]) break; }
     default: break;
@@ -1103,8 +876,8 @@ static void write_run(DType dtype, char *base, int64_t offset, int64_t step, int
     case DT_I32: { int32_t *p = (int32_t *)base + offset; EACH(p[i * step] = (int32_t)x[i].i) break; }
     case DT_I64: { int64_t *p = (int64_t *)base + offset; EACH(p[i * step] = x[i].i) break; }
     case DT_U32: { uint32_t *p = (uint32_t *)base + offset; EACH(p[i * step] = (uint32_t)x[i].i) break; }
-    case DT_F16: { uint16_t *p = (uint16_t *)base + offset; EACH(p[i * step] = interp_double_to_f16(x[i].f)) break; }
-    case DT_BF16: { uint16_t *p = (uint16_t *)base + offset; EACH(p[i * step] = interp_double_to_bf16(x[i].f)) break; }
+    case DT_F16: { uint16_t *p = (uint16_t *)base + offset; EACH(p[i * step] = numeric_double_to_f16(x[i].f)) break; }
+    case DT_BF16: { uint16_t *p = (uint16_t *)base + offset; EACH(p[i * step] = numeric_double_to_bf16(x[i].f)) break; }
     case DT_F32: { float *p = (float *)base + offset; EACH(p[i * step] = (float)x[i].f) break; }
     case DT_F64: { double *p = (double *)base + offset; EACH(p[i * step] = x[i].f) break; }
     default: break;
@@ -1235,15 +1008,15 @@ static void exec_atomic(Interp *I, const Instr *in) {
             read_run(mem->dtype, mem->data, offset, 1, 1, &old);
             if (is_float) {
                 switch (op->combine) {
-                case COMBINE_ADD: old.f = interp_round(mem->dtype, old.f + v.f); break;
-                case COMBINE_MAX: old.f = float_max(old.f, v.f); break;
-                case COMBINE_MIN: old.f = float_min(old.f, v.f); break;
+                case COMBINE_ADD: old.f = numeric_round(mem->dtype, old.f + v.f); break;
+                case COMBINE_MAX: old.f = numeric_maxnum(old.f, v.f); break;
+                case COMBINE_MIN: old.f = numeric_minnum(old.f, v.f); break;
                 }
             } else {
                 switch (op->combine) {
-                case COMBINE_ADD: old.i = (int64_t)((uint64_t)old.i + (uint64_t)v.i); break;
-                case COMBINE_MAX: old.i = v.i > old.i ? v.i : old.i; break;
-                case COMBINE_MIN: old.i = v.i < old.i ? v.i : old.i; break;
+                case COMBINE_ADD: old.i = numeric_int_op(IR_ADD, old.i, v.i); break;
+                case COMBINE_MAX: old.i = numeric_int_op(IR_MAX, old.i, v.i); break;
+                case COMBINE_MIN: old.i = numeric_int_op(IR_MIN, old.i, v.i); break;
                 }
                 wrap_buffer(mem->dtype, &old, 1);
             }
@@ -1502,9 +1275,9 @@ static void bind_params(Interp *I, const InterpArg *args, int num_args) {
             if (t->kind != IRT_TILE || t->rank != 0)
                 launch_fail(I, "scalar parameter '%s' is not a scalar", p->name);
             if (slot->is_float)
-                slot->e[0].f = interp_round(t->dtype, args[i].float_value);
+                slot->e[0].f = numeric_round(t->dtype, args[i].float_value);
             else
-                slot->e[0].i = dtype_wrap_int(t->dtype, args[i].int_value);
+                slot->e[0].i = numeric_wrap(t->dtype, args[i].int_value);
             continue;
         }
         if (t->kind != IRT_REF)

@@ -65,14 +65,4 @@ int64_t interp_get_max_programs(void);
 bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, int64_t grid[3],
                  InterpError *error);
 
-/* Conversions between the 16-bit float formats and double, exact where the
-   value is representable; to_bits rounds to nearest even first. */
-double interp_f16_to_double(uint16_t bits);
-double interp_bf16_to_double(uint16_t bits);
-uint16_t interp_double_to_f16(double value);
-uint16_t interp_double_to_bf16(double value);
-/* `value` rounded to what `dtype` holds (floats to nearest even, integers
-   wrapped, bool to 0 or 1); the interpreter's rounding after every op. */
-double interp_round(DType dtype, double value);
-
 #endif

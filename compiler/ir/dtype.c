@@ -1,9 +1,9 @@
 /*
  * dtype.c: facts about element dtypes, memory spaces and target archs.
+ * What a value of a dtype computes is numeric.h's.
  */
 #include "base.h"
 
-#include <math.h>
 #include <string.h>
 
 static const struct {
@@ -71,43 +71,3 @@ const ArchInfo *arch_lookup(const char *name) {
 }
 
 const char *arch_names_joined(void) { return "sm_80, sm_86, sm_89, sm_90, sm_90a"; }
-
-/* Rounds to a float format with `mantissa` explicit bits and exponent range
-   [min_exp, max_exp] (normal numbers), nearest even, with subnormals and
-   overflow to infinity, the way the hardware's cvt.rn does. */
-static double round_to_format(double x, int mantissa, int min_exp, int max_exp) {
-    if (x != x || x == 0 || isinf(x))
-        return x;
-    int e;
-    frexp(x, &e);                  /* x = m * 2^e, 0.5 <= |m| < 1 */
-    int exp = e - 1;               /* x = 1.f * 2^exp */
-    if (exp < min_exp)
-        exp = min_exp;             /* subnormal: fixed quantum */
-    double quantum = ldexp(1.0, exp - mantissa);
-    double r = nearbyint(x / quantum) * quantum;   /* default rounding: nearest even */
-    double max = ldexp(2.0 - ldexp(1.0, -mantissa), max_exp);
-    if (fabs(r) > max)
-        return x > 0 ? INFINITY : -INFINITY;
-    return r;
-}
-
-double dtype_round_float(DType dtype, double value) {
-    switch (dtype) {
-    case DT_F16: return round_to_format(value, 10, -14, 15);
-    case DT_BF16: return round_to_format(value, 7, -126, 127);
-    case DT_F32: return (double)(float)value;
-    default: return value;
-    }
-}
-
-int64_t dtype_wrap_int(DType dtype, int64_t value) {
-    switch (dtype) {
-    case DT_BOOL: return value != 0;
-    case DT_I8: return (int8_t)value;
-    case DT_I16: return (int16_t)value;
-    case DT_I32: return (int32_t)value;
-    case DT_U8: return (uint8_t)value;
-    case DT_U32: return (uint32_t)value;
-    default: return value;
-    }
-}

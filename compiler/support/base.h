@@ -190,10 +190,8 @@ int dtype_bytes(DType dtype);
 bool dtype_is_float(DType dtype);
 bool dtype_is_int(DType dtype);    /* signed or unsigned, not bool */
 bool dtype_is_signed(DType dtype);
-/* A value as the dtype holds it: floats rounded to nearest even (f16, bf16,
-   f32), integers wrapped to the dtype's width, bool to 0 or 1. */
-double dtype_round_float(DType dtype, double value);
-int64_t dtype_wrap_int(DType dtype, int64_t value);
+/* Rounding and wrapping a value to a dtype, and every scalar operation:
+   compiler/ir/numeric.h. */
 
 /* ---- memory spaces and access -------------------------------------------- */
 

@@ -10,17 +10,17 @@
  * Leaves behind: unused ops (DCE removes them).
  *
  * What it does, to a fixpoint:
- *   - elementwise ops whose operands are all constants (splats) become
- *     constants, computed with each dtype's exact semantics: integers wrap
- *     to the dtype's width, integer / and % truncate toward zero as in C,
- *     f16/bf16/f32 results are rounded to the dtype (round to nearest
- *     even); computing in double and rounding once is exact for + - * /
- *     because double has more than 2p+2 bits for every p here;
- *   - it does NOT fold: division or remainder by zero (int or float: the op
- *     stays, whatever the target does), min/max of a NaN or of +0 and -0,
- *     casts from float to int of NaN or of values out of range, and the
- *     transcendental ops (exp, log, sqrt, tanh, ...), whose results on the
- *     GPU are not correctly rounded and so differ from libm's;
+ *   - elementwise ops and casts whose operands are all constants (splats)
+ *     become constants, computed as the interpreter computes them: through
+ *     numeric.h, the one home of the scalar semantics (integers wrap,
+ *     integer / and % truncate toward zero, floats round to nearest even in
+ *     their dtype, max/min propagate NaN, float -> int casts saturate and
+ *     take NaN to 0);
+ *   - it does NOT fold: division or remainder by zero (int: an error the
+ *     interpreter reports at run time; float: the op stays, whatever the
+ *     target does), and the transcendental ops (exp, log, sqrt, tanh, ...),
+ *     whose results on the GPU are not correctly rounded and so differ from
+ *     libm's;
  *   - cast, broadcast, reshape, transpose and extract of a constant give a
  *     constant; cast to the same dtype, broadcast/reshape to the same type
  *     and transpose of a transpose give their operand (a transpose to its
@@ -43,85 +43,23 @@
  *     bounds with lo >= hi) is replaced by its initial values.
  */
 #include "ir.h"
+#include "numeric.h"
 
 #include <math.h>
 #include <string.h>
 
-/* ---- numbers of each dtype ---------------------------------------------- */
+/* ---- constants ----------------------------------------------------------- */
 
-static int dtype_bits(DType dtype) { return dtype == DT_BOOL ? 1 : dtype_bytes(dtype) * 8; }
-
-/* Wraps the low bits of `v` to the dtype: two's complement for signed
-   dtypes, modulo 2^w for unsigned ones, 0/1 for bool. */
-static int64_t wrap_int(DType dtype, uint64_t v) {
-    int w = dtype_bits(dtype);
-    if (w < 64) {
-        uint64_t mask = ((uint64_t)1 << w) - 1;
-        v &= mask;
-        if (dtype_is_signed(dtype) && (v >> (w - 1)) & 1)
-            return (int64_t)v - ((int64_t)1 << (w - 1)) - ((int64_t)1 << (w - 1));
-        return (int64_t)v;
-    }
-    if (v > (uint64_t)INT64_MAX)
-        return -(int64_t)(~v) - 1;
-    return (int64_t)v;
-}
-
-static bool int_in_range(DType dtype, double t) {
-    switch (dtype) {
-    case DT_I8: return t >= -128.0 && t <= 127.0;
-    case DT_I16: return t >= -32768.0 && t <= 32767.0;
-    case DT_I32: return t >= -2147483648.0 && t <= 2147483647.0;
-    case DT_I64: return t >= -9223372036854775808.0 && t < 9223372036854775808.0;
-    case DT_U8: return t >= 0 && t <= 255.0;
-    case DT_U32: return t >= 0 && t <= 4294967295.0;
-    default: return false;
-    }
-}
-
-/* Rounds to a binary format of p significand bits and minimum normal
-   exponent emin (round to nearest even, gradual underflow, overflow to inf).
-   Dividing by the quantum is a power-of-two scaling, so it is exact. */
-static double round_binary(double x, int p, int emin, int emax) {
-    if (isnan(x) || isinf(x) || x == 0)
-        return x;
-    int e = ilogb(x);
-    if (e < emin)
-        e = emin;
-    double quantum = ldexp(1.0, e - (p - 1));
-    double r = nearbyint(x / quantum) * quantum;
-    double max = ldexp(2.0 - ldexp(1.0, 1 - p), emax);
-    if (fabs(r) > max)
-        return copysign(INFINITY, x);
-    return r;
-}
-
-static double round_float(DType dtype, double x) {
-    switch (dtype) {
-    case DT_F16: return round_binary(x, 11, -14, 15);
-    case DT_BF16: return round_binary(x, 8, -126, 127);
-    case DT_F32: return (double)(float)x;
-    default: return x;
-    }
-}
-
-/* A constant operand: its dtype and its value as that dtype reads it. */
-typedef struct Lit {
-    DType dtype;
-    int64_t i;
-    double f;
-} Lit;
-
-static bool get_lit(const IrValue *v, Lit *out) {
+/* A constant operand, as the interpreter reads it (numeric.h). */
+static bool get_lit(const IrValue *v, Scalar *out) {
     if (!v->def || v->def->opcode != IR_CONST || v->type.kind != IRT_TILE)
         return false;
-    out->dtype = v->type.dtype;
-    out->i = v->def->int_value;
-    out->f = round_float(out->dtype, v->def->float_value);
+    DType dtype = v->type.dtype;
+    *out = dtype_is_float(dtype) ? numeric_float(dtype, v->def->float_value) : numeric_int(dtype, v->def->int_value);
     return true;
 }
 
-static bool lit_is(const Lit *l, double value) {
+static bool lit_is(const Scalar *l, double value) {
     if (dtype_is_float(l->dtype))
         return l->f == value;
     return l->i == (int64_t)value;
@@ -141,8 +79,8 @@ static void make_const(Folder *F, IrOp *op, int64_t i, double f) {
     op->opcode = IR_CONST;
     op->num_operands = 0;
     op->operands = NULL;
-    op->int_value = dtype_is_float(dtype) ? 0 : wrap_int(dtype, (uint64_t)i);
-    op->float_value = dtype_is_float(dtype) ? round_float(dtype, f) : 0;
+    op->int_value = dtype_is_float(dtype) ? 0 : numeric_wrap(dtype, i);
+    op->float_value = dtype_is_float(dtype) ? numeric_round(dtype, f) : 0;
     op->axis = 0;
     op->combine = COMBINE_ADD;
     op->starts = NULL;
@@ -177,123 +115,24 @@ static bool is_commutative(IrOpcode opcode) {
     }
 }
 
-/* Both operands constant: false when the result is not folded. */
-static bool eval_binary(IrOpcode opcode, const Lit *a, const Lit *b, int64_t *ri, double *rf) {
-    DType dtype = a->dtype;
-    if (dtype_is_float(dtype)) {
-        double x = a->f, y = b->f;
-        switch (opcode) {
-        case IR_ADD: *rf = x + y; return true;
-        case IR_SUB: *rf = x - y; return true;
-        case IR_MUL: *rf = x * y; return true;
-        case IR_DIV: if (y == 0) return false; *rf = x / y; return true;
-        case IR_REM: if (y == 0) return false; *rf = fmod(x, y); return true;
-        case IR_MIN:
-        case IR_MAX:
-            if (isnan(x) || isnan(y) || (x == 0 && y == 0 && signbit(x) != signbit(y)))
-                return false;
-            *rf = opcode == IR_MIN ? (x < y ? x : y) : (x > y ? x : y);
-            return true;
-        case IR_EQ: *ri = x == y; return true;
-        case IR_NE: *ri = x != y; return true;
-        case IR_LT: *ri = x < y; return true;
-        case IR_LE: *ri = x <= y; return true;
-        case IR_GT: *ri = x > y; return true;
-        case IR_GE: *ri = x >= y; return true;
-        default: return false;
-        }
-    }
-    int64_t x = a->i, y = b->i;
-    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-    switch (opcode) {
-    case IR_ADD: *ri = wrap_int(dtype, ux + uy); return true;
-    case IR_SUB: *ri = wrap_int(dtype, ux - uy); return true;
-    case IR_MUL: *ri = wrap_int(dtype, ux * uy); return true;
-    case IR_DIV:
-        if (y == 0)
-            return false;
-        /* x / -1 is -x, which wraps for the most negative x. */
-        *ri = y == -1 ? wrap_int(dtype, 0 - ux) : x / y;
-        return true;
-    case IR_REM:
-        if (y == 0)
-            return false;
-        *ri = y == -1 ? 0 : x % y;
-        return true;
-    /* Canonical unsigned values are non-negative, so signed comparison
-       orders them correctly. */
-    case IR_MIN: *ri = x < y ? x : y; return true;
-    case IR_MAX: *ri = x > y ? x : y; return true;
-    case IR_AND: *ri = x && y; return true;
-    case IR_OR: *ri = x || y; return true;
-    case IR_EQ: *ri = x == y; return true;
-    case IR_NE: *ri = x != y; return true;
-    case IR_LT: *ri = x < y; return true;
-    case IR_LE: *ri = x <= y; return true;
-    case IR_GT: *ri = x > y; return true;
-    case IR_GE: *ri = x >= y; return true;
-    default: return false;
-    }
-}
+static void make_scalar(Folder *F, IrOp *op, Scalar v) { make_const(F, op, v.i, v.f); }
 
-static bool eval_unary(IrOpcode opcode, const Lit *a, int64_t *ri, double *rf) {
-    if (dtype_is_float(a->dtype)) {
-        switch (opcode) {
-        case IR_NEG: *rf = -a->f; return true;
-        case IR_ABS: *rf = fabs(a->f); return true;
-        default: return false;   /* transcendental: not correctly rounded on the GPU */
-        }
-    }
-    switch (opcode) {
-    case IR_NEG: *ri = wrap_int(a->dtype, 0 - (uint64_t)a->i); return true;
-    case IR_ABS: *ri = a->i < 0 ? wrap_int(a->dtype, 0 - (uint64_t)a->i) : a->i; return true;
-    case IR_NOT: *ri = !a->i; return true;
-    default: return false;
-    }
-}
-
-/* Cast of a constant to `to`; false when the result is not defined
-   exactly (NaN or out-of-range float to int). */
-static bool eval_cast(const Lit *a, DType to, int64_t *ri, double *rf) {
-    DType from = a->dtype;
-    if (dtype_is_float(from)) {
-        double x = a->f;
-        if (dtype_is_float(to)) {
-            *rf = x;   /* make_const rounds to `to` once, from the exact value */
-            return true;
-        }
-        if (isnan(x))
-            return false;
-        if (to == DT_BOOL) {
-            *ri = x != 0;
-            return true;
-        }
-        double t = trunc(x);
-        if (!int_in_range(to, t))
-            return false;
-        *ri = (int64_t)t;
-        return true;
-    }
-    int64_t v = a->i;
-    if (dtype_is_float(to)) {
-        /* Exact in double below 2^53, so make_const rounds once. Above it,
-           f32 and f64 take C's single conversion; bf16 would round twice. */
-        if (v >= -(INT64_C(1) << 53) && v <= (INT64_C(1) << 53)) {
-            *rf = (double)v;
-            return true;
-        }
-        if (to == DT_F32) {
-            *rf = (double)(float)v;
-            return true;
-        }
-        if (to == DT_F64 || to == DT_F16) {   /* f16 overflows to inf either way */
-            *rf = (double)v;
-            return true;
-        }
+/* Both operands constant: false when the result is not folded. The value
+   is numeric.h's, the interpreter's; what is left alone is fold's choice:
+   division and remainder by zero (an integer one is an error the
+   interpreter reports at run time; a float one stays for the target). */
+static bool eval_binary(IrOpcode opcode, const Scalar *a, const Scalar *b, Scalar *out) {
+    if ((opcode == IR_DIV || opcode == IR_REM) && dtype_is_float(a->dtype) && b->f == 0)
         return false;
-    }
-    *ri = to == DT_BOOL ? v != 0 : wrap_int(to, (uint64_t)v);
-    return true;
+    return numeric_binary(opcode, *a, *b, out);
+}
+
+/* The math functions are not folded: the GPU's are approximate, libm's
+   are not, so folding would change what a kernel computes on the GPU. */
+static bool eval_unary(IrOpcode opcode, const Scalar *a, Scalar *out) {
+    if (dtype_is_float(a->dtype) && opcode != IR_NEG && opcode != IR_ABS)
+        return false;
+    return numeric_unary(opcode, *a, out);
 }
 
 /* div(x, broadcast(s)) -> mul(x, broadcast(div(1, s))) for f32, f64 and
@@ -356,7 +195,7 @@ static void simplify_binary(Folder *F, IrOp *op) {
     }
     if (op->opcode == IR_DIV && reciprocal_of_broadcast(F, op))
         return;
-    Lit c = {0};
+    Scalar c = {0};
     if (!get_lit(y, &c))
         return;
     switch (op->opcode) {
@@ -438,14 +277,12 @@ static void fuse_dot_accumulator(Folder *F, IrOp *op) {
 }
 
 static void fold_elementwise(Folder *F, IrOp *op) {
-    Lit a = {0}, b = {0};
-    int64_t ri = 0;
-    double rf = 0;
+    Scalar a = {0}, b = {0}, r = {0};
     if (ir_opcode_is_elementwise_unary(op->opcode)) {
         IrValue *x = op->operands[0];
         if (get_lit(x, &a)) {
-            if (eval_unary(op->opcode, &a, &ri, &rf))
-                make_const(F, op, ri, rf);
+            if (eval_unary(op->opcode, &a, &r))
+                make_scalar(F, op, r);
             return;
         }
         /* not not x, neg neg x */
@@ -455,8 +292,8 @@ static void fold_elementwise(Folder *F, IrOp *op) {
     }
     bool lhs_const = get_lit(op->operands[0], &a), rhs_const = get_lit(op->operands[1], &b);
     if (lhs_const && rhs_const) {
-        if (eval_binary(op->opcode, &a, &b, &ri, &rf))
-            make_const(F, op, ri, rf);
+        if (eval_binary(op->opcode, &a, &b, &r))
+            make_scalar(F, op, r);
         return;
     }
     if (lhs_const && is_commutative(op->opcode)) {
@@ -475,7 +312,7 @@ static void fold_elementwise(Folder *F, IrOp *op) {
 static bool is_const(const IrValue *v) { return v->def && v->def->opcode == IR_CONST; }
 
 static void fold_select(Folder *F, IrOp *op) {
-    Lit c = {0};
+    Scalar c = {0};
     if (op->operands[1] == op->operands[2])
         replace_with(F, op, op->operands[1]);
     else if (get_lit(op->operands[0], &c))
@@ -484,13 +321,11 @@ static void fold_select(Folder *F, IrOp *op) {
 
 static void fold_cast(Folder *F, IrOp *op) {
     IrValue *x = op->operands[0];
-    Lit a = {0};
-    int64_t ri = 0;
-    double rf = 0;
+    Scalar a = {0};
     if (ir_type_equal(&x->type, &op->results[0]->type))
         replace_with(F, op, x);
-    else if (get_lit(x, &a) && eval_cast(&a, op->results[0]->type.dtype, &ri, &rf))
-        make_const(F, op, ri, rf);
+    else if (get_lit(x, &a))
+        make_scalar(F, op, numeric_cast(a, op->results[0]->type.dtype));
 }
 
 /* broadcast, reshape, transpose, extract: a splat stays a splat. */
@@ -529,7 +364,7 @@ static void inline_block(Folder *F, IrOp *op, IrBlock *block) {
 }
 
 static void fold_if(Folder *F, IrOp *op) {
-    Lit c = {0};
+    Scalar c = {0};
     if (!get_lit(op->operands[0], &c))
         return;
     IrBlock *taken = c.i ? op->body : op->else_body;
@@ -539,7 +374,7 @@ static void fold_if(Folder *F, IrOp *op) {
 }
 
 static void fold_for(Folder *F, IrOp *op) {
-    Lit lo = {0}, hi = {0}, step = {0};
+    Scalar lo = {0}, hi = {0}, step = {0};
     if (!get_lit(op->operands[2], &step))
         return;
     /* A step <= 0 runs nothing whatever the bounds (docs/language.md 6.6). */
