@@ -115,6 +115,7 @@ COMPILER_SRCS := \
 	compiler/interp/interp.c \
 	compiler/driver/run.c \
 	compiler/gpu/layout.c \
+	compiler/gpu/convert.c \
 	compiler/gpu/shared_alloc.c \
 	compiler/driver/embed.c \
 	compiler/driver/golden.c \

@@ -616,6 +616,7 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
     KernelPlan *plan = layout_assign(kernel, out->threads);
     if (!layout_check_registers(plan))
         return false;
+    convert_plan(plan);
     shared_alloc(plan);
     timing_end("layouts and shared memory", t);
     out->shared_bytes = plan->shared_bytes;

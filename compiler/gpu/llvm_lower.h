@@ -62,15 +62,6 @@ typedef struct ThreadInfo {
     struct ThreadInfo *next;
 } ThreadInfo;
 
-/* A conversion of a loop-invariant value done once before the loop that
-   needs it (llvm_kernel.c, lower_for): valid while that loop is lowered. */
-typedef struct Hoisted {
-    const IrValue *value;
-    const Layout *layout;
-    struct Tile *tile;
-    struct Hoisted *next;
-} Hoisted;
-
 typedef struct Lowering {
     LLVMContextRef ctx;
     LLVMModuleRef module;
@@ -82,7 +73,7 @@ typedef struct Lowering {
     Tile **tiles;                      /* by IrValue.id */
     Ref **refs;
     ThreadInfo *threads;
-    Hoisted *hoisted;
+    Tile **converted;                  /* by ConvertRecord.id: hoisted conversions while their loop is lowered */
     LLVMValueRef smem;                 /* the dynamic shared buffer */
     /* Shared-memory phases (llvm_kernel_shared_phase): the byte ranges of
        the shared buffer some thread may have accessed since the last
@@ -144,13 +135,14 @@ void llvm_memory_load(Lowering *L, IrOp *op);
 void llvm_memory_store(Lowering *L, IrOp *op);
 void llvm_memory_atomic(Lowering *L, IrOp *op);
 
-/* llvm_convert.c: layout conversions and shape ops through shared memory */
-Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_offset);
+/* llvm_convert.c: layout conversions and shape ops through shared memory.
+   `barriers`: the BarrierStep bits barrier_plan set for the conversion. */
+Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_offset, unsigned barriers);
 void llvm_convert_shape_op(Lowering *L, IrOp *op);
 /* The result of broadcast op `bcast` again, in layout `to`, from its source. */
-Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset);
-/* v recomputed in layout `to` when it is an index expression (iota, splats
-   and cheap ops over them), else NULL. */
+Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset, unsigned barriers);
+/* v, an index expression (iota, splats and cheap ops over them: convert.c
+   decided), recomputed in layout `to`. */
 Tile *llvm_convert_remat(Lowering *L, const IrValue *v, const Layout *to);
 /* Writes t row-major at a byte offset of the shared buffer (no barrier). */
 void llvm_convert_write_shared(Lowering *L, Tile *t, int64_t offset);
