@@ -117,6 +117,7 @@ COMPILER_SRCS := \
 	compiler/gpu/layout.c \
 	compiler/gpu/convert.c \
 	compiler/gpu/shared_alloc.c \
+	compiler/gpu/barrier.c \
 	compiler/driver/embed.c \
 	compiler/driver/golden.c \
 	$(BACKEND_LLVM_SRCS)

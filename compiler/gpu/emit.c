@@ -618,6 +618,7 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
         return false;
     convert_plan(plan);
     shared_alloc(plan);
+    barrier_plan(plan);
     timing_end("layouts and shared memory", t);
     out->shared_bytes = plan->shared_bytes;
     for (int i = 0; i < options->num_archs; i++) {

@@ -83,10 +83,9 @@ static LLVMValueRef source_index(Lowering *L, const IrOp *op, const IrType *src,
 
 static Tile *through_shared(Lowering *L, const IrOp *op, Tile *t, const Layout *to, const IrType *dst,
                             int64_t offset, unsigned barriers) {
-    (void)barriers;
-    llvm_kernel_barrier(L);
+    llvm_kernel_barrier_at(L, barriers, BARRIER_BEFORE_WRITE);
     llvm_convert_write_shared(L, t, offset);
-    llvm_kernel_barrier(L);
+    llvm_kernel_barrier_at(L, barriers, BARRIER_BEFORE_READ);
     Tile *out = llvm_kernel_tile_new(L, to, dst);
     ThreadInfo *ti = llvm_kernel_thread(L, to, dst);
     for (int64_t r = 0; r < out->map.num_regs; r++) {

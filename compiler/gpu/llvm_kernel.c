@@ -80,75 +80,13 @@ void llvm_kernel_no_unroll(Lowering *L, LLVMValueRef branch) {
 }
 
 /* __syncthreads: `barrier.cta.sync.aligned.all 0` (PTX ISA 9.7.13.1, bar /
-   barrier), which LLVM 22 prints as bar.sync 0. Every thread reaches it: the
-   lowering puts barriers only under conditions on scalars, and scalars are
-   uniform across the block. */
-void llvm_kernel_sync(Lowering *L) {
+   barrier), which LLVM 22 prints as bar.sync 0, where barrier_plan put one
+   (bit `step` of `barriers`). Every thread reaches it: barrier.c says why. */
+void llvm_kernel_barrier_at(Lowering *L, unsigned barriers, BarrierStep step) {
+    if (!(barriers & (1u << step)))
+        return;
     LLVMValueRef zero = llvm_kernel_i32(L, 0);
     llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
-    L->smem_unknown = false;
-    L->smem_num_ranges = 0;
-    L->smem_events++;
-}
-
-void llvm_kernel_barrier(Lowering *L) {
-    llvm_kernel_sync(L);
-    L->smem_unknown = true;
-}
-
-/* Phase tracking: a write to shared bytes that no thread has accessed
-   since the last barrier (on every path here) cannot race with an earlier
-   phase, so it needs no barrier of its own. Straight-line code keeps the
-   ranges; regions (for, if) that contain a phase leave "unknown" behind,
-   and a loop body starts "unknown" (its back edge). */
-bool llvm_kernel_shared_free(Lowering *L, int64_t lo, int64_t hi) {
-    if (L->smem_unknown)
-        return false;
-    for (int i = 0; i < L->smem_num_ranges; i++)
-        if (lo < L->smem_hi[i] && L->smem_lo[i] < hi)
-            return false;
-    return true;
-}
-
-void llvm_kernel_shared_touch(Lowering *L, int64_t lo, int64_t hi) {
-    L->smem_events++;
-    if (L->smem_num_ranges == (int)(sizeof L->smem_lo / sizeof L->smem_lo[0])) {
-        L->smem_unknown = true;
-        return;
-    }
-    L->smem_lo[L->smem_num_ranges] = lo;
-    L->smem_hi[L->smem_num_ranges++] = hi;
-}
-
-typedef struct SmemState {
-    bool unknown;
-    int num_ranges;
-    int64_t lo[8], hi[8];
-    int events;
-} SmemState;
-
-static SmemState smem_save(const Lowering *L) {
-    SmemState s = {L->smem_unknown, L->smem_num_ranges, {0}, {0}, L->smem_events};
-    memcpy(s.lo, L->smem_lo, sizeof s.lo);
-    memcpy(s.hi, L->smem_hi, sizeof s.hi);
-    return s;
-}
-
-static void smem_restore(Lowering *L, const SmemState *s) {
-    L->smem_unknown = s->unknown;
-    L->smem_num_ranges = s->num_ranges;
-    memcpy(L->smem_lo, s->lo, sizeof s->lo);
-    memcpy(L->smem_hi, s->hi, sizeof s->hi);
-}
-
-/* After a region: as before it when it had no phase, else unknown. */
-static void smem_after_region(Lowering *L, const SmemState *before) {
-    bool touched = L->smem_events != before->events;
-    smem_restore(L, before);
-    if (touched) {
-        L->smem_unknown = true;
-        L->smem_events++;
-    }
 }
 
 LLVMBasicBlockRef llvm_kernel_block(Lowering *L, const char *name) {
@@ -390,14 +328,11 @@ static void lower_for(Lowering *L, IrOp *op) {
                                                                         layout_of(L->plan, op->body->args[0]) :
                                                                         layout_blocked_default(L->kernel, &i32, L->plan->threads),
                                                                     &i32, iv));
-    SmemState before = smem_save(L);
-    L->smem_unknown = true;   /* the back edge: the previous iteration's phases */
     lower_block(L, op->body);
     IrOp *yield = op->body->last;
     if (!yield || yield->opcode != IR_YIELD || yield->num_operands != n)
         INTERNAL_ERROR("kernel '%s': for body without a matching yield", L->kernel->name);
     Tile **next = yield_tiles(L, yield, n);
-    smem_after_region(L, &before);
     /* After the last trip iv + step may wrap; that value is never used. */
     LLVMValueRef iv_next = LLVMBuildAdd(L->b, iv, step, "iv.next");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
@@ -424,13 +359,9 @@ static void lower_if(Lowering *L, IrOp *op) {
     IrBlock *blocks[2] = {op->body, op->else_body};
     LLVMBasicBlockRef starts[2] = {then_bb, else_bb}, ends[2];
     Tile **values[2];
-    SmemState before = smem_save(L);
-    bool touched = false;
     for (int k = 0; k < 2; k++) {
         LLVMPositionBuilderAtEnd(L->b, starts[k]);
         values[k] = NULL;
-        smem_restore(L, &before);
-        L->smem_events = before.events;
         if (blocks[k]) {
             lower_block(L, blocks[k]);
             IrOp *yield = blocks[k]->last;
@@ -439,13 +370,9 @@ static void lower_if(Lowering *L, IrOp *op) {
             if (n > 0)
                 values[k] = yield_tiles(L, yield, n);
         }
-        touched |= L->smem_events != before.events;
         ends[k] = LLVMGetInsertBlock(L->b);
         LLVMBuildBr(L->b, merge);
     }
-    smem_restore(L, &before);
-    L->smem_events = before.events + (touched ? 1 : 0);
-    L->smem_unknown |= touched;
     LLVMPositionBuilderAtEnd(L->b, merge);
     for (int i = 0; i < n; i++) {
         IrValue *r = op->results[i];
