@@ -118,6 +118,7 @@ COMPILER_SRCS := \
 	compiler/gpu/convert.c \
 	compiler/gpu/shared_alloc.c \
 	compiler/gpu/barrier.c \
+	compiler/gpu/plan_print.c \
 	compiler/driver/embed.c \
 	compiler/driver/golden.c \
 	$(BACKEND_LLVM_SRCS)
