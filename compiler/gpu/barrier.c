@@ -104,7 +104,7 @@ static void phase_any(Barriers *B, OpPlan *op, ConvertRecord *convert, const cha
 
 static void conversion(Barriers *B, OpPlan *at, ConvertRecord *c) {
     if (c->method == CONVERT_SHARED || c->method == CONVERT_REBROADCAST)
-        phase_any(B, at, c, "a conversion through shared memory");
+        phase_any(B, at, c, "after a conversion through shared memory");
 }
 
 /* The operand conversions an op does itself (hoisted ones were done before
@@ -130,6 +130,7 @@ static void reduction(Barriers *B, OpPlan *p) {
                    (r->type.dtype == DT_BOOL ? 1 : dtype_bytes(r->type.dtype));
     int64_t offset = p->scratch_offset;
     p->reduce_slot = 0;
+    p->reduce_slot_bytes = slot;
     if (range_free(&B->t, offset, offset + slot)) {
         /* slot 0 */
     } else if (p->scratch_bytes >= 2 * slot && range_free(&B->t, offset + slot, offset + 2 * slot)) {
@@ -137,6 +138,7 @@ static void reduction(Barriers *B, OpPlan *p) {
         offset += slot;
     } else {
         place(B, p, NULL, BARRIER_BEFORE_WRITE, B->t.unknown ? B->t.why : "both slots accessed since the last barrier");
+        /* (t.why: any byte may be in use, for that reason) */
     }
     access_range(B, offset, offset + slot);
     place(B, p, NULL, BARRIER_BEFORE_READ, "between the partials' writes and every thread's reads");
@@ -152,7 +154,7 @@ static void after_region(Barriers *B, const Track *before, bool touched) {
     B->t.events = events;
     if (touched) {
         B->t.unknown = true;
-        B->t.why = "a region with shared-memory phases";
+        B->t.why = "after a loop with shared-memory phases";
         B->t.events++;
     }
 }
@@ -163,7 +165,7 @@ static void walk_for(Barriers *B, OpPlan *p) {
         conversion(B, p, p->hoisted[k]);
     Track before = B->t;
     B->t.unknown = true;   /* the back edge: the previous iteration's phases */
-    B->t.why = "the loop's back edge: the previous iteration's phases";
+    B->t.why = "the loop's back edge (the previous iteration's phases)";
     walk_block(B, p->op->body);
     after_region(B, &before, B->t.events != before.events);
 }
@@ -182,7 +184,7 @@ static void walk_if(Barriers *B, OpPlan *p) {
     B->t.events = before.events + (touched ? 1 : 0);
     if (touched) {
         B->t.unknown = true;
-        B->t.why = "an if with shared-memory phases";
+        B->t.why = "after an if with shared-memory phases";
     }
 }
 
@@ -205,16 +207,16 @@ static void walk_op(Barriers *B, IrOp *op) {
     case IR_TRANSPOSE:
     case IR_EXTRACT:
         if (p->via_shared && !p->remat && !convert_is_scalar(plan, op->operands[0]))
-            phase_any(B, p, NULL, "a shape op through shared memory");
+            phase_any(B, p, NULL, "after a shape op through shared memory");
         return;
     case IR_REDUCE: reduction(B, p); return;
-    case IR_DOT: phase_any(B, p, NULL, "a dot's staged operands"); return;
+    case IR_DOT: phase_any(B, p, NULL, "after a dot's staging"); return;
     case IR_LOAD:
     case IR_STORE:
     case IR_ATOMIC:
         if (shared_ref(op->operands[0])) {
             place(B, p, NULL, BARRIER_BEFORE_WRITE, "before an access of an alloc: earlier phases' accesses");
-            access_any(B, "an access of an alloc");
+            access_any(B, "after an access of an alloc");
         }
         return;
     default: return;

@@ -130,6 +130,7 @@ typedef struct OpPlan {
        (BarrierStep), and which of a reduction's two slots it writes */
     unsigned barriers;
     int reduce_slot;
+    int64_t reduce_slot_bytes;         /* a cross-warp reduction: bytes of one slot */
 } OpPlan;
 
 typedef struct ValuePlan {

@@ -143,7 +143,8 @@ static void print_buffer(Printer *P, const OpPlan *p, int depth, FILE *out) {
         else if (b->format == SHARED_STAGED)
             fprintf(out, " a@%lld b@%lld", lo, bo);
         else if (b->format == SHARED_PARTIALS)
-            fprintf(out, " slot=%d", p->reduce_slot);
+            fprintf(out, " slot=%d [%lld, %lld)", p->reduce_slot, lo + p->reduce_slot * (long long)p->reduce_slot_bytes,
+                    lo + (p->reduce_slot + 1) * (long long)p->reduce_slot_bytes);
         fputc('\n', out);
     }
 }
