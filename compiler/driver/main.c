@@ -337,8 +337,8 @@ static void parse_args(Options *opt, int argc, char **argv) {
         } else if (strncmp(arg, "--dump-after", 12) == 0 && (arg[12] == '\0' || arg[12] == '=')) {
             opt->dump_after = option_value(argc, argv, &i, arg, 12);
             if (!passes_known(opt->dump_after) && !codegen_phase_known(opt->dump_after))
-                usage_error("unknown pass '%s' for --dump-after (known: %s; backend: %s)", opt->dump_after,
-                            passes_names(), codegen_phase_names());
+                usage_error("unknown pass '%s' for --dump-after (known: %s)", opt->dump_after,
+                            arena_printf(&driver_arena, "%s; backend: %s", passes_names(), codegen_phase_names()));
         } else if (arg[0] == '-' && arg[1] != '\0') {
             usage_error("unknown option '%s'", arg);
         } else {

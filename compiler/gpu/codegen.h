@@ -5,8 +5,14 @@
  * and cubins:
  *
  *     layout_assign      which thread holds which tile element (layout.c)
+ *     convert_plan       every layout conversion: method, placement (convert.c)
  *     shared_alloc       offsets in the dynamic shared buffer (shared_alloc.c)
+ *     barrier_plan       where bar.sync goes (barrier.c)
  *     codegen_kernel     LLVM IR, PTX per arch, cubin per arch (emit.c, llvm_*.c)
+ *
+ * Each of the first four adds to the KernelPlan; plan_print.c prints it
+ * (--dump-after=layout, convert, shared, barrier). The lowering executes
+ * the plan and decides nothing.
  *
  * Layouts (the model is Triton's "distributed" layouts). A layout is a map
  * from (thread, register) to a tile element; it is independent of the tile's
@@ -33,9 +39,9 @@
  *
  * Where a value must change layout (an operand whose wanted layout differs,
  * transpose, extract, a general reshape or broadcast, dot operands, the
- * cross-warp step of a reduction) the lowering goes through shared memory:
- * the op gets a scratch buffer, and shared_alloc gives every scratch buffer
- * and every `alloc` an offset by liveness over the op order.
+ * cross-warp step of a reduction) it goes through shared memory: the op
+ * gets a scratch buffer, and shared_alloc gives every scratch buffer and
+ * every `alloc` an offset by liveness over the op order.
  */
 #ifndef TESSERA_CODEGEN_H
 #define TESSERA_CODEGEN_H
