@@ -121,7 +121,10 @@ COMPILER_SRCS := \
 	compiler/interp/interp.c \
 	compiler/driver/run.c \
 	compiler/gpu/layout.c \
+	compiler/gpu/convert.c \
 	compiler/gpu/shared_alloc.c \
+	compiler/gpu/barrier.c \
+	compiler/gpu/plan_print.c \
 	compiler/driver/embed.c \
 	compiler/driver/golden.c \
 	$(BACKEND_LLVM_SRCS)

@@ -108,7 +108,9 @@ static void usage(FILE *out) {
             "                    %s; the shared-memory limit checked is\n"
             "                    the smallest of them\n"
             "  -O0 .. -O3        optimization level (default -O2; -O0 runs no IR pass)\n"
-            "  --dump-after=PASS print the tile IR to stderr after PASS (%s)\n"
+            "  --dump-after=PASS print the tile IR to stderr after PASS (%s),\n"
+            "                    or the backend's plan or LLVM IR after a backend phase\n"
+            "                    (%s; llvm and opt for the first arch)\n"
             "\n"
             "build integration (docs/build-integration.md):\n"
             "  -MD               also write a make depfile, DIR/FILE.d, naming the outputs\n"
@@ -130,7 +132,7 @@ static void usage(FILE *out) {
             "\n"
             "exit status: 0 success, 1 errors in the input (or a golden difference),\n"
             "2 bad usage, 3 internal error\n",
-            arch_names_joined(), passes_names(), golden_default_emit);
+            arch_names_joined(), passes_names(), codegen_phase_names(), golden_default_emit);
 }
 
 static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -334,9 +336,9 @@ static void parse_args(Options *opt, int argc, char **argv) {
             opt->opt_level = arg[2] - '0';
         } else if (strncmp(arg, "--dump-after", 12) == 0 && (arg[12] == '\0' || arg[12] == '=')) {
             opt->dump_after = option_value(argc, argv, &i, arg, 12);
-            if (!passes_known(opt->dump_after))
+            if (!passes_known(opt->dump_after) && !codegen_phase_known(opt->dump_after))
                 usage_error("unknown pass '%s' for --dump-after (known: %s)", opt->dump_after,
-                            passes_names());
+                            arena_printf(&driver_arena, "%s; backend: %s", passes_names(), codegen_phase_names()));
         } else if (arg[0] == '-' && arg[1] != '\0') {
             usage_error("unknown option '%s'", arg);
         } else {
@@ -875,6 +877,7 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         .source_name = base ? base + 1 : opt->input,
         .ptxas_args = (const char *const *)opt->ptxas_args.items,
         .num_ptxas_args = opt->ptxas_args.len,
+        .dump_after = opt->dump_after,
     };
     /* Every kernel's LLVM first, with ptxas running behind it; then the
        cubins, in order. */

@@ -5,8 +5,14 @@
  * and cubins:
  *
  *     layout_assign      which thread holds which tile element (layout.c)
+ *     convert_plan       every layout conversion: method, placement (convert.c)
  *     shared_alloc       offsets in the dynamic shared buffer (shared_alloc.c)
+ *     barrier_plan       where bar.sync goes (barrier.c)
  *     codegen_kernel     LLVM IR, PTX per arch, cubin per arch (emit.c, llvm_*.c)
+ *
+ * Each of the first four adds to the KernelPlan; plan_print.c prints it
+ * (--dump-after=layout, convert, shared, barrier). The lowering executes
+ * the plan and decides nothing.
  *
  * Layouts (the model is Triton's "distributed" layouts). A layout is a map
  * from (thread, register) to a tile element; it is independent of the tile's
@@ -33,9 +39,9 @@
  *
  * Where a value must change layout (an operand whose wanted layout differs,
  * transpose, extract, a general reshape or broadcast, dot operands, the
- * cross-warp step of a reduction) the lowering goes through shared memory:
- * the op gets a scratch buffer, and shared_alloc gives every scratch buffer
- * and every `alloc` an offset by liveness over the op order.
+ * cross-warp step of a reduction) it goes through shared memory: the op
+ * gets a scratch buffer, and shared_alloc gives every scratch buffer and
+ * every `alloc` an offset by liveness over the op order.
  */
 #ifndef TESSERA_CODEGEN_H
 #define TESSERA_CODEGEN_H
@@ -104,7 +110,10 @@ void layout_format(const Layout *layout, char *buf, size_t size);
    different 16-byte bank groups (no bank conflict). */
 static inline int64_t layout_mma_pitch(int64_t row_elements) { return row_elements + 8; }
 
-/* What layout_assign decided for one op. */
+struct ConvertRecord;
+
+/* What layout_assign decided for one op (and, below the line, what the
+   conversion, shared-memory and barrier passes added). */
 typedef struct OpPlan {
     IrOp *op;
     int index;                         /* position in program order (pre-order) */
@@ -116,6 +125,18 @@ typedef struct OpPlan {
     bool elided;                       /* not lowered: its only user reads its operand instead */
     int64_t scratch_bytes;             /* shared scratch this op needs (alloc: its buffer) */
     int64_t scratch_offset;            /* from shared_alloc */
+    /* convert_plan */
+    struct ConvertRecord **operand_converts; /* per operand: how it arrives in its
+                                          wanted layout; NULL: as it is */
+    struct ConvertRecord **hoisted;    /* a `for`: conversions done once before it */
+    int num_hoisted;
+    bool remat;                        /* a via_shared shape op whose result is an index
+                                          expression: recomputed, no shared memory */
+    /* barrier_plan: bit s set = a barrier at the op's own step s
+       (BarrierStep), and which of a reduction's two slots it writes */
+    unsigned barriers;
+    int reduce_slot;
+    int64_t reduce_slot_bytes;         /* a cross-warp reduction: bytes of one slot */
 } OpPlan;
 
 typedef struct ValuePlan {
@@ -132,6 +153,12 @@ typedef struct KernelPlan {
     OpPlan *ops;                       /* in program order */
     int num_ops;
     int64_t shared_bytes;              /* from shared_alloc: the dynamic shared size */
+    struct ConvertRecord **converts;   /* convert_plan: every conversion, in program order */
+    int num_converts;
+    struct SharedBuffer *buffers;      /* shared_alloc: every buffer, in program order */
+    int num_buffers;
+    struct BarrierRecord *barrier_list; /* barrier_plan: every barrier, in program order */
+    int num_barriers;
     /* op -> OpPlan lookup (open addressing) */
     OpPlan **table;
     int table_size;
@@ -154,15 +181,90 @@ int64_t layout_regs_per_thread(const Layout *layout, const IrType *type);
    tile value needs more than a thread's 255 registers by itself. */
 bool layout_check_registers(const KernelPlan *plan);
 
+/* ---- layout conversions (convert.c) ----------------------------------------- */
+
+/* How a value gets from its layout to the one a user wants. */
+typedef enum ConvertMethod {
+    CONVERT_SPLAT,                     /* a splat or single element: re-spread, no code */
+    CONVERT_REMAT,                     /* an index expression: recomputed in the new layout */
+    CONVERT_REBROADCAST,               /* a broadcast: redone from its source through shared memory */
+    CONVERT_SHARED,                    /* write, barrier, read through the user's scratch */
+    CONVERT_SHUFFLE,                   /* within a warp (shfl.sync): reserved, not chosen yet */
+} ConvertMethod;
+
+typedef struct ConvertRecord {
+    int id;                            /* index in plan->converts */
+    const IrValue *value;
+    const Layout *from, *to;
+    ConvertMethod method;
+    OpPlan *user;                      /* the first op that reads it (whose scratch it uses) */
+    int operand;                       /* ... and which operand */
+    OpPlan *loop;                      /* hoisted: done once before this `for`; NULL: at the user */
+    int num_users;                     /* operands it serves (more than one only when hoisted) */
+    int64_t smem_lo, smem_hi;          /* shared and rebroadcast: the bytes it uses (shared_alloc) */
+    unsigned barriers;                 /* barrier_plan: bit s = a barrier at step s */
+} ConvertRecord;
+
+/* Records, for every operand whose wanted layout differs from its value's,
+   how it converts and where (convert.c). After layout_assign. */
+void convert_plan(KernelPlan *plan);
+const char *convert_method_name(ConvertMethod method);
+/* Whether v (not the result of the op being lowered) is a splat or a
+   single element: what the lowering holds as one scalar. */
+bool convert_is_scalar(const KernelPlan *plan, const IrValue *v);
+
 /* ---- shared memory (shared_alloc.c) ----------------------------------------- */
+
+/* How a buffer's bytes are laid out. */
+typedef enum SharedFormat {
+    SHARED_ROW_MAJOR,                  /* a tile row-major (conversions, shape ops, allocs) */
+    SHARED_PARTIALS,                   /* a reduction: 2 slots of warps x result elements */
+    SHARED_STAGED,                     /* a dot's operands: A then B, each row-major */
+    SHARED_MMA_PITCH,                  /* an mma dot's operands, rows of layout_mma_pitch */
+} SharedFormat;
+
+typedef struct SharedBuffer {
+    OpPlan *op;                        /* the op whose scratch (or alloc) it is */
+    SharedFormat format;
+    int64_t size;                      /* bytes, 16-aligned */
+    int64_t offset;
+    int start, end;                    /* live over these op indices */
+    int64_t a_pitch, b_pitch;          /* SHARED_MMA_PITCH: elements per row of A and B */
+    int64_t b_offset;                  /* SHARED_STAGED, SHARED_MMA_PITCH: B's bytes from offset */
+} SharedBuffer;
+
 
 /* Gives every op scratch buffer and every `alloc` an offset in the dynamic
    shared buffer: intervals over the op order, reuse where lifetimes do not
    overlap, 16-byte alignment. Sets each OpPlan's scratch_offset (an alloc's
    buffer is its op's scratch) and plan->shared_bytes. */
 void shared_alloc(KernelPlan *plan);
+const char *shared_format_name(SharedFormat format);
 /* The first op (program order) whose buffer ends past `limit`, or NULL. */
 const OpPlan *shared_over_limit(const KernelPlan *plan, int64_t limit);
+
+/* ---- barriers (barrier.c) -------------------------------------------------------- */
+
+/* The steps of an op's (or a conversion's) shared-memory phase at which a
+   barrier may go: before its first write, and between its writes and the
+   reads of other threads. */
+typedef enum BarrierStep { BARRIER_BEFORE_WRITE = 0, BARRIER_BEFORE_READ = 1 } BarrierStep;
+
+typedef struct BarrierRecord {
+    OpPlan *op;                        /* at this op's step ... */
+    ConvertRecord *convert;            /* ... or this conversion's (at its user or hoisted) */
+    BarrierStep step;
+    const char *why;                   /* what the barrier orders, for the dump */
+} BarrierRecord;
+
+/* Places every barrier (barrier.c). After shared_alloc. */
+void barrier_plan(KernelPlan *plan);
+
+/* ---- the plan as text (plan_print.c) ----------------------------------------------- */
+
+/* The kernel's tile IR annotated with the plan after `phase` (layout,
+   convert, shared, barrier), to `out`. */
+void plan_print(KernelPlan *plan, const char *phase, FILE *out);
 
 /* ---- code generation (emit.c) --------------------------------------------------- */
 
@@ -196,7 +298,16 @@ typedef struct CodegenOptions {
     const char *source_name;           /* module's source_filename: a basename */
     const char *const *ptxas_args;     /* -Xptxas, appended to each ptxas command */
     int num_ptxas_args;
+    /* --dump-after for a backend phase (layout, convert, shared, barrier,
+       llvm, opt; codegen_phase_known) or NULL; printed to dump_out (stderr
+       when NULL) */
+    const char *dump_after;
+    FILE *dump_out;
 } CodegenOptions;
+
+/* The backend phases --dump-after accepts, for --help and errors. */
+const char *codegen_phase_names(void);
+bool codegen_phase_known(const char *name);
 
 /* Lowers one kernel for every arch. On failure returns false after either
    a diagnostic (a limit of the register rule or of shared memory, at the op;

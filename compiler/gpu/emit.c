@@ -562,8 +562,29 @@ static char *emit_copy(const char *data, size_t size) {
     return p;
 }
 
-static bool emit_arch(LLVMModuleRef module, CodegenArch *a, bool print_llvm, CodegenKernel *out, char *error,
-                      size_t error_size) {
+/* --dump-after=PHASE for a backend phase: where to print it, or NULL. */
+static FILE *emit_dump(const CodegenOptions *options, const char *phase) {
+    if (!options->dump_after || strcmp(options->dump_after, phase) != 0)
+        return NULL;
+    return options->dump_out ? options->dump_out : stderr;
+}
+
+static void emit_dump_plan(KernelPlan *plan, const CodegenOptions *options, const char *phase) {
+    FILE *out = emit_dump(options, phase);
+    if (out)
+        plan_print(plan, phase, out);
+}
+
+static void emit_dump_module(LLVMModuleRef module, FILE *out, const char *phase) {
+    if (!out)
+        return;
+    char *text = LLVMPrintModuleToString(module);
+    fprintf(out, "; LLVM IR after %s\n%s", phase, text);
+    LLVMDisposeMessage(text);
+}
+
+static bool emit_arch(LLVMModuleRef module, CodegenArch *a, bool print_llvm, FILE *dump_opt, CodegenKernel *out,
+                      char *error, size_t error_size) {
     LLVMTargetMachineRef tm = emit_target_machine(a->arch, error, error_size);
     if (!tm)
         return false;
@@ -580,6 +601,8 @@ static bool emit_arch(LLVMModuleRef module, CodegenArch *a, bool print_llvm, Cod
         LLVMDisposeErrorMessage(message);
         ok = false;
     }
+    if (ok)
+        emit_dump_module(m, dump_opt, "opt");
     if (ok && print_llvm) {
         char *text = LLVMPrintModuleToString(m);
         out->llvm_ir_size = strlen(text);
@@ -616,7 +639,13 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
     KernelPlan *plan = layout_assign(kernel, out->threads);
     if (!layout_check_registers(plan))
         return false;
+    emit_dump_plan(plan, options, "layout");
+    convert_plan(plan);
+    emit_dump_plan(plan, options, "convert");
     shared_alloc(plan);
+    emit_dump_plan(plan, options, "shared");
+    barrier_plan(plan);
+    emit_dump_plan(plan, options, "barrier");
     timing_end("layouts and shared memory", t);
     out->shared_bytes = plan->shared_bytes;
     for (int i = 0; i < options->num_archs; i++) {
@@ -662,13 +691,16 @@ bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKern
     if (ok && emit_calls_libdevice(module))
         ok = emit_link_libdevice(ctx, module, LLVMGetNamedFunction(module, out->entry), error, sizeof error);
     timing_end("link libdevice", t);
+    if (ok)
+        emit_dump_module(module, emit_dump(options, "llvm"), "llvm");
     const char *ptxas = options->want_cubin ? codegen_find_ptxas() : NULL;
     for (int i = 0; ok && i < options->num_archs; i++) {
         CodegenArch *a = &out->archs[out->num_archs++];
         a->arch = options->archs[i];
         a->ptx_version = codegen_ptx_version(a->arch);
         a->registers = a->spill_stores = a->spill_loads = -1;
-        ok = emit_arch(module, a, options->want_llvm && i == 0, out, error, sizeof error);
+        ok = emit_arch(module, a, options->want_llvm && i == 0, i == 0 ? emit_dump(options, "opt") : NULL, out, error,
+                       sizeof error);
         if (ok && ptxas)
             a->ptxas_job = ptxas_job_start(ptxas, options, a, out->entry);
     }

@@ -82,10 +82,10 @@ static LLVMValueRef source_index(Lowering *L, const IrOp *op, const IrType *src,
 }
 
 static Tile *through_shared(Lowering *L, const IrOp *op, Tile *t, const Layout *to, const IrType *dst,
-                            int64_t offset) {
-    llvm_kernel_barrier(L);
+                            int64_t offset, unsigned barriers) {
+    llvm_kernel_barrier_at(L, barriers, BARRIER_BEFORE_WRITE);
     llvm_convert_write_shared(L, t, offset);
-    llvm_kernel_barrier(L);
+    llvm_kernel_barrier_at(L, barriers, BARRIER_BEFORE_READ);
     Tile *out = llvm_kernel_tile_new(L, to, dst);
     ThreadInfo *ti = llvm_kernel_thread(L, to, dst);
     for (int64_t r = 0; r < out->map.num_regs; r++) {
@@ -124,16 +124,11 @@ static void move_registers(Lowering *L, IrOpcode opcode, Tile *out, const Tile *
 
 /* ---- rematerialization ---------------------------------------------------------------------- */
 
-/* An index expression: iota, splats, and elementwise binary ops, selects,
-   casts, same-rank broadcasts and unit-dim insertions over them (a mask
-   like (j * BK + iota(BK))[None, :] < T). It costs a few integer
-   instructions per register in any layout, where a conversion through
-   shared memory costs a barrier pair and a round trip, so a user that
-   wants it in another layout gets it recomputed there. */
-/* Bounds on the expression looked at: its depth, and the nodes visited (a
-   DAG that reuses values would otherwise be walked once per path). */
-enum { REMAT_MAX_DEPTH = 12, REMAT_MAX_NODES = 64 };
-
+/* Rematerialization: convert.c decides which values are index
+   expressions (iota, splats, and elementwise binary ops, selects, casts,
+   same-rank broadcasts and unit-dim insertions over them, like a mask
+   (j * BK + iota(BK))[None, :] < T); here they are recomputed, a few integer
+   instructions per register, in the layout a user wants. */
 /* A splat or single element (a value not lowered yet, the shape op being
    lowered itself, is neither: its op decides). */
 static bool remat_scalar(Lowering *L, const IrValue *v) {
@@ -156,34 +151,6 @@ static int inserted_unit_dim(const IrType *src, const IrType *dst) {
             return p;
     }
     return -1;
-}
-
-static bool remat_ok(Lowering *L, const IrValue *v, int depth, int *nodes) {
-    if (v->type.kind != IRT_TILE || depth > REMAT_MAX_DEPTH || ++*nodes > REMAT_MAX_NODES)
-        return false;
-    if (remat_scalar(L, v))
-        return true;
-    const IrOp *op = v->def;
-    if (!op)
-        return false;
-    switch (op->opcode) {
-    case IR_IOTA: return true;
-    case IR_BROADCAST:
-        return op->operands[0]->type.rank == v->type.rank && remat_ok(L, op->operands[0], depth + 1, nodes);
-    case IR_RESHAPE:
-        return inserted_unit_dim(&op->operands[0]->type, &v->type) >= 0 &&
-               remat_ok(L, op->operands[0], depth + 1, nodes);
-    case IR_SELECT:
-    case IR_CAST:
-        break;
-    default:
-        if (!ir_opcode_is_elementwise_binary(op->opcode))
-            return false;
-    }
-    for (int i = 0; i < op->num_operands; i++)
-        if (!remat_ok(L, op->operands[i], depth + 1, nodes))
-            return false;
-    return true;
 }
 
 static Tile *remat(Lowering *L, const IrValue *v, const Layout *to) {
@@ -222,19 +189,16 @@ static Tile *remat(Lowering *L, const IrValue *v, const Layout *to) {
 }
 
 Tile *llvm_convert_remat(Lowering *L, const IrValue *v, const Layout *to) {
-    int nodes = 0;
-    if (!v->def || remat_scalar(L, v) || !remat_ok(L, v, 0, &nodes))
-        return NULL;
     return remat(L, v, to);
 }
 
-Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset) {
+Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset, unsigned barriers) {
     Tile *src = llvm_kernel_tile(L, bcast->operands[0]);
-    return through_shared(L, bcast, src, to, &bcast->results[0]->type, scratch_offset);
+    return through_shared(L, bcast, src, to, &bcast->results[0]->type, scratch_offset, barriers);
 }
 
-Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_offset) {
-    return through_shared(L, NULL, t, to, &t->type, scratch_offset);
+Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_offset, unsigned barriers) {
+    return through_shared(L, NULL, t, to, &t->type, scratch_offset, barriers);
 }
 
 void llvm_convert_shape_op(Lowering *L, IrOp *op) {
@@ -247,8 +211,8 @@ void llvm_convert_shape_op(Lowering *L, IrOp *op) {
         return;
     }
     if (p->via_shared) {
-        Tile *again = llvm_convert_remat(L, r, layout);
-        llvm_kernel_set_tile(L, r, again ? again : through_shared(L, op, src, layout, &r->type, p->scratch_offset));
+        llvm_kernel_set_tile(L, r, p->remat ? remat(L, r, layout) :
+                                   through_shared(L, op, src, layout, &r->type, p->scratch_offset, p->barriers));
         return;
     }
     Tile *out = llvm_kernel_tile_new(L, layout, &r->type);

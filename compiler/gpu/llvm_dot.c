@@ -120,11 +120,11 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     int wm = l->warps_per_cta[0], wn = l->warps_per_cta[1];
     /* A in the accumulator's layout (layout.c): its fragments are registers. */
     bool a_in_registers = wn == 1 && layout_equal(a->layout, l);
-    llvm_kernel_barrier(L);
+    llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
     if (!a_in_registers)
         mma_stage(L, a, a_offset, a_pitch);
     mma_stage(L, b, b_offset, b_pitch);
-    llvm_kernel_barrier(L);
+    llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
     int64_t row_regs = out->map.dims[0].regs, col_regs = out->map.dims[1].regs;
     for (int64_t reg = 0; reg < out->map.num_regs; reg++)
         out->regs[reg] = acc_in ? acc_in->regs[reg] : LLVMConstNull(L->f32);
@@ -252,10 +252,10 @@ void llvm_dot_op(Lowering *L, IrOp *op) {
     }
     int64_t a_offset = p->scratch_offset;
     int64_t b_offset = a_offset + dot_align16(m * k * llvm_kernel_mem_bytes(av->type.dtype));
-    llvm_kernel_barrier(L);
+    llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
     llvm_convert_write_shared(L, a, a_offset);
     llvm_convert_write_shared(L, b, b_offset);
-    llvm_kernel_barrier(L);
+    llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
 
     Tile *out = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
     ThreadInfo *ti = llvm_kernel_thread(L, out->layout, &out->type);

@@ -80,75 +80,13 @@ void llvm_kernel_no_unroll(Lowering *L, LLVMValueRef branch) {
 }
 
 /* __syncthreads: `barrier.cta.sync.aligned.all 0` (PTX ISA 9.7.13.1, bar /
-   barrier), which LLVM 22 prints as bar.sync 0. Every thread reaches it: the
-   lowering puts barriers only under conditions on scalars, and scalars are
-   uniform across the block. */
-void llvm_kernel_sync(Lowering *L) {
+   barrier), which LLVM 22 prints as bar.sync 0, where barrier_plan put one
+   (bit `step` of `barriers`). Every thread reaches it: barrier.c says why. */
+void llvm_kernel_barrier_at(Lowering *L, unsigned barriers, BarrierStep step) {
+    if (!(barriers & (1u << step)))
+        return;
     LLVMValueRef zero = llvm_kernel_i32(L, 0);
     llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
-    L->smem_unknown = false;
-    L->smem_num_ranges = 0;
-    L->smem_events++;
-}
-
-void llvm_kernel_barrier(Lowering *L) {
-    llvm_kernel_sync(L);
-    L->smem_unknown = true;
-}
-
-/* Phase tracking: a write to shared bytes that no thread has accessed
-   since the last barrier (on every path here) cannot race with an earlier
-   phase, so it needs no barrier of its own. Straight-line code keeps the
-   ranges; regions (for, if) that contain a phase leave "unknown" behind,
-   and a loop body starts "unknown" (its back edge). */
-bool llvm_kernel_shared_free(Lowering *L, int64_t lo, int64_t hi) {
-    if (L->smem_unknown)
-        return false;
-    for (int i = 0; i < L->smem_num_ranges; i++)
-        if (lo < L->smem_hi[i] && L->smem_lo[i] < hi)
-            return false;
-    return true;
-}
-
-void llvm_kernel_shared_touch(Lowering *L, int64_t lo, int64_t hi) {
-    L->smem_events++;
-    if (L->smem_num_ranges == (int)(sizeof L->smem_lo / sizeof L->smem_lo[0])) {
-        L->smem_unknown = true;
-        return;
-    }
-    L->smem_lo[L->smem_num_ranges] = lo;
-    L->smem_hi[L->smem_num_ranges++] = hi;
-}
-
-typedef struct SmemState {
-    bool unknown;
-    int num_ranges;
-    int64_t lo[8], hi[8];
-    int events;
-} SmemState;
-
-static SmemState smem_save(const Lowering *L) {
-    SmemState s = {L->smem_unknown, L->smem_num_ranges, {0}, {0}, L->smem_events};
-    memcpy(s.lo, L->smem_lo, sizeof s.lo);
-    memcpy(s.hi, L->smem_hi, sizeof s.hi);
-    return s;
-}
-
-static void smem_restore(Lowering *L, const SmemState *s) {
-    L->smem_unknown = s->unknown;
-    L->smem_num_ranges = s->num_ranges;
-    memcpy(L->smem_lo, s->lo, sizeof s->lo);
-    memcpy(L->smem_hi, s->hi, sizeof s->hi);
-}
-
-/* After a region: as before it when it had no phase, else unknown. */
-static void smem_after_region(Lowering *L, const SmemState *before) {
-    bool touched = L->smem_events != before->events;
-    smem_restore(L, before);
-    if (touched) {
-        L->smem_unknown = true;
-        L->smem_events++;
-    }
 }
 
 LLVMBasicBlockRef llvm_kernel_block(Lowering *L, const char *name) {
@@ -192,32 +130,29 @@ LLVMValueRef llvm_kernel_scalar(Lowering *L, const IrValue *v) {
     return t->splat ? t->splat : t->regs[0];
 }
 
-/* Whether t must be rearranged to be in layout `want` (NULL: as it is);
-   a splat or a single element is only re-spread. */
-static bool needs_conversion(const Tile *t, const Layout *want) {
-    return want && !layout_equal(want, t->layout) && !t->splat && ir_type_elements(&t->type) > 1;
+/* Does what conversion record `c` says (convert.c decided it). */
+static Tile *run_conversion(Lowering *L, const ConvertRecord *c) {
+    Tile *t = llvm_kernel_tile(L, c->value);
+    switch (c->method) {
+    case CONVERT_SPLAT: return llvm_kernel_splat(L, c->to, &t->type, t->splat ? t->splat : t->regs[0]);
+    case CONVERT_REMAT: return llvm_convert_remat(L, c->value, c->to);
+    case CONVERT_REBROADCAST: return llvm_convert_rebroadcast(L, c->value->def, c->to, c->smem_lo, c->barriers);
+    case CONVERT_SHARED: return llvm_convert_tile(L, t, c->to, c->smem_lo, c->barriers);
+    case CONVERT_SHUFFLE: break;
+    }
+    INTERNAL_ERROR("kernel '%s': conversion by %s has no lowering", L->kernel->name, convert_method_name(c->method));
 }
 
 Tile *llvm_kernel_operand(Lowering *L, IrOp *op, int i) {
-    IrValue *v = op->operands[i];
-    Tile *t = llvm_kernel_tile(L, v);
     OpPlan *p = layout_op_plan(L->plan, op);
-    const Layout *want = p->operand_layouts ? p->operand_layouts[i] : NULL;
-    if (!want || layout_equal(want, t->layout))
-        return t;
-    for (Hoisted *h = L->hoisted; h; h = h->next)
-        if (h->value == v && layout_equal(h->layout, want))
-            return h->tile;
-    if (t->splat)
-        return llvm_kernel_splat(L, want, &t->type, t->splat);
-    if (ir_type_elements(&t->type) == 1)
-        return llvm_kernel_splat(L, want, &t->type, t->regs[0]);
-    Tile *again = llvm_convert_remat(L, v, want);
-    if (again)
-        return again;
-    if (v->def && v->def->opcode == IR_BROADCAST)
-        return llvm_convert_rebroadcast(L, v->def, want, p->scratch_offset);
-    return llvm_convert_tile(L, t, want, p->scratch_offset);
+    const ConvertRecord *c = p->operand_converts ? p->operand_converts[i] : NULL;
+    if (!c)
+        return llvm_kernel_tile(L, op->operands[i]);
+    if (!c->loop)
+        return run_conversion(L, c);
+    if (!L->converted[c->id])
+        INTERNAL_ERROR("kernel '%s': hoisted conversion %d read outside its loop", L->kernel->name, c->id);
+    return L->converted[c->id];
 }
 
 /* ---- thread coordinates -------------------------------------------------------------- */
@@ -308,55 +243,17 @@ static Tile **yield_tiles(Lowering *L, IrOp *yield, int n) {
     return tiles;
 }
 
-/* Whether v is defined inside `loop` (an op of its body or of a block
-   nested in it, or one of those blocks' arguments). */
-static bool defined_in(const IrValue *v, const IrOp *loop) {
-    const IrBlock *block = v->def ? v->def->parent : v->arg_of;
-    while (block) {
-        if (block == loop->body)
-            return true;
-        block = block->parent_op ? block->parent_op->parent : NULL;
-    }
-    return false;
+/* A loop's hoisted conversions (convert.c), done once before it; its
+   body's operands read them, and they are dropped after it (the preheader
+   need not dominate what follows an enclosing if). */
+static void hoist_conversions(Lowering *L, const OpPlan *loop) {
+    for (int k = 0; k < loop->num_hoisted; k++)
+        L->converted[loop->hoisted[k]->id] = run_conversion(L, loop->hoisted[k]);
 }
 
-/* Loop-invariant operands that an op in the loop wants in another layout
-   through shared memory (a dot's A operand q in flash attention) are
-   converted once here, before the loop, instead of in every iteration.
-   The conversion uses the user's scratch buffer: nothing that is live at
-   this point and still live in the loop can overlap it (shared_alloc
-   gives whatever the loop uses an interval over the whole loop), and the
-   loop body starts with no assumption about shared memory (its first
-   phase barriers). */
-static void hoist_conversions(Lowering *L, IrOp *loop, IrBlock *block) {
-    for (IrOp *op = block->first; op; op = op->next) {
-        if (op->body)
-            hoist_conversions(L, loop, op->body);
-        if (op->else_body)
-            hoist_conversions(L, loop, op->else_body);
-        OpPlan *p = layout_op_plan(L->plan, op);
-        if (!p->operand_layouts || p->elided)
-            continue;
-        for (int i = 0; i < op->num_operands; i++) {
-            IrValue *v = op->operands[i];
-            const Layout *want = p->operand_layouts[i];
-            if (v->type.kind != IRT_TILE || defined_in(v, loop) || !L->tiles[v->id] ||
-                !needs_conversion(L->tiles[v->id], want))
-                continue;
-            bool known = false;
-            for (Hoisted *h = L->hoisted; h && !known; h = h->next)
-                known = h->value == v && layout_equal(h->layout, want);
-            if (known)
-                continue;
-            Tile *converted = llvm_kernel_operand(L, op, i);
-            Hoisted *h = ARENA_NEW(&L->kernel->arena, Hoisted);
-            h->value = v;
-            h->layout = want;
-            h->tile = converted;
-            h->next = L->hoisted;
-            L->hoisted = h;
-        }
-    }
+static void drop_hoisted(Lowering *L, const OpPlan *loop) {
+    for (int k = 0; k < loop->num_hoisted; k++)
+        L->converted[loop->hoisted[k]->id] = NULL;
 }
 
 /* The number of iterations of `for iv = lo to hi step step` (docs/language.md
@@ -394,8 +291,8 @@ static void lower_for(Lowering *L, IrOp *op) {
     Tile **inits = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++)
         inits[i] = llvm_kernel_operand(L, op, 3 + i);
-    Hoisted *outer = L->hoisted;
-    hoist_conversions(L, op, op->body);
+    OpPlan *plan_op = layout_op_plan(L->plan, op);
+    hoist_conversions(L, plan_op);
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
     LLVMBasicBlockRef header = llvm_kernel_block(L, "for.header");
     LLVMBasicBlockRef body = llvm_kernel_block(L, "for.body");
@@ -431,14 +328,11 @@ static void lower_for(Lowering *L, IrOp *op) {
                                                                         layout_of(L->plan, op->body->args[0]) :
                                                                         layout_blocked_default(L->kernel, &i32, L->plan->threads),
                                                                     &i32, iv));
-    SmemState before = smem_save(L);
-    L->smem_unknown = true;   /* the back edge: the previous iteration's phases */
     lower_block(L, op->body);
     IrOp *yield = op->body->last;
     if (!yield || yield->opcode != IR_YIELD || yield->num_operands != n)
         INTERNAL_ERROR("kernel '%s': for body without a matching yield", L->kernel->name);
     Tile **next = yield_tiles(L, yield, n);
-    smem_after_region(L, &before);
     /* After the last trip iv + step may wrap; that value is never used. */
     LLVMValueRef iv_next = LLVMBuildAdd(L->b, iv, step, "iv.next");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
@@ -452,7 +346,7 @@ static void lower_for(Lowering *L, IrOp *op) {
             LLVMAddIncoming(carried[i]->regs[r], &next[i]->regs[r], &latch, 1);
     LLVMBuildBr(L->b, header);
     LLVMPositionBuilderAtEnd(L->b, exit);
-    L->hoisted = outer;   /* the preheader need not dominate what follows an enclosing if */
+    drop_hoisted(L, plan_op);
 }
 
 static void lower_if(Lowering *L, IrOp *op) {
@@ -465,13 +359,9 @@ static void lower_if(Lowering *L, IrOp *op) {
     IrBlock *blocks[2] = {op->body, op->else_body};
     LLVMBasicBlockRef starts[2] = {then_bb, else_bb}, ends[2];
     Tile **values[2];
-    SmemState before = smem_save(L);
-    bool touched = false;
     for (int k = 0; k < 2; k++) {
         LLVMPositionBuilderAtEnd(L->b, starts[k]);
         values[k] = NULL;
-        smem_restore(L, &before);
-        L->smem_events = before.events;
         if (blocks[k]) {
             lower_block(L, blocks[k]);
             IrOp *yield = blocks[k]->last;
@@ -480,13 +370,9 @@ static void lower_if(Lowering *L, IrOp *op) {
             if (n > 0)
                 values[k] = yield_tiles(L, yield, n);
         }
-        touched |= L->smem_events != before.events;
         ends[k] = LLVMGetInsertBlock(L->b);
         LLVMBuildBr(L->b, merge);
     }
-    smem_restore(L, &before);
-    L->smem_events = before.events + (touched ? 1 : 0);
-    L->smem_unknown |= touched;
     LLVMPositionBuilderAtEnd(L->b, merge);
     for (int i = 0; i < n; i++) {
         IrValue *r = op->results[i];
@@ -587,6 +473,7 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     L->void_type = LLVMVoidTypeInContext(ctx);
     L->tiles = ARENA_ARRAY(&kernel->arena, Tile *, plan->num_values + 1);
     L->refs = ARENA_ARRAY(&kernel->arena, Ref *, plan->num_values + 1);
+    L->converted = ARENA_ARRAY(&kernel->arena, Tile *, plan->num_converts + 1);
 
     LLVMTypeRef *params = ARENA_ARRAY(&kernel->arena, LLVMTypeRef, kernel->num_params + 1);
     for (int i = 0; i < kernel->num_params; i++)

@@ -62,15 +62,6 @@ typedef struct ThreadInfo {
     struct ThreadInfo *next;
 } ThreadInfo;
 
-/* A conversion of a loop-invariant value done once before the loop that
-   needs it (llvm_kernel.c, lower_for): valid while that loop is lowered. */
-typedef struct Hoisted {
-    const IrValue *value;
-    const Layout *layout;
-    struct Tile *tile;
-    struct Hoisted *next;
-} Hoisted;
-
 typedef struct Lowering {
     LLVMContextRef ctx;
     LLVMModuleRef module;
@@ -82,15 +73,8 @@ typedef struct Lowering {
     Tile **tiles;                      /* by IrValue.id */
     Ref **refs;
     ThreadInfo *threads;
-    Hoisted *hoisted;
+    Tile **converted;                  /* by ConvertRecord.id: hoisted conversions while their loop is lowered */
     LLVMValueRef smem;                 /* the dynamic shared buffer */
-    /* Shared-memory phases (llvm_kernel_shared_phase): the byte ranges of
-       the shared buffer some thread may have accessed since the last
-       barrier on the current path; smem_unknown: any byte may have been. */
-    bool smem_unknown;
-    int smem_num_ranges;
-    int64_t smem_lo[8], smem_hi[8];
-    int smem_events;                   /* counts barriers and phases (for regions) */
     LLVMValueRef tid, lane, warp;      /* i32 */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
 } Lowering;
@@ -107,17 +91,9 @@ LLVMValueRef llvm_kernel_intrinsic(Lowering *L, const char *name, LLVMTypeRef *t
                                    LLVMValueRef *args, int num_args);
 LLVMValueRef llvm_kernel_i32(Lowering *L, int64_t v);
 LLVMValueRef llvm_kernel_i64(Lowering *L, int64_t v);
-/* A barrier before a phase that touches shared memory in a way the
-   tracking below does not describe: after it, any byte counts as accessed. */
-void llvm_kernel_barrier(Lowering *L);
-/* A barrier after which nothing counts as accessed (the caller records its
-   own accesses with llvm_kernel_shared_touch). */
-void llvm_kernel_sync(Lowering *L);
-/* Is [lo, hi) of the shared buffer untouched since the last barrier on
-   every path to here (so a thread may write it without a barrier)? */
-bool llvm_kernel_shared_free(Lowering *L, int64_t lo, int64_t hi);
-/* Records that this phase accesses [lo, hi). */
-void llvm_kernel_shared_touch(Lowering *L, int64_t lo, int64_t hi);
+/* bar.sync 0 iff barrier_plan set bit `step` of `barriers` (an OpPlan's
+   or a ConvertRecord's): the lowering places no barrier of its own. */
+void llvm_kernel_barrier_at(Lowering *L, unsigned barriers, BarrierStep step);
 LLVMBasicBlockRef llvm_kernel_block(Lowering *L, const char *name);
 /* Keeps the loop whose back edge is `branch` rolled (LLVM and ptxas). */
 void llvm_kernel_no_unroll(Lowering *L, LLVMValueRef branch);
@@ -144,13 +120,14 @@ void llvm_memory_load(Lowering *L, IrOp *op);
 void llvm_memory_store(Lowering *L, IrOp *op);
 void llvm_memory_atomic(Lowering *L, IrOp *op);
 
-/* llvm_convert.c: layout conversions and shape ops through shared memory */
-Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_offset);
+/* llvm_convert.c: layout conversions and shape ops through shared memory.
+   `barriers`: the BarrierStep bits barrier_plan set for the conversion. */
+Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_offset, unsigned barriers);
 void llvm_convert_shape_op(Lowering *L, IrOp *op);
 /* The result of broadcast op `bcast` again, in layout `to`, from its source. */
-Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset);
-/* v recomputed in layout `to` when it is an index expression (iota, splats
-   and cheap ops over them), else NULL. */
+Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset, unsigned barriers);
+/* v, an index expression (iota, splats and cheap ops over them: convert.c
+   decided), recomputed in layout `to`. */
 Tile *llvm_convert_remat(Lowering *L, const IrValue *v, const Layout *to);
 /* Writes t row-major at a byte offset of the shared buffer (no barrier). */
 void llvm_convert_write_shared(Lowering *L, Tile *t, int64_t offset);

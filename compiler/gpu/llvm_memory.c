@@ -690,12 +690,12 @@ static void access_tile(Lowering *L, MemAccess *a) {
     }
 }
 
-/* Barriers around shared memory: one before every access of an `alloc`, so
-   that it never meets another thread's access of an earlier phase (the
-   lowering puts one before every phase that touches shared memory). */
-static void shared_phase(Lowering *L, const Ref *r) {
+/* Barriers around shared memory: one before every access of an `alloc`
+   (barrier.c places it), so that it never meets another thread's access of
+   an earlier phase. */
+static void shared_phase(Lowering *L, IrOp *op, const Ref *r) {
     if (r->space == SPACE_SHARED)
-        llvm_kernel_barrier(L);
+        llvm_kernel_barrier_at(L, layout_op_plan(L->plan, op)->barriers, BARRIER_BEFORE_WRITE);
 }
 
 void llvm_memory_load(Lowering *L, IrOp *op) {
@@ -707,7 +707,7 @@ void llvm_memory_load(Lowering *L, IrOp *op) {
         a.mask = llvm_kernel_operand(L, op, next++);
     if (op->has_other)
         a.other = llvm_kernel_operand(L, op, next++);
-    shared_phase(L, a.ref);
+    shared_phase(L, op, a.ref);
     access_tile(L, &a);
     llvm_kernel_set_tile(L, v, a.tile);
 }
@@ -717,7 +717,7 @@ void llvm_memory_store(Lowering *L, IrOp *op) {
     a.tile = llvm_kernel_operand(L, op, 1);
     if (op->has_mask)
         a.mask = llvm_kernel_operand(L, op, 2);
-    shared_phase(L, a.ref);
+    shared_phase(L, op, a.ref);
     access_tile(L, &a);
 }
 
@@ -741,7 +741,7 @@ void llvm_memory_atomic(Lowering *L, IrOp *op) {
         INTERNAL_ERROR("kernel '%s': atomics on bool", L->kernel->name);
     Tile *t = llvm_kernel_operand(L, op, 1);
     Tile *mask = op->has_mask ? llvm_kernel_operand(L, op, 2) : NULL;
-    shared_phase(L, r);
+    shared_phase(L, op, r);
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
     LLVMValueRef unique = LLVMIsAConstantInt(ti->unique) && LLVMConstIntGetZExtValue(ti->unique) == 1 ? NULL : ti->unique;
     for (int64_t reg = 0; reg < t->map.num_regs; reg++) {

@@ -13,7 +13,7 @@
  *     the broadcast of the result: no further barrier). The scratch has two
  *     slots; a reduction writes the one no thread has accessed since the
  *     last barrier, so back-to-back reductions (softmax's max then sum)
- *     need one barrier each instead of two (llvm_kernel_shared_free).
+ *     need one barrier each instead of two (barrier.c chooses the slot).
  * Threads that hold copies of the same elements (replicated layouts) take
  * part in every step with equal values, so every thread ends with the
  * result for the elements its slice layout gives it.
@@ -111,19 +111,11 @@ void llvm_reduce_op(Lowering *L, IrOp *op) {
             OpPlan *p = layout_op_plan(L->plan, op);
             int64_t offset = p->scratch_offset;
             int64_t elements = ir_type_elements(&r->type);
-            /* Two slots of warps x elements partials when the scratch has
-               room (layout.c gives reductions two): the slot that no thread
-               has touched since the last barrier is written without a
-               barrier before it (the usual case: the previous reduction
-               read the other slot); else a barrier first. */
+            /* Two slots of warps x elements partials; barrier_plan chose
+               the slot and whether a barrier goes before the writes. */
             int64_t slot_bytes = (int64_t)warps * elements * llvm_kernel_mem_bytes(dtype);
-            if (llvm_kernel_shared_free(L, offset, offset + slot_bytes)) {
-                /* slot 0 */
-            } else if (p->scratch_bytes >= 2 * slot_bytes && llvm_kernel_shared_free(L, offset + slot_bytes, offset + 2 * slot_bytes)) {
-                offset += slot_bytes;
-            } else {
-                llvm_kernel_sync(L);
-            }
+            offset += p->reduce_slot * slot_bytes;
+            llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
             ThreadInfo *ti = llvm_kernel_thread(L, out->layout, &out->type);
             LLVMValueRef warp = LLVMBuildURem(
                 L->b, LLVMBuildUDiv(L->b, L->warp, llvm_kernel_i32(L, src->map.warp_stride[dim->root_dim]), ""),
@@ -135,7 +127,6 @@ void llvm_reduce_op(Lowering *L, IrOp *op) {
                     coords[d] = llvm_kernel_coord(L, out, ti, o, d);
                 linear[o] = llvm_convert_linear(L, &r->type, coords);
             }
-            llvm_kernel_shared_touch(L, offset, offset + slot_bytes);
             for (int64_t o = 0; o < out->map.num_regs; o++) {
                 LLVMValueRef slot = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, warp, llvm_kernel_i32(L, elements), ""), linear[o], "");
                 LLVMValueRef base = llvm_kernel_smem(L, llvm_kernel_i32(L, offset));
@@ -144,10 +135,8 @@ void llvm_reduce_op(Lowering *L, IrOp *op) {
                 LLVMSetAlignment(LLVMBuildStore(L->b, v, ptr), (unsigned)llvm_kernel_mem_bytes(dtype));
             }
             /* The partials are read by every thread: a barrier between the
-               writes and the reads; the reads then count as this slot's
-               accesses (the next reduction takes the other slot). */
-            llvm_kernel_sync(L);
-            llvm_kernel_shared_touch(L, offset, offset + slot_bytes);
+               writes and the reads. */
+            llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
             for (int64_t o = 0; o < out->map.num_regs; o++) {
                 LLVMValueRef acc = NULL;
                 for (int w = 0; w < warps; w++) {

@@ -13,20 +13,63 @@
  * inside a loop that does not contain the alloc keeps it alive to the end
  * of that loop, since the next iteration uses it again. Buffers whose
  * intervals overlap never share bytes; the rest reuse by first fit, largest
- * first. Barriers between the phases that touch shared memory are the
- * lowering's job (it puts one before every phase).
+ * first. Barriers between the phases that touch shared memory are
+ * barrier.c's job.
+ *
+ * Every buffer becomes a SharedBuffer record (plan->buffers, program order)
+ * with its format: how the op lays its bytes out (a row-major tile, a
+ * reduction's partials, a dot's staged operands, the mma's padded rows).
+ * Conversions (convert.c) use their user's buffer: each shared one gets the
+ * bytes [offset, offset + its tile's bytes) of it.
  */
 #include "codegen.h"
 
 #include <stdlib.h>
 
-typedef struct Buffer {
-    OpPlan *op;
-    int start, end;
-    int64_t size, offset;
-} Buffer;
+typedef SharedBuffer Buffer;
 
 static int64_t shared_align(int64_t v) { return (v + 15) & ~(int64_t)15; }
+
+const char *shared_format_name(SharedFormat format) {
+    switch (format) {
+    case SHARED_ROW_MAJOR: return "row-major";
+    case SHARED_PARTIALS: return "partials";
+    case SHARED_STAGED: return "staged";
+    case SHARED_MMA_PITCH: return "mma-pitch";
+    }
+    return "?";
+}
+
+static int64_t tile_bytes(const IrType *type) {
+    return ir_type_elements(type) * (type->dtype == DT_BOOL ? 1 : dtype_bytes(type->dtype));
+}
+
+/* What the op itself keeps in its buffer (layout.c sized it for the
+   largest of these and of its operands' conversions). */
+static void shared_format(const KernelPlan *plan, Buffer *b) {
+    const OpPlan *p = b->op;
+    const IrOp *op = p->op;
+    b->format = SHARED_ROW_MAJOR;
+    if (op->opcode == IR_REDUCE && !p->via_shared) {
+        const IrValue *src = op->operands[0];
+        LayoutMap map;
+        layout_map(plan->values[src->id].layout, &src->type, &map);
+        const LayoutDim *dim = &map.dims[op->axis];
+        if (!dim->in_registers && dim->unique_threads > dim->tpw)
+            b->format = SHARED_PARTIALS;
+    } else if (op->opcode == IR_DOT) {
+        const IrType *at = &op->operands[0]->type, *bt = &op->operands[1]->type;
+        if (p->mma) {
+            b->format = SHARED_MMA_PITCH;
+            b->a_pitch = layout_mma_pitch(at->dims[1].size);
+            b->b_pitch = layout_mma_pitch(p->mma_b_transposed ? bt->dims[0].size : bt->dims[1].size);
+            b->b_offset = shared_align(at->dims[0].size * b->a_pitch * 2);
+        } else {
+            b->format = SHARED_STAGED;
+            b->b_offset = shared_align(tile_bytes(at));
+        }
+    }
+}
 
 /* The alloc op a ref value comes from, or NULL (value id -> OpPlan). */
 static void shared_find_uses(KernelPlan *plan, OpPlan **root, Buffer *buffers, int *buffer_of) {
@@ -73,7 +116,8 @@ void shared_alloc(KernelPlan *plan) {
         if (p->scratch_bytes <= 0)
             continue;
         buffer_of[i] = n;
-        buffers[n++] = (Buffer){.op = p, .start = p->index, .end = p->index, .size = shared_align(p->scratch_bytes)};
+        buffers[n] = (Buffer){.op = p, .start = p->index, .end = p->index, .size = shared_align(p->scratch_bytes)};
+        shared_format(plan, &buffers[n++]);
         if (p->op->opcode == IR_ALLOC)
             root[p->op->results[0]->id] = p;
     }
@@ -102,6 +146,21 @@ void shared_alloc(KernelPlan *plan) {
             total = offset + b->size;
     }
     plan->shared_bytes = total;
+    plan->buffers = ARENA_ARRAY(&plan->kernel->arena, SharedBuffer, n + 1);
+    plan->num_buffers = n;
+    for (int i = 0; i < plan->num_ops; i++)
+        if (plan->ops[i].scratch_bytes > 0)
+            for (int j = 0; j < n; j++)
+                if (buffers[j].op == &plan->ops[i])
+                    plan->buffers[buffer_of[i]] = buffers[j];
+    for (int i = 0; i < plan->num_converts; i++) {
+        ConvertRecord *c = plan->converts[i];
+        if (c->method != CONVERT_SHARED && c->method != CONVERT_REBROADCAST)
+            continue;
+        const IrType *t = c->method == CONVERT_REBROADCAST ? &c->value->def->operands[0]->type : &c->value->type;
+        c->smem_lo = c->user->scratch_offset;
+        c->smem_hi = c->smem_lo + tile_bytes(t);
+    }
     free(buffers);
     free(buffer_of);
     free(root);

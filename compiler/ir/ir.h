@@ -239,6 +239,15 @@ uint64_t ir_hash_pointer(const void *p);
 
 void ir_print_module(const IrModule *module, FILE *out);
 void ir_print_kernel(const IrKernel *kernel, FILE *out);
+/* ir_print_kernel with lines of the caller's around each op (the backend's
+   --dump-after): before_op before the op's text, after_op after all of it
+   (a for or if: after its closing brace), at the op's nesting depth. */
+typedef struct IrPrintHooks {
+    void *ctx;
+    void (*before_op)(void *ctx, const IrOp *op, int depth, FILE *out);
+    void (*after_op)(void *ctx, const IrOp *op, int depth, FILE *out);
+} IrPrintHooks;
+void ir_print_kernel_annotated(const IrKernel *kernel, FILE *out, const IrPrintHooks *hooks);
 void grid_expr_format(const GridExpr *expr, char *buf, size_t size);
 
 /* Parses the textual IR of `file`; reports errors through diag at their

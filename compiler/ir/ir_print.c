@@ -378,9 +378,18 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
     print_loc(op->loc, out);
 }
 
+/* The annotations of ir_print_kernel_annotated, while it prints (one
+   printer at a time: tessc prints from one thread). */
+static const IrPrintHooks *print_hooks;
+
 static void print_block_ops(const IrBlock *block, int depth, FILE *out) {
-    for (const IrOp *op = block->first; op; op = op->next)
+    for (const IrOp *op = block->first; op; op = op->next) {
+        if (print_hooks && print_hooks->before_op)
+            print_hooks->before_op(print_hooks->ctx, op, depth, out);
         print_op(op, depth, out);
+        if (print_hooks && print_hooks->after_op)
+            print_hooks->after_op(print_hooks->ctx, op, depth, out);
+    }
 }
 
 /* ---- kernels and modules ------------------------------------------------- */
@@ -442,6 +451,12 @@ void ir_print_kernel(const IrKernel *kernel, FILE *out) {
     fprintf(out, " loc(%d:%d:%d) {\n", kernel->loc.line, kernel->loc.col, kernel->loc.end_col);
     print_block_ops(kernel->body, 1, out);
     fputs("}\n", out);
+}
+
+void ir_print_kernel_annotated(const IrKernel *kernel, FILE *out, const IrPrintHooks *hooks) {
+    print_hooks = hooks;
+    ir_print_kernel(kernel, out);
+    print_hooks = NULL;
 }
 
 /* The source name is a quoted string with C escapes for '"', '\\' and bytes

@@ -1,0 +1,244 @@
+/*
+ * barrier.c: the barrier pass, the one place where `bar.sync 0` is placed.
+ *
+ * In: a KernelPlan after convert_plan and shared_alloc (conversions, buffer
+ * offsets). Out: for every op and conversion the BarrierStep bits at which
+ * the lowering emits a barrier (OpPlan.barriers, ConvertRecord.barriers),
+ * the slot each cross-warp reduction writes (OpPlan.reduce_slot), and the
+ * list of barriers (plan->barrier_list) for the dump.
+ *
+ * Each shared-memory phase is a sequence of steps: barrier points, writes
+ * and reads of byte ranges. Phases whose accesses are not described by
+ * ranges (a conversion or shape op through shared memory: barrier, write,
+ * barrier, read; a dot's staging: barrier, write A and B, barrier, reads;
+ * a load, store or atomic on an `alloc`: barrier, access) barrier at both
+ * points, and after them any byte counts as accessed. A reduction across
+ * warps describes its ranges: its scratch has two slots of
+ * warps x elements partials; it writes the slot that no thread has accessed
+ * since the last barrier on every path here, without a barrier before it
+ * (so back-to-back reductions, softmax's max then sum, need one barrier
+ * each), else barriers first and writes slot 0; barrier; every thread reads
+ * the partials (which then count as that slot's accesses).
+ *
+ * The walk follows the lowering's order (an op's operand conversions before
+ * its own phase; a loop's init conversions, then its hoisted ones, then its
+ * body) and its rules for regions: a loop body starts with every byte
+ * possibly accessed (the back edge brings the previous iteration's
+ * phases); a `for` or `if` whose regions contain a phase leaves every byte
+ * possibly accessed after it; one without leaves the state as before it.
+ * Every thread reaches every barrier: barriers sit only under conditions on
+ * scalars, and scalars are uniform across the block.
+ */
+#include "codegen.h"
+
+#include <string.h>
+
+enum { TRACK_RANGES = 8 };
+
+/* The byte ranges some thread may have accessed since the last barrier on
+   the current path; unknown: any byte may have been. */
+typedef struct Track {
+    bool unknown;
+    const char *why;                   /* why unknown, for the dump */
+    int num_ranges;
+    int64_t lo[TRACK_RANGES], hi[TRACK_RANGES];
+    int events;                        /* counts barriers and accesses (for regions) */
+} Track;
+
+typedef struct Barriers {
+    KernelPlan *plan;
+    Track t;
+    PtrVec list;
+} Barriers;
+
+static void place(Barriers *B, OpPlan *op, ConvertRecord *convert, BarrierStep step, const char *why) {
+    BarrierRecord *r = ARENA_NEW(&B->plan->kernel->arena, BarrierRecord);
+    r->op = op;
+    r->convert = convert;
+    r->step = step;
+    r->why = why;
+    ptrvec_push(&B->plan->kernel->arena, &B->list, r);
+    if (convert)
+        convert->barriers |= 1u << step;
+    else
+        op->barriers |= 1u << step;
+    B->t.unknown = false;
+    B->t.num_ranges = 0;
+    B->t.events++;
+}
+
+/* An access the ranges do not describe: after it, any byte counts. */
+static void access_any(Barriers *B, const char *why) {
+    B->t.unknown = true;
+    B->t.why = why;
+}
+
+static bool range_free(const Track *t, int64_t lo, int64_t hi) {
+    if (t->unknown)
+        return false;
+    for (int i = 0; i < t->num_ranges; i++)
+        if (lo < t->hi[i] && t->lo[i] < hi)
+            return false;
+    return true;
+}
+
+static void access_range(Barriers *B, int64_t lo, int64_t hi) {
+    Track *t = &B->t;
+    t->events++;
+    if (t->num_ranges == TRACK_RANGES) {
+        t->unknown = true;
+        t->why = "too many ranges";
+        return;
+    }
+    t->lo[t->num_ranges] = lo;
+    t->hi[t->num_ranges++] = hi;
+}
+
+/* Barrier, write, barrier, read, with undescribed accesses. */
+static void phase_any(Barriers *B, OpPlan *op, ConvertRecord *convert, const char *what) {
+    place(B, op, convert, BARRIER_BEFORE_WRITE, "before the write: earlier phases' accesses");
+    access_any(B, what);
+    place(B, op, convert, BARRIER_BEFORE_READ, "between the write and other threads' reads");
+    access_any(B, what);
+}
+
+static void conversion(Barriers *B, OpPlan *at, ConvertRecord *c) {
+    if (c->method == CONVERT_SHARED || c->method == CONVERT_REBROADCAST)
+        phase_any(B, at, c, "after a conversion through shared memory");
+}
+
+/* The operand conversions an op does itself (hoisted ones were done before
+   their loop). */
+static void operand_conversions(Barriers *B, OpPlan *p) {
+    for (int i = 0; p->operand_converts && i < p->op->num_operands; i++) {
+        ConvertRecord *c = p->operand_converts[i];
+        if (c && !c->loop)
+            conversion(B, p, c);
+    }
+}
+
+static void reduction(Barriers *B, OpPlan *p) {
+    const IrOp *op = p->op;
+    const IrValue *src = op->operands[0], *r = op->results[0];
+    LayoutMap map;
+    layout_map(B->plan->values[src->id].layout, &src->type, &map);
+    const LayoutDim *dim = &map.dims[op->axis];
+    int warps = dim->unique_threads > dim->tpw ? dim->unique_threads / dim->tpw : 1;
+    if (dim->in_registers || warps <= 1)
+        return;
+    int64_t slot = (int64_t)warps * ir_type_elements(&r->type) *
+                   (r->type.dtype == DT_BOOL ? 1 : dtype_bytes(r->type.dtype));
+    int64_t offset = p->scratch_offset;
+    p->reduce_slot = 0;
+    p->reduce_slot_bytes = slot;
+    if (range_free(&B->t, offset, offset + slot)) {
+        /* slot 0 */
+    } else if (p->scratch_bytes >= 2 * slot && range_free(&B->t, offset + slot, offset + 2 * slot)) {
+        p->reduce_slot = 1;
+        offset += slot;
+    } else {
+        place(B, p, NULL, BARRIER_BEFORE_WRITE, B->t.unknown ? B->t.why : "both slots accessed since the last barrier");
+        /* (t.why: any byte may be in use, for that reason) */
+    }
+    access_range(B, offset, offset + slot);
+    place(B, p, NULL, BARRIER_BEFORE_READ, "between the partials' writes and every thread's reads");
+    access_range(B, offset, offset + slot);
+}
+
+static void walk_block(Barriers *B, IrBlock *block);
+
+/* After a region: as before it when it had no phase, else unknown. */
+static void after_region(Barriers *B, const Track *before, bool touched) {
+    int events = B->t.events;
+    B->t = *before;
+    B->t.events = events;
+    if (touched) {
+        B->t.unknown = true;
+        B->t.why = "after a loop with shared-memory phases";
+        B->t.events++;
+    }
+}
+
+static void walk_for(Barriers *B, OpPlan *p) {
+    operand_conversions(B, p);
+    for (int k = 0; k < p->num_hoisted; k++)
+        conversion(B, p, p->hoisted[k]);
+    Track before = B->t;
+    B->t.unknown = true;   /* the back edge: the previous iteration's phases */
+    B->t.why = "the loop's back edge (the previous iteration's phases)";
+    walk_block(B, p->op->body);
+    after_region(B, &before, B->t.events != before.events);
+}
+
+static void walk_if(Barriers *B, OpPlan *p) {
+    Track before = B->t;
+    bool touched = false;
+    IrBlock *blocks[2] = {p->op->body, p->op->else_body};
+    for (int k = 0; k < 2; k++) {
+        B->t = before;
+        if (blocks[k])
+            walk_block(B, blocks[k]);
+        touched |= B->t.events != before.events;
+    }
+    B->t = before;
+    B->t.events = before.events + (touched ? 1 : 0);
+    if (touched) {
+        B->t.unknown = true;
+        B->t.why = "after an if with shared-memory phases";
+    }
+}
+
+static bool shared_ref(const IrValue *v) { return v->type.kind == IRT_REF && v->type.space == SPACE_SHARED; }
+
+static void walk_op(Barriers *B, IrOp *op) {
+    KernelPlan *plan = B->plan;
+    OpPlan *p = layout_op_plan(plan, op);
+    if (p->elided)
+        return;
+    switch (op->opcode) {
+    case IR_FOR: walk_for(B, p); return;
+    case IR_IF: walk_if(B, p); return;
+    default: break;
+    }
+    operand_conversions(B, p);
+    switch (op->opcode) {
+    case IR_BROADCAST:
+    case IR_RESHAPE:
+    case IR_TRANSPOSE:
+    case IR_EXTRACT:
+        if (p->via_shared && !p->remat && !convert_is_scalar(plan, op->operands[0]))
+            phase_any(B, p, NULL, "after a shape op through shared memory");
+        return;
+    case IR_REDUCE: reduction(B, p); return;
+    case IR_DOT: phase_any(B, p, NULL, "after a dot's staging"); return;
+    case IR_LOAD:
+    case IR_STORE:
+    case IR_ATOMIC:
+        if (shared_ref(op->operands[0])) {
+            place(B, p, NULL, BARRIER_BEFORE_WRITE, "before an access of an alloc: earlier phases' accesses");
+            access_any(B, "after an access of an alloc");
+        }
+        return;
+    default: return;
+    }
+}
+
+static void walk_block(Barriers *B, IrBlock *block) {
+    for (IrOp *op = block->first; op; op = op->next)
+        walk_op(B, op);
+}
+
+void barrier_plan(KernelPlan *plan) {
+    Barriers B = {.plan = plan};
+    for (int i = 0; i < plan->num_ops; i++) {
+        plan->ops[i].barriers = 0;
+        plan->ops[i].reduce_slot = 0;
+    }
+    for (int i = 0; i < plan->num_converts; i++)
+        plan->converts[i]->barriers = 0;
+    walk_block(&B, plan->kernel->body);
+    plan->barrier_list = ARENA_ARRAY(&plan->kernel->arena, BarrierRecord, B.list.len + 1);
+    for (int i = 0; i < B.list.len; i++)
+        plan->barrier_list[i] = *(BarrierRecord *)B.list.items[i];
+    plan->num_barriers = B.list.len;
+}

@@ -1,0 +1,265 @@
+/*
+ * convert.c: the conversion pass, the one place where layout conversions
+ * are decided.
+ *
+ * In: a KernelPlan from layout_assign (a layout per value, a wanted layout
+ * per operand). Out: a ConvertRecord for every operand whose wanted layout
+ * differs from its value's (OpPlan.operand_converts), the list of
+ * conversions each `for` does once before its body (OpPlan.hoisted), and
+ * which shape ops recompute their result instead of going through shared
+ * memory (OpPlan.remat). The lowering executes the records; it decides
+ * nothing.
+ *
+ * Methods, tried in this order:
+ * - splat: a splat (constants and what is computed from them) or a single
+ *   element is one scalar in every layout: it is re-spread, no code.
+ * - remat: an index expression (iota, splats, elementwise ops, selects,
+ *   casts, same-rank broadcasts and unit-dim insertions over them, like a
+ *   causal mask) costs a few integer instructions per register in any
+ *   layout, where shared memory costs a barrier pair and a round trip: it is
+ *   recomputed in the wanted layout.
+ * - rebroadcast: a broadcast's result is redone from its (smaller) source,
+ *   through shared memory, without moving the big tile.
+ * - shared: write, barrier, read, through the user's scratch buffer.
+ * - shuffle (within a warp) is reserved for when a layout pair is known to
+ *   differ only in lanes; nothing chooses it yet.
+ *
+ * Placement: a conversion that an op inside a `for` wants of a value
+ * defined outside it (a dot's loop-invariant A operand, q in flash
+ * attention) is hoisted: done once before the outermost such loop, and
+ * every operand in the loop that wants the same value in the same layout
+ * reads that one conversion. It uses the first such user's scratch: nothing
+ * live at the loop and still live in it overlaps it (shared_alloc gives
+ * whatever a loop uses an interval over the whole loop). Every other
+ * conversion is done at its user, once per operand. The visit order (a
+ * loop's nested blocks before an op's own operands) is the lowering's.
+ */
+#include "codegen.h"
+
+#include <string.h>
+
+const char *convert_method_name(ConvertMethod method) {
+    switch (method) {
+    case CONVERT_SPLAT: return "splat";
+    case CONVERT_REMAT: return "remat";
+    case CONVERT_REBROADCAST: return "rebroadcast";
+    case CONVERT_SHARED: return "shared";
+    case CONVERT_SHUFFLE: return "shuffle";
+    }
+    return "?";
+}
+
+static bool is_tile(const IrValue *v) { return v->type.kind == IRT_TILE; }
+
+/* The lowering holds a value as one scalar iff it is flexible (a splat) or
+   has a single element (llvm_kernel_splat's callers). */
+bool convert_is_scalar(const KernelPlan *plan, const IrValue *v) {
+    return is_tile(v) && (ir_type_elements(&v->type) == 1 || plan->values[v->id].flexible);
+}
+
+/* ---- rematerialization --------------------------------------------------------- */
+
+/* Bounds on the expression looked at: its depth, and the nodes visited (a
+   DAG that reuses values would otherwise be walked once per path). */
+enum { REMAT_MAX_DEPTH = 12, REMAT_MAX_NODES = 64 };
+
+/* The dim a reshape inserts (size 1, the other dims unchanged), or -1. */
+static int inserted_unit_dim(const IrType *src, const IrType *dst) {
+    if (dst->rank != src->rank + 1)
+        return -1;
+    for (int p = 0; p < dst->rank; p++) {
+        if (dst->dims[p].size != 1)
+            continue;
+        bool same = true;
+        for (int d = 0, s = 0; d < dst->rank && same; d++)
+            if (d != p)
+                same = dst->dims[d].size == src->dims[s++].size;
+        if (same)
+            return p;
+    }
+    return -1;
+}
+
+/* `self`: the result of the op being decided, which is not a scalar to
+   its own op (it is not lowered yet when its op runs). */
+static bool remat_ok(const KernelPlan *plan, const IrValue *v, const IrValue *self, int depth, int *nodes) {
+    if (!is_tile(v) || depth > REMAT_MAX_DEPTH || ++*nodes > REMAT_MAX_NODES)
+        return false;
+    if (v != self && convert_is_scalar(plan, v))
+        return true;
+    const IrOp *op = v->def;
+    if (!op)
+        return false;
+    switch (op->opcode) {
+    case IR_IOTA: return true;
+    case IR_BROADCAST:
+        return op->operands[0]->type.rank == v->type.rank && remat_ok(plan, op->operands[0], self, depth + 1, nodes);
+    case IR_RESHAPE:
+        return inserted_unit_dim(&op->operands[0]->type, &v->type) >= 0 &&
+               remat_ok(plan, op->operands[0], self, depth + 1, nodes);
+    case IR_SELECT:
+    case IR_CAST:
+        break;
+    default:
+        if (!ir_opcode_is_elementwise_binary(op->opcode))
+            return false;
+    }
+    for (int i = 0; i < op->num_operands; i++)
+        if (!remat_ok(plan, op->operands[i], self, depth + 1, nodes))
+            return false;
+    return true;
+}
+
+static bool can_remat(const KernelPlan *plan, const IrValue *v, const IrValue *self) {
+    int nodes = 0;
+    return v->def && (v == self || !convert_is_scalar(plan, v)) && remat_ok(plan, v, self, 0, &nodes);
+}
+
+/* ---- records ---------------------------------------------------------------------- */
+
+typedef struct Convert {
+    KernelPlan *plan;
+    PtrVec records;
+    /* the loops being walked, innermost last: their hoisted conversions are
+       what an operand inside them reads */
+    OpPlan *loops[64];
+    int depth;
+} Convert;
+
+/* The conversion operand i of `user` needs, or NULL: wanted layout as it
+   is, or none wanted. */
+static const Layout *wanted(const KernelPlan *plan, const OpPlan *user, int i) {
+    const IrValue *v = user->op->operands[i];
+    const Layout *want = user->operand_layouts ? user->operand_layouts[i] : NULL;
+    if (!is_tile(v) || !want || layout_equal(want, plan->values[v->id].layout))
+        return NULL;
+    return want;
+}
+
+static ConvertRecord *record_new(Convert *C, OpPlan *user, int i, const Layout *to, OpPlan *loop) {
+    KernelPlan *plan = C->plan;
+    IrValue *v = user->op->operands[i];
+    ConvertRecord *r = ARENA_NEW(&plan->kernel->arena, ConvertRecord);
+    r->id = C->records.len;
+    r->value = v;
+    r->from = plan->values[v->id].layout;
+    r->to = to;
+    r->user = user;
+    r->operand = i;
+    r->loop = loop;
+    if (convert_is_scalar(plan, v))
+        r->method = CONVERT_SPLAT;
+    else if (can_remat(plan, v, NULL))
+        r->method = CONVERT_REMAT;
+    else if (v->def && v->def->opcode == IR_BROADCAST)
+        r->method = CONVERT_REBROADCAST;
+    else
+        r->method = CONVERT_SHARED;
+    ptrvec_push(&plan->kernel->arena, &C->records, r);
+    return r;
+}
+
+/* The hoisted conversion of (v, to) that an enclosing loop does, or NULL. */
+static ConvertRecord *find_hoisted(Convert *C, const IrValue *v, const Layout *to) {
+    for (int d = C->depth - 1; d >= 0; d--) {
+        OpPlan *loop = C->loops[d];
+        for (int k = loop->num_hoisted - 1; k >= 0; k--)
+            if (loop->hoisted[k]->value == v && layout_equal(loop->hoisted[k]->to, to))
+                return loop->hoisted[k];
+    }
+    return NULL;
+}
+
+/* Whether v is defined inside `loop` (an op of its body or of a block
+   nested in it, or one of those blocks' arguments). */
+static bool defined_in(const IrValue *v, const IrOp *loop) {
+    const IrBlock *block = v->def ? v->def->parent : v->arg_of;
+    while (block) {
+        if (block == loop->body)
+            return true;
+        block = block->parent_op ? block->parent_op->parent : NULL;
+    }
+    return false;
+}
+
+/* The loop-invariant operands of ops in `block` (in `loop`) that need a
+   conversion other than a re-spread: one record each (value, layout). */
+static void hoist_block(Convert *C, OpPlan *loop, IrBlock *block, PtrVec *out) {
+    KernelPlan *plan = C->plan;
+    for (IrOp *op = block->first; op; op = op->next) {
+        if (op->body)
+            hoist_block(C, loop, op->body, out);
+        if (op->else_body)
+            hoist_block(C, loop, op->else_body, out);
+        OpPlan *p = layout_op_plan(plan, op);
+        if (p->elided)
+            continue;
+        for (int i = 0; i < op->num_operands; i++) {
+            IrValue *v = op->operands[i];
+            const Layout *to = wanted(plan, p, i);
+            /* an elided op's result is never lowered: nothing to convert */
+            if (!to || defined_in(v, loop->op) || convert_is_scalar(plan, v) ||
+                (v->def && layout_op_plan(plan, v->def)->elided))
+                continue;
+            bool known = find_hoisted(C, v, to) != NULL;
+            for (int k = 0; k < out->len && !known; k++) {
+                ConvertRecord *h = out->items[k];
+                known = h->value == v && layout_equal(h->to, to);
+            }
+            if (!known)
+                ptrvec_push(&plan->kernel->arena, out, record_new(C, p, i, to, loop));
+        }
+    }
+}
+
+static void convert_block(Convert *C, IrBlock *block);
+
+static void convert_op(Convert *C, IrOp *op) {
+    KernelPlan *plan = C->plan;
+    OpPlan *p = layout_op_plan(plan, op);
+    if (p->elided)
+        return;
+    if (p->via_shared)
+        p->remat = can_remat(plan, op->results[0], op->results[0]);
+    if (op->num_operands > 0) {
+        p->operand_converts = ARENA_ARRAY(&plan->kernel->arena, ConvertRecord *, op->num_operands + 1);
+        for (int i = 0; i < op->num_operands; i++) {
+            const Layout *to = wanted(plan, p, i);
+            if (!to)
+                continue;
+            ConvertRecord *r = find_hoisted(C, op->operands[i], to);
+            if (!r)
+                r = record_new(C, p, i, to, NULL);
+            r->num_users++;
+            p->operand_converts[i] = r;
+        }
+    }
+    if (op->opcode == IR_FOR && op->body) {
+        if (C->depth == (int)(sizeof C->loops / sizeof C->loops[0]))
+            INTERNAL_ERROR("kernel '%s': loops nested more than %d deep", plan->kernel->name, C->depth);
+        PtrVec hoisted = {0};
+        hoist_block(C, p, op->body, &hoisted);
+        p->hoisted = (ConvertRecord **)hoisted.items;
+        p->num_hoisted = hoisted.len;
+        C->loops[C->depth++] = p;
+        convert_block(C, op->body);
+        C->depth--;
+    } else {
+        if (op->body)
+            convert_block(C, op->body);
+        if (op->else_body)
+            convert_block(C, op->else_body);
+    }
+}
+
+static void convert_block(Convert *C, IrBlock *block) {
+    for (IrOp *op = block->first; op; op = op->next)
+        convert_op(C, op);
+}
+
+void convert_plan(KernelPlan *plan) {
+    Convert C = {.plan = plan};
+    convert_block(&C, plan->kernel->body);
+    plan->converts = (ConvertRecord **)C.records.items;
+    plan->num_converts = C.records.len;
+}

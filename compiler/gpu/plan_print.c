@@ -1,0 +1,205 @@
+/*
+ * plan_print.c: the backend's plan as text (--dump-after=layout, convert,
+ * shared, barrier).
+ *
+ * In: a KernelPlan after one of those phases. Out, to a stream: the kernel's
+ * tile IR (ir_print's text and numbering) with the plan as `//` lines at
+ * the ops, as far as the phase has decided it (docs/codegen.md, "The plan
+ * as text"):
+ *
+ *   // #0 = blocked<...>                       the layouts, numbered, first
+ *   // layout %5 #0                            after the op defining %5
+ *   // convert_layout %5 : TYPE #0 -> #1 via METHOD ...   where it runs
+ *   // barrier STEP [of convert %5]: WHY       where bar.sync goes
+ *   // smem[LO, HI) FORMAT ...                 after the op owning the buffer
+ *   // shared: N bytes in M buffers; K barriers    at the end
+ *
+ * Printing renumbers IrValue.id (ir_print); the plan's numbering (params
+ * first) is put back before returning.
+ */
+#include "codegen.h"
+
+#include <string.h>
+
+enum { PHASE_LAYOUT, PHASE_CONVERT, PHASE_SHARED, PHASE_BARRIER };
+
+static const char *const phase_names[] = {"layout", "convert", "shared", "barrier", "llvm", "opt"};
+
+const char *codegen_phase_names(void) { return "layout, convert, shared, barrier, llvm, opt"; }
+
+bool codegen_phase_known(const char *name) {
+    for (size_t i = 0; i < sizeof phase_names / sizeof phase_names[0]; i++)
+        if (strcmp(phase_names[i], name) == 0)
+            return true;
+    return false;
+}
+
+typedef struct Printer {
+    KernelPlan *plan;
+    int phase;
+    int num_params;
+    PtrVec layouts;                    /* distinct layouts, by first appearance */
+} Printer;
+
+static int layout_number(Printer *P, const Layout *layout) {
+    for (int i = 0; i < P->layouts.len; i++)
+        if (layout_equal(P->layouts.items[i], layout))
+            return i;
+    ptrvec_push(&P->plan->kernel->arena, &P->layouts, (void *)layout);
+    return P->layouts.len - 1;
+}
+
+static bool is_param(const IrValue *v) { return !v->def && !v->arg_of; }
+
+/* While ir_print prints, a block's value has its printed number, the plan's
+   number less the parameters'. */
+static const ValuePlan *value_plan(Printer *P, const IrValue *v) {
+    return &P->plan->values[is_param(v) ? v->id : v->id + P->num_params];
+}
+
+static void print_value(const IrValue *v, FILE *out) {
+    if (is_param(v) && v->name)
+        fprintf(out, "%%%s", v->name);
+    else
+        fprintf(out, "%%%d", v->id);
+}
+
+static void indent(int depth, FILE *out) {
+    for (int i = 0; i < depth; i++)
+        fputs("  ", out);
+    fputs("// ", out);
+}
+
+static void print_barriers(Printer *P, const OpPlan *op, const ConvertRecord *c, int depth, FILE *out) {
+    if (P->phase < PHASE_BARRIER)
+        return;
+    for (int i = 0; i < P->plan->num_barriers; i++) {
+        const BarrierRecord *b = &P->plan->barrier_list[i];
+        if (b->op != op || b->convert != c)
+            continue;
+        indent(depth, out);
+        fprintf(out, "barrier %s", b->step == BARRIER_BEFORE_WRITE ? "before-write" : "before-read");
+        if (c) {
+            fputs(" of convert ", out);
+            print_value(c->value, out);
+        }
+        fprintf(out, ": %s\n", b->why);
+    }
+}
+
+static void print_convert(Printer *P, const OpPlan *at, const ConvertRecord *c, int depth, FILE *out) {
+    char type[160];
+    ir_type_format(&c->value->type, type, sizeof type);
+    indent(depth, out);
+    fputs("convert_layout ", out);
+    print_value(c->value, out);
+    fprintf(out, " : %s #%d -> #%d via %s", type, layout_number(P, c->from), layout_number(P, c->to),
+            convert_method_name(c->method));
+    if (c->loop)
+        fprintf(out, " hoisted users=%d", c->num_users);
+    else
+        fprintf(out, " operand=%d", c->operand);
+    if (P->phase >= PHASE_SHARED && (c->method == CONVERT_SHARED || c->method == CONVERT_REBROADCAST))
+        fprintf(out, " smem[%lld, %lld)", (long long)c->smem_lo, (long long)c->smem_hi);
+    fputc('\n', out);
+    print_barriers(P, at, c, depth, out);
+}
+
+static void before_op(void *ctx, const IrOp *op, int depth, FILE *out) {
+    Printer *P = ctx;
+    if (P->phase < PHASE_CONVERT)
+        return;
+    OpPlan *p = layout_op_plan(P->plan, op);
+    for (int i = 0; p->operand_converts && i < op->num_operands; i++)
+        if (p->operand_converts[i] && !p->operand_converts[i]->loop)
+            print_convert(P, p, p->operand_converts[i], depth, out);
+    for (int k = 0; k < p->num_hoisted; k++)
+        print_convert(P, p, p->hoisted[k], depth, out);
+    print_barriers(P, p, NULL, depth, out);
+}
+
+static void print_layout(Printer *P, const IrValue *v, const char *how, int depth, FILE *out) {
+    const ValuePlan *vp = value_plan(P, v);
+    if (v->type.kind != IRT_TILE || !vp->layout)
+        return;
+    indent(depth, out);
+    fputs("layout ", out);
+    print_value(v, out);
+    fprintf(out, " #%d%s%s\n", layout_number(P, vp->layout), vp->flexible ? " splat" : "", how);
+}
+
+static void print_buffer(Printer *P, const OpPlan *p, int depth, FILE *out) {
+    for (int i = 0; i < P->plan->num_buffers; i++) {
+        const SharedBuffer *b = &P->plan->buffers[i];
+        if (b->op != p)
+            continue;
+        indent(depth, out);
+        fprintf(out, "smem[%lld, %lld) %s", (long long)b->offset, (long long)(b->offset + b->size),
+                p->op->opcode == IR_ALLOC ? "alloc" : "scratch");
+        fprintf(out, " %s", shared_format_name(b->format));
+        long long lo = (long long)b->offset, bo = lo + (long long)b->b_offset;
+        if (b->format == SHARED_MMA_PITCH)
+            fprintf(out, " a@%lld pitch=%lld b@%lld pitch=%lld", lo, (long long)b->a_pitch, bo, (long long)b->b_pitch);
+        else if (b->format == SHARED_STAGED)
+            fprintf(out, " a@%lld b@%lld", lo, bo);
+        else if (b->format == SHARED_PARTIALS)
+            fprintf(out, " slot=%d [%lld, %lld)", p->reduce_slot, lo + p->reduce_slot * (long long)p->reduce_slot_bytes,
+                    lo + (p->reduce_slot + 1) * (long long)p->reduce_slot_bytes);
+        fputc('\n', out);
+    }
+}
+
+static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
+    Printer *P = ctx;
+    OpPlan *p = layout_op_plan(P->plan, op);
+    const char *how = p->elided ? " (elided)" :
+                      !p->via_shared ? "" :
+                      P->phase >= PHASE_CONVERT && p->remat ? " via remat" : " via shared";
+    for (int i = 0; i < op->num_results; i++)
+        print_layout(P, op->results[i], how, depth, out);
+    if (op->opcode == IR_FOR && op->body)
+        for (int i = 0; i < op->body->num_args; i++)
+            print_layout(P, op->body->args[i], " (loop argument)", depth, out);
+    if (P->phase >= PHASE_SHARED && p->scratch_bytes > 0)
+        print_buffer(P, p, depth, out);
+}
+
+/* Back to layout_assign's numbering: parameters first, then what
+   ir_print numbered from 0. */
+static void renumber(IrBlock *block, int offset) {
+    for (int i = 0; i < block->num_args; i++)
+        block->args[i]->id += offset;
+    for (IrOp *op = block->first; op; op = op->next) {
+        for (int i = 0; i < op->num_results; i++)
+            op->results[i]->id += offset;
+        if (op->body)
+            renumber(op->body, offset);
+        if (op->else_body)
+            renumber(op->else_body, offset);
+    }
+}
+
+void plan_print(KernelPlan *plan, const char *phase, FILE *out) {
+    Printer P = {.plan = plan, .num_params = plan->kernel->num_params};
+    while (P.phase < PHASE_BARRIER && strcmp(phase_names[P.phase], phase) != 0)
+        P.phase++;
+    /* Numbered in the order the text names them: values first. */
+    for (int i = 0; i < plan->num_values; i++)
+        if (plan->values[i].layout)
+            layout_number(&P, plan->values[i].layout);
+    for (int i = 0; P.phase >= PHASE_CONVERT && i < plan->num_converts; i++)
+        layout_number(&P, plan->converts[i]->to);
+    fprintf(out, "// plan after %s: kernel %s, %d threads\n", phase, plan->kernel->name, plan->threads);
+    for (int i = 0; i < P.layouts.len; i++) {
+        char text[512];
+        layout_format(P.layouts.items[i], text, sizeof text);
+        fprintf(out, "// #%d = %s\n", i, text);
+    }
+    IrPrintHooks hooks = {.ctx = &P, .before_op = before_op, .after_op = after_op};
+    ir_print_kernel_annotated(plan->kernel, out, &hooks);
+    renumber(plan->kernel->body, P.num_params);
+    if (P.phase >= PHASE_SHARED)
+        fprintf(out, "// shared: %lld bytes in %d buffers\n", (long long)plan->shared_bytes, plan->num_buffers);
+    if (P.phase >= PHASE_BARRIER)
+        fprintf(out, "// barriers: %d\n", plan->num_barriers);
+}
