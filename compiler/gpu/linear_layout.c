@@ -44,6 +44,8 @@ void linear_init(LinearLayout *l, int n_in, const LinearDimName *in, int n_out, 
 }
 
 void linear_add_bit(LinearLayout *l, int in, const int32_t *basis) {
+    if (l->in_bits[in] >= LINEAR_MAX_BITS)
+        return;                                   /* the builders check sizes first */
     int b = l->in_bits[in]++;
     for (int d = 0; d < l->num_out; d++)
         l->bases[in][b][d] = basis[d];
@@ -315,12 +317,116 @@ uint32_t linear_free_bits(const LinearLayout *l, int in) {
     return mask;
 }
 
+static int64_t element_index(const LinearLayout *l, const int64_t *coords);
+
 bool linear_is_injective(const LinearLayout *l) {
     for (int i = 0; i < l->num_in; i++)
         if (linear_free_bits(l, i))
             return false;
-    /* An affine digit and a linear basis on the same dim could collide; the
-       builders never make one (see the header), so linear bits decide. */
+    if (linear_is_linear(l))
+        return true;
+    /* Affine digits: enumerate (inputs are at most 2^24 in all). */
+    int64_t inputs = 1, elements = 1;
+    for (int i = 0; i < l->num_in; i++)
+        inputs *= linear_in_size(l, i);
+    for (int d = 0; d < l->num_out; d++)
+        elements *= l->out_size[d];
+    if (inputs > elements)
+        return false;
+    char *seen = calloc((size_t)elements, 1);
+    bool injective = seen != NULL;
+    for (int64_t x = 0; x < inputs && injective; x++) {
+        int64_t in[LINEAR_MAX_DIMS], out[LINEAR_MAX_DIMS], rest = x;
+        for (int i = 0; i < l->num_in; i++) {
+            in[i] = rest % linear_in_size(l, i);
+            rest /= linear_in_size(l, i);
+        }
+        linear_apply(l, in, out);
+        int64_t e = element_index(l, out);
+        injective = e >= 0 && !seen[e];
+        if (injective)
+            seen[e] = 1;
+    }
+    free(seen);
+    return injective;
+}
+
+bool linear_slice(const LinearLayout *parent, int dim, LinearLayout *out) {
+    if (dim < 0 || dim >= parent->num_out)
+        return false;
+    LinearDimName names[LINEAR_MAX_DIMS];
+    int64_t sizes[LINEAR_MAX_DIMS];
+    for (int d = 0, k = 0; d < parent->num_out; d++)
+        if (d != dim) {
+            names[k] = (LinearDimName)(LINEAR_TILE0 + k);
+            if (parent->out_name[d] < LINEAR_TILE0)
+                names[k] = parent->out_name[d];
+            sizes[k++] = parent->out_size[d];
+        }
+    LinearLayout r;
+    linear_init(&r, parent->num_in, parent->in_name, parent->num_out - 1, names, sizes);
+    /* The basis without `dim`; dropped when only `dim` moved (registers). */
+    int32_t basis[LINEAR_MAX_DIMS];
+    for (int i = 1; i < parent->num_in; i++)
+        for (int j = 0; j < parent->in_bits[i]; j++) {
+            for (int d = 0, k = 0; d < parent->num_out; d++)
+                if (d != dim)
+                    basis[k++] = parent->bases[i][j][d];
+            linear_add_bit(&r, i, basis);
+        }
+    LinearPart parts[LINEAR_MAX_PARTS];
+    int n = effective_parts(parent, parts);
+    for (int p = 0; p < n; p++) {
+        if (parts[p].affine) {
+            if (parts[p].dim != dim)
+                linear_add_affine(&r, parts[p].radix, parts[p].dim - (parts[p].dim > dim), parts[p].stride);
+            continue;
+        }
+        for (int j = parts[p].first; j < parts[p].first + parts[p].bits; j++) {
+            bool any = false;
+            for (int d = 0, k = 0; d < parent->num_out; d++)
+                if (d != dim) {
+                    basis[k] = parent->bases[0][j][d];
+                    any |= basis[k++] != 0;
+                }
+            if (any || parent->bases[0][j][dim] == 0)
+                linear_add_bit(&r, 0, basis);
+        }
+    }
+    *out = r;
+    return true;
+}
+
+bool linear_thread_split_additive(const LinearLayout *dist) {
+    if (dist->num_in != 3)
+        return false;
+    for (int d = 0; d < dist->num_out; d++) {
+        /* Bits the register part can set: its linear bases', and those from
+           the lowest stride bit up to the affine digits' largest sum. */
+        int64_t regs = 0, threads = 0, affine_max = 0, low = -1;
+        for (int j = 0; j < dist->in_bits[0]; j++)
+            regs |= dist->bases[0][j][d];
+        for (int p = 0; p < dist->num_parts; p++)
+            if (dist->parts[p].affine && dist->parts[p].dim == d && dist->parts[p].stride > 0) {
+                affine_max += (dist->parts[p].radix - 1) * dist->parts[p].stride;
+                int64_t bit = dist->parts[p].stride & -dist->parts[p].stride;
+                low = low < 0 || bit < low ? bit : low;
+            }
+        if (affine_max > 0) {
+            int64_t affine = (((int64_t)1 << log2_exact(affine_max + 1)) - 1) & ~(low - 1);
+            if (regs & affine)
+                return false;
+            regs |= affine;
+        }
+        for (int i = 1; i < 3; i++)
+            for (int j = 0; j < dist->in_bits[i]; j++) {
+                if (threads & dist->bases[i][j][d])
+                    return false;
+                threads |= dist->bases[i][j][d];
+            }
+        if (regs & threads)
+            return false;
+    }
     return true;
 }
 
@@ -383,6 +489,9 @@ void linear_format(const LinearLayout *l, char *buf, size_t size) {
 
 /* ---- builders ----------------------------------------------------------------- */
 
+/* Sizes the builders accept: every input dim within LINEAR_MAX_BITS. */
+static bool fits(int64_t elements) { return elements > 0 && elements <= ((int64_t)1 << LINEAR_MAX_BITS); }
+
 static const LinearDimName thread_dims[3] = {LINEAR_REGISTER, LINEAR_LANE, LINEAR_WARP};
 
 static void init_distributed(LinearLayout *l, int rank, const int64_t *shape) {
@@ -428,12 +537,15 @@ static const Layout *resolve_root(const Layout *layout, int *dim_to_root) {
 bool linear_from_layout(const Layout *layout, const IrType *shape, int num_warps, LinearLayout *out) {
     int dim_to_root[IR_MAX_RANK + 1];
     const Layout *root = resolve_root(layout, dim_to_root);
-    if (!root || !is_pow2(num_warps) || shape->rank > IR_MAX_RANK)
+    if (!root || !is_pow2(num_warps) || num_warps > 1024 || shape->rank > IR_MAX_RANK)
         return false;
     int rank = shape->rank;
-    int64_t sizes[LINEAR_MAX_DIMS];
-    for (int d = 0; d < rank; d++)
+    int64_t sizes[LINEAR_MAX_DIMS], elements = 1;
+    for (int d = 0; d < rank; d++) {
         sizes[d] = shape->dims[d].size > 0 ? shape->dims[d].size : 1;
+        if (!fits(elements *= sizes[d]))
+            return false;
+    }
     init_distributed(out, rank, sizes);
 
     /* Which tile dim each root dim is (-1: sliced away or absent), and
@@ -505,7 +617,8 @@ static void mma_lanes(LinearLayout *l, int pair_dim, int group_dim) {
 
 bool linear_mma_sync(LinearMmaOperand operand, int64_t rows, int64_t cols, int warps_m, int warps_n,
                      LinearLayout *out) {
-    if (!is_pow2(rows) || !is_pow2(cols) || !is_pow2(warps_m) || !is_pow2(warps_n))
+    if (!is_pow2(rows) || !is_pow2(cols) || !is_pow2(warps_m) || !is_pow2(warps_n) || !fits(rows * cols) ||
+        warps_m * warps_n > 1024)
         return false;
     int64_t shape[2] = {rows, cols};
     init_distributed(out, 2, shape);
@@ -550,7 +663,8 @@ bool linear_mma_sync(LinearMmaOperand operand, int64_t rows, int64_t cols, int w
 
 /* Warps of a warpgroup own 16-row slabs; warpgroups own 64-row slabs. */
 static bool wgmma_warps(LinearLayout *l, int num_warps, int64_t rows, int64_t *slab) {
-    if (num_warps < 4 || num_warps % 4 || !is_pow2(num_warps) || !is_pow2(rows))
+    if (num_warps < 4 || num_warps % 4 || !is_pow2(num_warps) || num_warps > 1024 || !is_pow2(rows) ||
+        !fits(rows * 256))
         return false;
     *slab = 16 * (int64_t)num_warps;
     if (rows % *slab)
@@ -601,8 +715,9 @@ static void init_shared(LinearLayout *l, int rank, const int64_t *shape) {
 }
 
 bool linear_shared_row_major(const int64_t *shape, int rank, LinearLayout *out) {
+    int64_t elements = 1;
     for (int d = 0; d < rank; d++)
-        if (!is_pow2(shape[d]))
+        if (!is_pow2(shape[d]) || !fits(elements *= shape[d]))
             return false;
     init_shared(out, rank, shape);
     for (int d = rank - 1; d >= 0; d--)
@@ -612,7 +727,7 @@ bool linear_shared_row_major(const int64_t *shape, int rank, LinearLayout *out) 
 
 bool linear_shared_swizzled(int64_t rows, int64_t cols, int elem_bytes, int swizzle_bytes, LinearLayout *out) {
     int panel_bytes = swizzle_bytes ? swizzle_bytes : 16;
-    if (!is_pow2(rows) || !is_pow2(cols) || !is_pow2(elem_bytes) || elem_bytes > 16 || rows % 8 ||
+    if (!is_pow2(rows) || !is_pow2(cols) || !fits(rows * cols) || !is_pow2(elem_bytes) || elem_bytes > 16 || rows % 8 ||
         (swizzle_bytes != 0 && swizzle_bytes != 32 && swizzle_bytes != 64 && swizzle_bytes != 128))
         return false;
     int64_t panel = panel_bytes / elem_bytes;     /* elements per panel row */

@@ -124,6 +124,21 @@ uint32_t linear_free_bits(const LinearLayout *l, int in);
 /* Whether no two inputs reach the same output (no free bits anywhere). */
 bool linear_is_injective(const LinearLayout *l);
 
+/* The layout of a reduction's result: output dim `dim` removed. Register
+   bits that moved only along it are dropped (and affine parts on it), so
+   the result has one register per remaining coordinate; lane and warp bits
+   that moved only along it become free (the threads that were spread along
+   it now hold copies). A register bit left duplicating another stays (two
+   registers hold copies). linear_from_layout of codegen.h's slice layout
+   gives the same map. */
+bool linear_slice(const LinearLayout *parent, int dim, LinearLayout *out);
+/* Whether coordinates split as the lowering computes them today: a
+   compile-time register part plus a thread part,
+       apply(r, lane, warp) = apply(r, 0, 0) + apply(0, lane, warp),
+   because on every output dim the register bases (and affine strides) and
+   the lane and warp bases touch disjoint bits (so XOR is +). */
+bool linear_thread_split_additive(const LinearLayout *dist);
+
 /* "linear<register=[(0,1),(8,0)] lane=[...] warp=[...] -> dim0:16, dim1:8>":
    one (value per output dim) basis per input bit, least significant first;
    an affine register part as "{3 x dim1:8}" (radix 3, stride 8 on dim1) in

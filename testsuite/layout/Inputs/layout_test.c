@@ -107,6 +107,22 @@ static void cute_clayout(int t, int v, int64_t *m, int64_t *n) {
     *n = off / 64;
 }
 
+/* apply(r, lane, warp) == apply(r, 0, 0) + apply(0, lane, warp) everywhere. */
+static bool brute_additive(const LinearLayout *l) {
+    for (int64_t w = 0; w < linear_in_size(l, 2); w++)
+        for (int64_t lane = 0; lane < linear_in_size(l, 1); lane++)
+            for (int64_t r = 0; r < linear_in_size(l, 0); r++) {
+                int64_t c[IR_MAX_RANK], reg[IR_MAX_RANK], thread[IR_MAX_RANK];
+                linear_apply_thread(l, r, lane, w, c);
+                linear_apply_thread(l, r, 0, 0, reg);
+                linear_apply_thread(l, 0, lane, w, thread);
+                for (int d = 0; d < l->num_out; d++)
+                    if (c[d] != reg[d] + thread[d])
+                        return false;
+            }
+    return true;
+}
+
 static void test_mma_sync(void) {
     long c0 = checks;
     int f0 = failures;
@@ -151,6 +167,7 @@ static void test_mma_sync(void) {
                                       "ABC"[op], wm, wn, (long long)reg, lane, warp, (long long)c[0],
                                       (long long)c[1], (long long)row, (long long)col);
                             }
+                    CHECK(linear_thread_split_additive(&l) && brute_additive(&l), "mma: register + thread split");
                     /* Replication: A over warp_n (the low warp bits), B over warp_m. */
                     uint32_t free_warp = linear_free_bits(&l, 2);
                     uint32_t want = op == 0 ? (uint32_t)(wn - 1) : op == 1 ? (uint32_t)((wm - 1) * wn) : 0;
@@ -174,6 +191,8 @@ static void test_wgmma(void) {
                 if (!ok)
                     continue;
                 affine += !linear_is_linear(&l);
+                CHECK(linear_thread_split_additive(&l) && brute_additive(&l), "wgmma: register + thread split");
+                CHECK(linear_is_injective(&l), "wgmma D injective");
                 CHECK(linear_in_size(&l, 0) == m_reps * n / 2, "wgmma acc registers n=%d", n);
                 int64_t elements = rows * n;
                 char *seen = calloc((size_t)elements, 1);
@@ -362,6 +381,32 @@ static void test_blocked(void) {
                         CHECK(false, "unique holder (llvm_kernel.c) %d vs free bits %d", unique, free_zero);
                 }
     }
+    /* linear_slice of a parent's map is the map of codegen.h's slice layout */
+    int sliced = 0;
+    for (int iter = 0; iter < 300; iter++) {
+        int warps = 1 << rnd(4), rank = 2 + rnd(3);
+        Layout root;
+        random_blocked(&root, rank, warps);
+        IrType shape = {.kind = IRT_TILE, .dtype = DT_F32, .rank = rank};
+        int64_t elements = 1;
+        for (int d = 0; d < rank; d++)
+            elements *= shape.dims[d].size = random_size();
+        if (elements > 4096)
+            continue;
+        int dim = rnd(rank);
+        Layout s1 = {.kind = LAYOUT_SLICE, .rank = rank - 1, .parent = &root, .slice_dim = dim};
+        IrType reduced = shape;
+        reduced.rank = rank - 1;
+        for (int d = dim; d < rank - 1; d++)
+            reduced.dims[d] = shape.dims[d + 1];
+        LinearLayout parent, want, got;
+        linear_from_layout(&root, &shape, warps, &parent);
+        linear_from_layout(&s1, &reduced, warps, &want);
+        CHECK(linear_slice(&parent, dim, &got) && linear_equal(&got, &want), "linear_slice = slice layout");
+        CHECK(linear_thread_split_additive(&parent) && brute_additive(&parent), "blocked: register + thread split");
+        sliced++;
+    }
+    CHECK(sliced > 150, "linear_slice tested %d", sliced);
     CHECK(tested > 200 && slices > 50 && odd > 30, "coverage: %d layouts, %d slices, %d with odd dims", tested,
           slices, odd);
     section("blocked and slice layouts vs layout_map (random)", c0, f0);
