@@ -56,11 +56,13 @@ void linear_add_bit(LinearLayout *l, int in, const int32_t *basis) {
         last->bits++;
         return;
     }
-    l->parts[l->num_parts++] = (LinearPart){.affine = false, .bits = 1, .first = b};
+    if (l->num_parts < LINEAR_MAX_PARTS)
+        l->parts[l->num_parts++] = (LinearPart){.affine = false, .bits = 1, .first = b};
 }
 
 void linear_add_affine(LinearLayout *l, int radix, int dim, int64_t stride) {
-    if (radix <= 1)
+    /* A part alternates with linear ones: a rank-8 blocked layout needs 16. */
+    if (radix <= 1 || l->num_parts + 2 > LINEAR_MAX_PARTS)
         return;
     if (l->num_parts == 0 && l->in_bits[0] > 0)
         l->parts[l->num_parts++] = (LinearPart){.affine = false, .bits = l->in_bits[0], .first = 0};
