@@ -107,7 +107,9 @@ void linear_apply(const LinearLayout *l, const int64_t *in, int64_t *out);
 /* A distributed layout at (register, lane, warp). */
 void linear_apply_thread(const LinearLayout *l, int64_t reg, int64_t lane, int64_t warp, int64_t *coords);
 
-/* Functional equality: same dims, sizes, bases and register parts. */
+/* Same dims, sizes, bases and register parts. The builders make one form
+   per map (powers of two are never affine), so for their layouts this is
+   equality of the maps. */
 bool linear_equal(const LinearLayout *a, const LinearLayout *b);
 /* outer(inner(x)): inner's outputs must be outer's inputs (same names, in
    the same order, inner's sizes at most outer's). Both linear. */

@@ -565,11 +565,31 @@ static void ldmatrix_layout(LinearLayout *l) {
     linear_add_bit(l, 1, (b[0] = 0, b[1] = 8, b));          /* lanes 16-31: columns 8-15 */
 }
 
+/* What ldmatrix.x4 delivers (PTX ISA, ldmatrix: for .m8n8 .b16, lane l of
+   the warp receives, from each matrix q, row l >> 2 and the two columns
+   2 * (l % 4) + {0, 1}, in register q) when lanes address the rows as
+   ldmatrix_layout does: the mma.m16n8k16 A fragment, a0..a7. */
+static void test_ldmatrix_gives_fragment_a(void) {
+    LinearLayout ld, a;
+    ldmatrix_layout(&ld);
+    linear_mma_sync(LINEAR_MMA_A, 16, 16, 1, 1, &a);
+    for (int lane = 0; lane < 32; lane++)
+        for (int q = 0; q < 4; q++)
+            for (int i = 0; i < 2; i++) {
+                int64_t row_start[2], got[2];
+                linear_apply_thread(&ld, 0, 8 * q + (lane >> 2), 0, row_start);   /* the row lane 8q + l/4 gave */
+                linear_apply_thread(&a, 2 * q + i, lane, 0, got);
+                CHECK(got[0] == row_start[0] && got[1] == row_start[1] + 2 * (lane % 4) + i,
+                      "ldmatrix.x4 lane %d matrix %d half %d is not a%d", lane, q, i, 2 * q + i);
+            }
+}
+
 static void test_bank_conflicts(void) {
     long c0 = checks;
     int f0 = failures;
     static const char *const names[] = {"sw128", "row-major", "padded"};
     LinearLayout ld, blocked, acc;
+    test_ldmatrix_gives_fragment_a();
     ldmatrix_layout(&ld);
     Layout b = {.kind = LAYOUT_BLOCKED, .rank = 2, .size_per_thread = {1, 8}, .threads_per_warp = {4, 8},
                 .warps_per_cta = {4, 1}, .order = {1, 0}};
@@ -648,7 +668,7 @@ static void test_bank_conflicts(void) {
         printf("mma accumulator f32 64x64 %s: %lld wavefronts (ideal %lld)\n", names[k], (long long)got,
                (long long)ideal);
     }
-    section("shared-memory wavefronts (map vs brute force)", c0, f0);
+    section("ldmatrix -> fragment A; shared-memory wavefronts (map vs brute force)", c0, f0);
 }
 
 /* ---- conversions ------------------------------------------------------------------ */
