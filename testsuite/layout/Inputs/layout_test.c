@@ -191,7 +191,9 @@ static void test_wgmma(void) {
                 if (!ok)
                     continue;
                 affine += !linear_is_linear(&l);
-                CHECK(linear_thread_split_additive(&l) && brute_additive(&l), "wgmma: register + thread split");
+                CHECK(linear_thread_split_additive(&l), "wgmma: register + thread split");
+                if (n % 64 == 24 && m_reps == 1)
+                    CHECK(brute_additive(&l), "wgmma: register + thread split (brute force)");
                 CHECK(linear_is_injective(&l), "wgmma D injective");
                 CHECK(linear_in_size(&l, 0) == m_reps * n / 2, "wgmma acc registers n=%d", n);
                 int64_t elements = rows * n;
@@ -793,8 +795,8 @@ static void test_conversions(void) {
         if (rnd(3) == 0)
             y = x, y.size_per_thread[rnd(2)] = 1 << rnd(3);
         IrType tt = {.kind = IRT_TILE, .dtype = DT_F32, .rank = 2};
-        tt.dims[0].size = rnd(6) == 0 ? 3 : 1 << rnd(6);
-        tt.dims[1].size = 1 << rnd(6);
+        tt.dims[0].size = rnd(6) == 0 ? 3 : 1 << rnd(5);
+        tt.dims[1].size = 1 << rnd(5);
         linear_from_layout(&x, &tt, warps, &la);
         linear_from_layout(&y, &tt, warps, &lb);
         LinearConvertKind got = linear_convert_kind(&la, &lb), brute = brute_convert(&la, &lb);
