@@ -131,8 +131,10 @@ static void test_mma_sync(void) {
         for (int wm = 1; wm <= 4; wm *= 2)
             for (int wn = 1; wn <= 4; wn *= 2)
                 for (int rep = 1; rep <= 4; rep *= 2) {
-                    /* A: M x K, B: K x N, C: M x N; rep instruction tiles per warp and dim */
-                    int64_t rows = op == 1 ? 16 * rep : 16 * wm * rep, cols = op == 1 ? 8 * wn * rep : op == 0 ? 16 * rep : 8 * wn * rep;
+                    /* rep instruction tiles per warp along each dim of
+                       A (M x K), B (K x N) and C (M x N) */
+                    int64_t m = 16 * wm * rep, n = 8 * wn * rep, k = 16 * rep;
+                    int64_t rows = op == 0 ? m : op == 1 ? k : m, cols = op == 0 ? k : op == 1 ? n : n;
                     bool ok = linear_mma_sync((LinearMmaOperand)op, rows, cols, wm, wn, &l);
                     CHECK(ok, "mma_sync %d %lldx%lld", op, (long long)rows, (long long)cols);
                     if (!ok)
@@ -675,42 +677,36 @@ static void test_bank_conflicts(void) {
 
 /* ---- conversions ------------------------------------------------------------------ */
 
+/* Whether src holds `want` in thread (lane, w) (lane >= 0) or anywhere in warp w (lane < 0). */
+static bool src_holds(const LinearLayout *src, int64_t lane, int64_t w, const int64_t *want) {
+    for (int64_t l2 = lane < 0 ? 0 : lane; l2 < (lane < 0 ? linear_in_size(src, 1) : lane + 1); l2++)
+        for (int64_t r2 = 0; r2 < linear_in_size(src, 0); r2++) {
+            int64_t c[IR_MAX_RANK];
+            linear_apply_thread(src, r2, l2, w, c);
+            if (memcmp(c, want, sizeof(int64_t) * (size_t)src->num_out) == 0)
+                return true;
+        }
+    return false;
+}
+
 static LinearConvertKind brute_convert(const LinearLayout *src, const LinearLayout *dst) {
     int64_t rs = linear_in_size(src, 0), rd = linear_in_size(dst, 0);
-    int64_t lanes = linear_in_size(src, 1), warps = linear_in_size(src, 2);
-    bool same = rs == rd, thread = true, warp_ok = true;
-    for (int64_t w = 0; w < warps; w++)
-        for (int64_t lane = 0; lane < lanes; lane++)
+    bool same = rs == rd, thread = true, warp = true;
+    for (int64_t w = 0; w < linear_in_size(dst, 2); w++)
+        for (int64_t lane = 0; lane < linear_in_size(dst, 1); lane++)
             for (int64_t r = 0; r < rd; r++) {
                 int64_t want[IR_MAX_RANK], c[IR_MAX_RANK];
                 linear_apply_thread(dst, r, lane, w, want);
-                bool in_thread = false, in_warp = false;
-                for (int64_t l2 = 0; l2 < lanes && !in_warp; l2++)
-                    for (int64_t r2 = 0; r2 < rs && !in_warp; r2++) {
-                        linear_apply_thread(src, r2, l2, w, c);
-                        bool eq = memcmp(c, want, sizeof(int64_t) * (size_t)src->num_out) == 0;
-                        if (eq) {
-                            in_warp = true;
-                            in_thread |= l2 == lane;
-                        }
-                        if (l2 == lane && !in_thread) {
-                            /* keep scanning this thread's registers */
-                        }
-                    }
-                if (!in_thread) {
-                    for (int64_t r2 = 0; r2 < rs && !in_thread; r2++) {
-                        linear_apply_thread(src, r2, lane, w, c);
-                        in_thread = memcmp(c, want, sizeof(int64_t) * (size_t)src->num_out) == 0;
-                    }
-                }
-                if (same && r < rs) {
+                if (same) {
                     linear_apply_thread(src, r, lane, w, c);
                     same = memcmp(c, want, sizeof(int64_t) * (size_t)src->num_out) == 0;
                 }
-                thread &= in_thread;
-                warp_ok &= in_warp;
+                if (thread)
+                    thread = src_holds(src, lane, w, want);
+                if (warp)
+                    warp = src_holds(src, -1, w, want);
             }
-    return same ? LINEAR_CVT_NOOP : thread ? LINEAR_CVT_REGISTERS : warp_ok ? LINEAR_CVT_SHUFFLE : LINEAR_CVT_SHARED;
+    return same ? LINEAR_CVT_NOOP : thread ? LINEAR_CVT_REGISTERS : warp ? LINEAR_CVT_SHUFFLE : LINEAR_CVT_SHARED;
 }
 
 static void blocked2(Layout *l, int s0, int s1, int t0, int t1, int w0, int w1, int o0) {
