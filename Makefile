@@ -121,6 +121,7 @@ COMPILER_SRCS := \
 	compiler/interp/interp.c \
 	compiler/driver/run.c \
 	compiler/gpu/layout.c \
+	compiler/gpu/linear_layout.c \
 	compiler/gpu/convert.c \
 	compiler/gpu/shared_alloc.c \
 	compiler/gpu/barrier.c \
@@ -226,7 +227,8 @@ RUNTIME_TESTS := $(BUILD)/tests/runtime_test $(BUILD)/tests/manifest_write_test 
 	$(BUILD)/tests/npy_tool $(BUILD)/tests/runtime_launch $(BUILD)/tests/runtime_errors $(BUILD)/bench/launch_overhead
 
 runtime: $(BUILD)/libtessrt.a $(BUILD)/libtessrt.so $(BUILD)/tessrun $(MANIFEST_OBJS) $(RUNTIME_TESTS) \
-	$(BUILD)/libtessinterp.a $(BUILD)/libtessinterp.so $(BUILD)/tests/runtime_interp
+	$(BUILD)/libtessinterp.a $(BUILD)/libtessinterp.so $(BUILD)/tests/runtime_interp \
+	$(BUILD)/tests/layout_test
 
 $(RUNTIME_OBJS) $(RUNTIME_TOOL_OBJS): $(BUILD)/obj/%.o: %.c $(RUNTIME_HEADERS)
 	@mkdir -p $(dir $@)
@@ -291,6 +293,15 @@ $(BUILD)/tests/manifest_write_test: testsuite/runtime/Inputs/manifest_write_test
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(RUNTIME_TEST_CC) $(INC_driver) -o $@ $< compiler/ir/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a $(RUNTIME_LIBS) -lm
+
+# The layout unit tests (testsuite/layout): linear_layout.c checked against
+# the PTX ISA's fragment tables and against layout.c's blocked layouts.
+LAYOUT_TEST_OBJS := $(addprefix $(BUILD)/obj/compiler/,gpu/linear_layout.o gpu/layout.o ir/ir.o ir/dtype.o \
+	support/arena.o support/diag.o)
+$(BUILD)/tests/layout_test: testsuite/layout/Inputs/layout_test.c $(LAYOUT_TEST_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(INC_gpu) $(OWN_WARN) $(OPT) $(LDSAN) -o $@ $< $(LAYOUT_TEST_OBJS) -lm
 
 # A user's program: libtessrt only; TESSRT_DEVICE=interp finds libtessinterp.so.
 $(BUILD)/tests/runtime_interp: testsuite/runtime/Inputs/runtime_interp.c $(BUILD)/libtessrt.a
