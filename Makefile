@@ -69,6 +69,12 @@ WALLED := support ir front interp
 folder_of = $(word 2,$(subst /, ,$(1)))
 WALL_FORBIDDEN := llvm|cuda\.h|cjson|/(gpu|driver)/
 
+# The layout code: the only files that see layout_internal.h, the
+# representation of layouts (Layout, LayoutMap). Every other file asks the
+# layout interface of codegen.h; one whose dependencies (-MMD) name that
+# header fails to build, so no lowering file reads a blocked-layout field.
+LAYOUT_SRCS := compiler/gpu/layout.c compiler/gpu/linear_layout.c
+
 # The backend files that see LLVM-C headers (nothing else may).
 BACKEND_LLVM_SRCS := \
 	compiler/gpu/llvm_kernel.c \
@@ -126,7 +132,7 @@ COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS := $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
 
 .PHONY: all run test test-gpu gpu-artifacts deps clean runtime install
-all: $(BUILD)/tessc runtime
+all: $(BUILD)/tessc runtime $(BUILD)/tests/layout_test
 
 # `tessc run` reads and writes .npy files through the runtime's npy.c, and
 # the interpreter evaluates grids with the runtime's expr_eval.c.
@@ -166,6 +172,8 @@ $(BUILD)/obj/compiler/%.o: compiler/%.c | $(BUILD)/gen/parser.h
 		bad=$$($(CC) $(CPPFLAGS) $(INC_$(call folder_of,$<)) -M $< | tr ' \\' '\n\n' | grep -E '$(WALL_FORBIDDEN)'); \
 		if [ -n "$$bad" ]; then echo "$<: compiler/$(call folder_of,$<)/ may not reach:" $$bad >&2; exit 1; fi;) \
 	$(CC) $(CPPFLAGS) $(INC_$(call folder_of,$<)) -MMD -MP $(OWN_WARN) $(OPT) -c -o $@ $<
+	$(Q)$(if $(filter $<,$(LAYOUT_SRCS)),,if grep -q 'layout_internal\.h' $(@:.o=.d); then \
+		echo "$<: only the layout code ($(LAYOUT_SRCS)) may include layout_internal.h" >&2; rm -f $@; exit 1; fi)
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/parser.h
 	@mkdir -p $(dir $@)
@@ -284,6 +292,14 @@ $(BUILD)/tests/manifest_write_test: testsuite/runtime/Inputs/manifest_write_test
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(RUNTIME_TEST_CC) $(INC_driver) -o $@ $< compiler/ir/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a $(RUNTIME_LIBS) -lm
+
+# The layout interface checked by enumeration (testsuite/codegen/layout-interface.test):
+# the layout code and what it uses, no LLVM.
+LAYOUT_TEST_OBJS := $(addprefix $(BUILD)/obj/compiler/,gpu/layout.o ir/ir.o ir/dtype.o support/arena.o support/diag.o)
+$(BUILD)/tests/layout_test: testsuite/codegen/Inputs/layout_test.c $(LAYOUT_TEST_OBJS) compiler/gpu/layout_internal.h compiler/gpu/codegen.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(INC_gpu) $(OWN_WARN) $(OPT) $(LDSAN) -o $@ $< $(LAYOUT_TEST_OBJS) -lm
 
 # A user's program: libtessrt only; TESSRT_DEVICE=interp finds libtessinterp.so.
 $(BUILD)/tests/runtime_interp: testsuite/runtime/Inputs/runtime_interp.c $(BUILD)/libtessrt.a
