@@ -24,12 +24,15 @@
  *            dim leaves (the threads that were spread along it now hold
  *            copies of the same result).
  *
- * Tensor-core layouts slot in as new kinds (LAYOUT_MMA for mma.sync and
- * wgmma accumulators, LAYOUT_DOT_OPERAND for their A and B operands):
- * layout_map gives each kind's register -> element function, and the
- * lowering already asks only layout_map and layout_equal, so a conversion
- * to or from a new kind goes through shared memory until a direct one is
- * written.
+ * Layouts are opaque outside the layout code (layout_internal.h holds the
+ * representation; the Makefile keeps every other file from including it).
+ * The lowering asks a LayoutMap (a layout applied to a shape) the questions
+ * of the "Layout interface" below: register counts and offsets, the
+ * thread's coordinates and unique-copy conditions as sums of terms over the
+ * lane and warp index, contiguous runs, reduction lanes and warps, warps
+ * along a dim. A new kind (a general linear layout, mma and wgmma
+ * fragments) answers the same questions; until a direct conversion is
+ * written, one to or from it goes through shared memory.
  *
  * Where a value must change layout (an operand whose wanted layout differs,
  * transpose, extract, a general reshape or broadcast, dot operands, the
