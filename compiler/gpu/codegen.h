@@ -123,9 +123,10 @@ void layout_thread_coord(const LayoutMap *map, int d, LayoutCoord *out);
    threads that hold an element, exactly one meets them. A block of
    `threads` threads. */
 int layout_unique_conditions(const LayoutMap *map, int threads, LayoutCondition *out);
-/* Along dim d, runs of this many consecutive registers (starting at a
-   multiple of it) hold consecutive elements, the first at a coordinate that
-   is a multiple of it (1: no such promise). Vector accesses use it. */
+/* Along dim d, runs of this many registers with consecutive indices along
+   d (the others equal; for the last dim, consecutive registers), starting
+   at a multiple of it, hold consecutive elements, the first at a coordinate
+   that is a multiple of it (1: no such promise). Vector accesses use it. */
 int64_t layout_contiguous_run(const LayoutMap *map, int d);
 /* A reduction along dim d: the xor masks of the lane index (a butterfly,
    smallest first) that reach every lane of the warp holding a distinct
