@@ -73,6 +73,12 @@ wall_of = $(if $(filter $(BACKEND_LLVM_SRCS),$(1)),cuda\.h|cjson|/driver/,$\
 	$(if $(filter gpu,$(call folder_of,$(1))),llvm|cuda\.h|cjson|/driver/,$\
 	llvm|cuda\.h|cjson|/(gpu|driver)/))))
 
+# The layout code: the only files that see layout_internal.h, the
+# representation of layouts (Layout, LayoutMap). Every other file asks the
+# layout interface of codegen.h; one whose dependencies (-MMD) name that
+# header fails to build, so no lowering file reads a blocked-layout field.
+LAYOUT_SRCS := compiler/gpu/layout.c compiler/gpu/linear_layout.c
+
 # The backend files that see LLVM-C headers (nothing else may).
 BACKEND_LLVM_SRCS := \
 	compiler/gpu/llvm_kernel.c \
@@ -174,6 +180,8 @@ $(BUILD)/obj/compiler/%.o: compiler/%.c | $(BUILD)/gen/parser.h
 	$(Q)bad=$$($(CC) $(CPPFLAGS) $(INC_$(call folder_of,$<)) -M $< | tr ' \\' '\n\n' | tail -n +3 | grep -E '$(call wall_of,$<)'); \
 		if [ -n "$$bad" ]; then echo "$<: across its wall (Makefile, wall_of):" $$bad >&2; exit 1; fi; \
 	$(CC) $(CPPFLAGS) $(INC_$(call folder_of,$<)) -MMD -MP $(OWN_WARN) $(OPT) -c -o $@ $<
+	$(Q)$(if $(filter $<,$(LAYOUT_SRCS)),,if grep -q 'layout_internal\.h' $(@:.o=.d); then \
+		echo "$<: only the layout code ($(LAYOUT_SRCS)) may include layout_internal.h" >&2; rm -f $@; exit 1; fi)
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/parser.h
 	@mkdir -p $(dir $@)
@@ -222,13 +230,14 @@ RUNTIME_TOOL_OBJS := $(RUNTIME_TOOL_SRCS:%.c=$(BUILD)/obj/%.o)
 MANIFEST_SRCS := compiler/driver/manifest.c compiler/driver/sha256.c
 MANIFEST_OBJS := $(MANIFEST_SRCS:%.c=$(BUILD)/obj/%.o)
 
-# Programs for testsuite/runtime (no GPU), testsuite/gpu and bench/ (GPU).
+# Programs for testsuite/runtime (no GPU), testsuite/gpu and bench/ (GPU),
+# and the layout unit tests (testsuite/layout, testsuite/codegen).
+LAYOUT_TESTS := $(BUILD)/tests/linear_layout_test $(BUILD)/tests/layout_interface_test
 RUNTIME_TESTS := $(BUILD)/tests/runtime_test $(BUILD)/tests/manifest_write_test \
 	$(BUILD)/tests/npy_tool $(BUILD)/tests/runtime_launch $(BUILD)/tests/runtime_errors $(BUILD)/bench/launch_overhead
 
 runtime: $(BUILD)/libtessrt.a $(BUILD)/libtessrt.so $(BUILD)/tessrun $(MANIFEST_OBJS) $(RUNTIME_TESTS) \
-	$(BUILD)/libtessinterp.a $(BUILD)/libtessinterp.so $(BUILD)/tests/runtime_interp \
-	$(BUILD)/tests/layout_test
+	$(BUILD)/libtessinterp.a $(BUILD)/libtessinterp.so $(BUILD)/tests/runtime_interp $(LAYOUT_TESTS)
 
 $(RUNTIME_OBJS) $(RUNTIME_TOOL_OBJS): $(BUILD)/obj/%.o: %.c $(RUNTIME_HEADERS)
 	@mkdir -p $(dir $@)
@@ -294,11 +303,16 @@ $(BUILD)/tests/manifest_write_test: testsuite/runtime/Inputs/manifest_write_test
 	@echo "  CC      $<"
 	$(Q)$(RUNTIME_TEST_CC) $(INC_driver) -o $@ $< compiler/ir/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a $(RUNTIME_LIBS) -lm
 
-# The layout unit tests (testsuite/layout): linear_layout.c checked against
-# the PTX ISA's fragment tables and against layout.c's blocked layouts.
+# The layout unit tests, no LLVM: linear_layout.c against the PTX ISA's
+# fragment tables and layout.c's blocked layouts (testsuite/layout), and the
+# layout interface by enumeration (testsuite/codegen/layout-interface.test).
 LAYOUT_TEST_OBJS := $(addprefix $(BUILD)/obj/compiler/,gpu/linear_layout.o gpu/layout.o ir/ir.o ir/dtype.o \
-	support/arena.o support/diag.o)
-$(BUILD)/tests/layout_test: testsuite/layout/Inputs/layout_test.c $(LAYOUT_TEST_OBJS)
+	ir/numeric.o support/arena.o support/diag.o)
+$(BUILD)/tests/linear_layout_test: testsuite/layout/Inputs/linear_layout_test.c $(LAYOUT_TEST_OBJS) \
+		compiler/gpu/linear_layout.h compiler/gpu/layout_internal.h compiler/gpu/codegen.h
+$(BUILD)/tests/layout_interface_test: testsuite/codegen/Inputs/layout_interface_test.c $(LAYOUT_TEST_OBJS) \
+		compiler/gpu/layout_internal.h compiler/gpu/codegen.h
+$(LAYOUT_TESTS):
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(INC_gpu) $(OWN_WARN) $(OPT) $(LDSAN) -o $@ $< $(LAYOUT_TEST_OBJS) -lm

@@ -120,11 +120,10 @@ static void operand_conversions(Barriers *B, OpPlan *p) {
 static void reduction(Barriers *B, OpPlan *p) {
     const IrOp *op = p->op;
     const IrValue *src = op->operands[0], *r = op->results[0];
-    LayoutMap map;
-    layout_map(B->plan->values[src->id].layout, &src->type, &map);
-    const LayoutDim *dim = &map.dims[op->axis];
-    int warps = dim->unique_threads > dim->tpw ? dim->unique_threads / dim->tpw : 1;
-    if (dim->in_registers || warps <= 1)
+    const LayoutMap *map = layout_map_new(B->plan->kernel, B->plan->values[src->id].layout, &src->type);
+    LayoutTerm warp_index;
+    int warps = layout_reduce_warps(map, op->axis, &warp_index);
+    if (warps <= 1)
         return;
     int64_t slot = (int64_t)warps * ir_type_elements(&r->type) *
                    (r->type.dtype == DT_BOOL ? 1 : dtype_bytes(r->type.dtype));

@@ -30,12 +30,15 @@
  *            dim leaves (the threads that were spread along it now hold
  *            copies of the same result).
  *
- * Tensor-core layouts slot in as new kinds (LAYOUT_MMA for mma.sync and
- * wgmma accumulators, LAYOUT_DOT_OPERAND for their A and B operands):
- * layout_map gives each kind's register -> element function, and the
- * lowering already asks only layout_map and layout_equal, so a conversion
- * to or from a new kind goes through shared memory until a direct one is
- * written.
+ * Layouts are opaque outside the layout code (layout_internal.h holds the
+ * representation; the Makefile keeps every other file from including it).
+ * The lowering asks a LayoutMap (a layout applied to a shape) the questions
+ * of the "Layout interface" below: register counts and offsets, the
+ * thread's coordinates and unique-copy conditions as sums of terms over the
+ * lane and warp index, contiguous runs, reduction lanes and warps, warps
+ * along a dim. A new kind (a general linear layout, mma and wgmma
+ * fragments) answers the same questions; until a direct conversion is
+ * written, one to or from it goes through shared memory.
  *
  * Where a value must change layout (an operand whose wanted layout differs,
  * transpose, extract, a general reshape or broadcast, dot operands, the
@@ -50,58 +53,99 @@
 
 /* ---- layouts (layout.c) ---------------------------------------------------- */
 
-typedef enum LayoutKind { LAYOUT_BLOCKED, LAYOUT_SLICE } LayoutKind;
+/* Opaque outside the layout code (layout_internal.h): the lowering asks the
+   questions below and never reads a layout's fields. */
+typedef struct Layout Layout;
+/* A layout applied to a tile shape. Register r of a thread holds the element
+   whose coordinate along dim d is layout_thread_coord(d) + the r-th
+   layout_reg_offsets(d); registers are numbered row-major over the dims'
+   register counts (layout_dim_regs). */
+typedef struct LayoutMap LayoutMap;
 
-typedef struct Layout {
-    LayoutKind kind;
-    int rank;                          /* rank of the tiles it distributes */
-    /* LAYOUT_BLOCKED */
-    int size_per_thread[IR_MAX_RANK];
-    int threads_per_warp[IR_MAX_RANK];
-    int warps_per_cta[IR_MAX_RANK];
-    int order[IR_MAX_RANK];            /* order[0] is the fastest-varying dim */
-    /* LAYOUT_SLICE */
-    const struct Layout *parent;
-    int slice_dim;                     /* the parent's dim that is removed */
-} Layout;
-
-/* One dim of a tile under a layout: where its elements are. */
-typedef struct LayoutDim {
-    int64_t size;                      /* the tile's size along this dim */
-    int root_dim;                      /* the dim of the blocked root layout */
-    bool in_registers;                 /* not a power of two: whole dim in each thread */
-    int spt, tpw, wpc;                 /* size_per_thread (clipped), threads, warps */
-    int64_t reach;                     /* spt * tpw * wpc before clipping */
-    int64_t regs;                      /* registers along this dim */
-    int unique_threads;                /* threads along it that hold distinct elements */
-} LayoutDim;
-
-/* A layout applied to a shape. Register r of a thread holds the element
-   whose coordinate along dim d is base_d(thread) + layout_reg_offset(d, r);
-   registers are numbered row-major over the dims' register counts. */
-typedef struct LayoutMap {
-    const Layout *root;                /* the blocked layout at the bottom */
-    int rank;
-    LayoutDim dims[IR_MAX_RANK];
-    int64_t num_regs;
-    /* root dims the tile does not have (sliced away): their threads replicate */
-    int num_sliced;
-    int sliced_dims[IR_MAX_RANK];
-    /* lane and warp numbering of each root dim: lane_d = lane / lane_stride % tpw */
-    int lane_stride[IR_MAX_RANK], warp_stride[IR_MAX_RANK];
-} LayoutMap;
-
-void layout_map(const Layout *layout, const IrType *shape, LayoutMap *map);
-/* The compile-time part of register r's coordinates, one per dim. */
-void layout_reg_offsets(const LayoutMap *map, int64_t reg, int64_t *offsets);
-/* Register index of per-dim register indices (row-major). */
-int64_t layout_reg_index(const LayoutMap *map, const int64_t *dim_regs);
 bool layout_equal(const Layout *a, const Layout *b);
 /* The layout of `parent`'s tiles with dim `dim` removed (a reduction's result). */
 const Layout *layout_slice(IrKernel *kernel, const Layout *parent, int dim);
 /* Writes "blocked<spt=[1,4] tpw=[2,16] wpc=[4,1] order=[1,0]>" or
    "slice<dim=1, blocked<...>>". */
 void layout_format(const Layout *layout, char *buf, size_t size);
+
+/* ---- Layout interface: what the lowering asks of a map (layout.c) ----
+   Thread-dependent quantities come as sums of terms over the lane (0..31)
+   and warp index, which the lowering turns into i32 arithmetic. A term's
+   values are a bit field of the result, disjoint from the other terms',
+   so the sum is also their OR or XOR: a linear (GF(2)) layout gives one
+   term per lane or warp bit, a blocked one a term per dim. */
+typedef enum LayoutIndex { LAYOUT_LANE, LAYOUT_WARP } LayoutIndex;
+/* ((index / divisor) % count) * scale; count 0: no modulo. */
+typedef struct LayoutTerm {
+    LayoutIndex index;
+    int divisor;
+    int count;
+    int64_t scale;
+} LayoutTerm;
+enum { LAYOUT_MAX_TERMS = 12, LAYOUT_MAX_CONDITIONS = 2 * IR_MAX_RANK + 2, LAYOUT_MAX_LANE_MASKS = 5 };
+/* The sum of its terms (none: 0). */
+typedef struct LayoutExpr {
+    int num_terms;
+    LayoutTerm terms[LAYOUT_MAX_TERMS];
+} LayoutExpr;
+/* This thread's coordinate along a dim: (position * scale) % modulus, from
+   one of the map's thread positions (layout_thread_positions); position
+   -1: the coordinate is 0; modulus 0: none, else a power of two. */
+typedef struct LayoutCoord {
+    int position;
+    int64_t scale;
+    int64_t modulus;
+} LayoutCoord;
+/* Holds when value < bound (unsigned), the value being thread position
+   `position`, or (position -1) expr. `dim` says what it is about: -1 the
+   lanes and warps past the layout's, d < rank the copies along tile dim d,
+   rank the dims a slice removed. */
+typedef struct LayoutCondition {
+    int position;
+    LayoutExpr expr;
+    int64_t bound;
+    int dim;
+} LayoutCondition;
+
+/* `layout` applied to `shape`, from the kernel's arena. */
+const LayoutMap *layout_map_new(IrKernel *kernel, const Layout *layout, const IrType *shape);
+/* Registers per thread, and registers along dim d (their product). */
+int64_t layout_num_regs(const LayoutMap *map);
+int64_t layout_dim_regs(const LayoutMap *map, int d);
+/* The compile-time part of register r's coordinates, one per dim. */
+void layout_reg_offsets(const LayoutMap *map, int64_t reg, int64_t *offsets);
+/* Register index of per-dim register indices (row-major). */
+int64_t layout_reg_index(const LayoutMap *map, const int64_t *dim_regs);
+/* The thread positions (returns how many, at most IR_MAX_RANK): the values
+   a thread computes once, from which its coordinates and unique conditions
+   are made (blocked: its index along each dim of the root layout). */
+int layout_thread_positions(const LayoutMap *map, LayoutExpr *positions);
+/* This thread's coordinate along dim d (the part every register adds its
+   offset to), in [0, size of dim d). */
+void layout_thread_coord(const LayoutMap *map, int d, LayoutCoord *out);
+/* The conditions (all must hold; returns how many, in order of dim) under
+   which this thread holds the first copy of each of its elements: of the
+   threads that hold an element, exactly one meets them. A block of
+   `threads` threads. */
+int layout_unique_conditions(const LayoutMap *map, int threads, LayoutCondition *out);
+/* Along dim d, runs of this many registers with consecutive indices along
+   d (the others equal; for the last dim, consecutive registers), starting
+   at a multiple of it, hold consecutive elements, the first at a coordinate
+   that is a multiple of it (1: no such promise). Vector accesses use it. */
+int64_t layout_contiguous_run(const LayoutMap *map, int d);
+/* A reduction along dim d: the xor masks of the lane index (a butterfly,
+   smallest first) that reach every lane of the warp holding a distinct
+   partial of this thread's results (returns how many, at most
+   LAYOUT_MAX_LANE_MASKS). After it every lane holds its warp's partial. */
+int layout_reduce_lane_masks(const LayoutMap *map, int d, int *masks);
+/* A reduction along dim d: how many warps hold distinct partials of this
+   thread's results, and (when more than one) this warp's index among them,
+   in [0, count). */
+int layout_reduce_warps(const LayoutMap *map, int d, LayoutTerm *index);
+/* The warps along dim d (mma: warps along M, N) and this warp's index
+   among them, in [0, count). */
+int layout_warps_along(const LayoutMap *map, int d, LayoutTerm *index);
 
 /* Tensor-core dots (layout.c decides, llvm_dot.c lowers) stage A as
    [m][k + 8] and B as [k][n + 8] (or, for B = transpose(x), x as

@@ -31,7 +31,7 @@
  *   fixes the body. Inits and yields convert to the argument's layout.
  * - if: results take the then-yield's layout (else the else-yield's).
  */
-#include "codegen.h"
+#include "layout_internal.h"
 
 #include <string.h>
 
@@ -169,6 +169,135 @@ int64_t layout_regs_per_thread(const Layout *layout, const IrType *type) {
     LayoutMap map;
     layout_map(layout, type, &map);
     return map.num_regs;
+}
+
+/* ---- the layout interface (codegen.h): questions the lowering asks ---------------- */
+
+const LayoutMap *layout_map_new(IrKernel *kernel, const Layout *layout, const IrType *shape) {
+    LayoutMap *map = ARENA_NEW(&kernel->arena, LayoutMap);
+    layout_map(layout, shape, map);
+    return map;
+}
+
+int64_t layout_num_regs(const LayoutMap *map) { return map->num_regs; }
+
+int64_t layout_dim_regs(const LayoutMap *map, int d) { return map->dims[d].regs; }
+
+static void expr_add(LayoutExpr *e, LayoutIndex index, int divisor, int count, int64_t scale) {
+    if (count == 1)
+        return;                        /* always 0 */
+    if (e->num_terms >= LAYOUT_MAX_TERMS)
+        INTERNAL_ERROR("layout expression with more than %d terms", LAYOUT_MAX_TERMS);
+    e->terms[e->num_terms++] = (LayoutTerm){.index = index, .divisor = divisor, .count = count, .scale = scale};
+}
+
+/* Blocked: position k is the thread's index along root dim k, lanes first:
+   (lane / lane_stride % tpw) + (warp / warp_stride % wpc) * tpw. */
+int layout_thread_positions(const LayoutMap *map, LayoutExpr *positions) {
+    const Layout *root = map->root;
+    for (int d = 0; d < root->rank; d++) {
+        int tpw = root->threads_per_warp[d], wpc = root->warps_per_cta[d];
+        LayoutExpr *e = &positions[d];
+        e->num_terms = 0;
+        expr_add(e, LAYOUT_LANE, map->lane_stride[d], tpw, 1);
+        expr_add(e, LAYOUT_WARP, map->warp_stride[d], wpc, tpw);
+    }
+    return root->rank;
+}
+
+/* Blocked: a thread's first element along d is its position times
+   size_per_thread, wrapped at the dim's size (the threads past it hold
+   copies); a dim held whole in registers starts at 0. */
+void layout_thread_coord(const LayoutMap *map, int d, LayoutCoord *out) {
+    const LayoutDim *dim = &map->dims[d];
+    *out = (LayoutCoord){.position = -1, .scale = 1, .modulus = 0};
+    if (dim->in_registers)
+        return;
+    *out = (LayoutCoord){.position = dim->root_dim, .scale = dim->spt, .modulus = dim->size};
+}
+
+static void add_condition(LayoutCondition *out, int *n, int position, const LayoutExpr *e, int64_t bound, int dim) {
+    if (*n >= LAYOUT_MAX_CONDITIONS)
+        INTERNAL_ERROR("layout with more than %d unique conditions", LAYOUT_MAX_CONDITIONS);
+    LayoutCondition *c = &out[(*n)++];
+    memset(c, 0, sizeof *c);
+    c->position = position;
+    if (e)
+        c->expr = *e;
+    c->bound = bound;
+    c->dim = dim;
+}
+
+/* Blocked: lanes and warps past the layout's own hold copies; along a dim
+   held in registers, or sliced away, only position 0 holds the first copy;
+   along a dim shorter than the layout's reach, the first unique_threads
+   positions. */
+int layout_unique_conditions(const LayoutMap *map, int threads, LayoutCondition *out) {
+    const Layout *root = map->root;
+    int n = 0, lanes = 1, warps = 1;
+    for (int d = 0; d < root->rank; d++) {
+        lanes *= root->threads_per_warp[d];
+        warps *= root->warps_per_cta[d];
+    }
+    LayoutExpr e = {0};
+    if (lanes < 32) {
+        e.num_terms = 0;
+        expr_add(&e, LAYOUT_LANE, 1, 0, 1);
+        add_condition(out, &n, -1, &e, lanes, -1);
+    }
+    int total_warps = threads / 32 > 0 ? threads / 32 : 1;
+    if (warps < total_warps) {
+        e.num_terms = 0;
+        expr_add(&e, LAYOUT_WARP, 1, 0, 1);
+        add_condition(out, &n, -1, &e, warps, -1);
+    }
+    for (int d = 0; d < map->rank; d++) {
+        const LayoutDim *dim = &map->dims[d];
+        int64_t bound = dim->in_registers ? 1 : dim->unique_threads;
+        if (bound < dim->tpw * dim->wpc)
+            add_condition(out, &n, dim->root_dim, NULL, bound, d);
+    }
+    for (int i = 0; i < map->num_sliced; i++) {
+        int rd = map->sliced_dims[i];
+        if (root->threads_per_warp[rd] * root->warps_per_cta[rd] > 1)
+            add_condition(out, &n, rd, NULL, 1, map->rank);
+    }
+    return n;
+}
+
+int64_t layout_contiguous_run(const LayoutMap *map, int d) {
+    const LayoutDim *dim = &map->dims[d];
+    if (dim->in_registers)
+        return 1;
+    return dim->spt < dim->size ? dim->spt : dim->size;
+}
+
+/* Blocked: the lanes along d that hold distinct elements are numbered by
+   the lane-index bits from lane_stride up. */
+int layout_reduce_lane_masks(const LayoutMap *map, int d, int *masks) {
+    const LayoutDim *dim = &map->dims[d];
+    if (dim->in_registers)
+        return 0;
+    int lanes = dim->unique_threads < dim->tpw ? dim->unique_threads : dim->tpw;
+    int n = 0;
+    for (int m = 1; m < lanes; m *= 2)
+        masks[n++] = m * map->lane_stride[dim->root_dim];
+    return n;
+}
+
+int layout_reduce_warps(const LayoutMap *map, int d, LayoutTerm *index) {
+    const LayoutDim *dim = &map->dims[d];
+    if (dim->in_registers || dim->unique_threads <= dim->tpw)
+        return 1;
+    int warps = dim->unique_threads / dim->tpw;
+    *index = (LayoutTerm){.index = LAYOUT_WARP, .divisor = map->warp_stride[dim->root_dim], .count = warps, .scale = 1};
+    return warps;
+}
+
+int layout_warps_along(const LayoutMap *map, int d, LayoutTerm *index) {
+    const LayoutDim *dim = &map->dims[d];
+    *index = (LayoutTerm){.index = LAYOUT_WARP, .divisor = map->warp_stride[dim->root_dim], .count = dim->wpc, .scale = 1};
+    return dim->wpc;
 }
 
 /* ---- constructing layouts ------------------------------------------------------ */

@@ -14,6 +14,7 @@
  * leading bit (Gaussian elimination, one vector at a time).
  */
 #include "linear_layout.h"
+#include "layout_internal.h"   /* linear_from_layout reads the blocked parameters */
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -31,7 +31,7 @@ static LLVMValueRef shared_element(Lowering *L, DType dtype, int64_t offset, LLV
 
 void llvm_convert_write_shared(Lowering *L, Tile *t, int64_t offset) {
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
-    for (int64_t r = 0; r < t->map.num_regs; r++) {
+    for (int64_t r = 0; r < t->num_regs; r++) {
         LLVMValueRef coords[IR_MAX_RANK];
         for (int d = 0; d < t->type.rank; d++)
             coords[d] = llvm_kernel_coord(L, t, ti, r, d);
@@ -88,7 +88,7 @@ static Tile *through_shared(Lowering *L, const IrOp *op, Tile *t, const Layout *
     llvm_kernel_barrier_at(L, barriers, BARRIER_BEFORE_READ);
     Tile *out = llvm_kernel_tile_new(L, to, dst);
     ThreadInfo *ti = llvm_kernel_thread(L, to, dst);
-    for (int64_t r = 0; r < out->map.num_regs; r++) {
+    for (int64_t r = 0; r < out->num_regs; r++) {
         LLVMValueRef coords[IR_MAX_RANK];
         for (int d = 0; d < dst->rank; d++)
             coords[d] = llvm_kernel_coord(L, out, ti, r, d);
@@ -103,22 +103,22 @@ static Tile *through_shared(Lowering *L, const IrOp *op, Tile *t, const Layout *
    register with the broadcast dims at 0. Fills out's registers from src's. */
 static void move_registers(Lowering *L, IrOpcode opcode, Tile *out, const Tile *src) {
     if (opcode == IR_RESHAPE) {
-        if (out->map.num_regs != src->map.num_regs)
+        if (out->num_regs != src->num_regs)
             INTERNAL_ERROR("kernel '%s': reshape maps %lld registers to %lld", L->kernel->name,
-                           (long long)src->map.num_regs, (long long)out->map.num_regs);
-        for (int64_t i = 0; i < out->map.num_regs; i++)
+                           (long long)src->num_regs, (long long)out->num_regs);
+        for (int64_t i = 0; i < out->num_regs; i++)
             out->regs[i] = src->regs[i];
         return;
     }
-    for (int64_t i = 0; i < out->map.num_regs; i++) {
+    for (int64_t i = 0; i < out->num_regs; i++) {
         int64_t rest = i, idx[IR_MAX_RANK];
         for (int d = out->type.rank - 1; d >= 0; d--) {
-            idx[d] = rest % out->map.dims[d].regs;
-            rest /= out->map.dims[d].regs;
-            if (idx[d] >= src->map.dims[d].regs)
+            idx[d] = rest % layout_dim_regs(out->map, d);
+            rest /= layout_dim_regs(out->map, d);
+            if (idx[d] >= layout_dim_regs(src->map, d))
                 idx[d] = 0;   /* a broadcast dim: one register */
         }
-        out->regs[i] = src->regs[layout_reg_index(&src->map, idx)];
+        out->regs[i] = src->regs[layout_reg_index(src->map, idx)];
     }
 }
 
@@ -162,7 +162,7 @@ static Tile *remat(Lowering *L, const IrValue *v, const Layout *to) {
     Tile *out = llvm_kernel_tile_new(L, to, &v->type);
     if (op->opcode == IR_IOTA) {
         ThreadInfo *ti = llvm_kernel_thread(L, to, &v->type);
-        for (int64_t r = 0; r < out->map.num_regs; r++)
+        for (int64_t r = 0; r < out->num_regs; r++)
             out->regs[r] = llvm_kernel_coord(L, out, ti, r, 0);
         return out;
     }
@@ -177,7 +177,7 @@ static Tile *remat(Lowering *L, const IrValue *v, const Layout *to) {
     for (int i = 0; i < op->num_operands && i < 3; i++)
         args[i] = remat(L, op->operands[i], to);
     DType in = op->operands[op->opcode == IR_SELECT ? 1 : 0]->type.dtype;
-    for (int64_t r = 0; r < out->map.num_regs; r++) {
+    for (int64_t r = 0; r < out->num_regs; r++) {
         if (op->opcode == IR_SELECT)
             out->regs[r] = LLVMBuildSelect(L->b, args[0]->regs[r], args[1]->regs[r], args[2]->regs[r], "");
         else if (op->opcode == IR_CAST)

@@ -37,13 +37,12 @@ enum { MMA_UNROLLED_STEPS = 4 };
    length and the pitch is a multiple of 8 elements, so each is aligned). */
 static void mma_stage(Lowering *L, Tile *t, int64_t offset, int64_t pitch) {
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
-    const LayoutDim *row = &t->map.dims[1];
-    int64_t run = row->in_registers ? 1 : row->size < row->spt ? row->size : row->spt;
+    int64_t run = layout_contiguous_run(t->map, 1);
     if (run > 8)
         run = 8;
     LLVMTypeRef elem = llvm_kernel_mem_type(L, t->type.dtype);
     LLVMTypeRef vec = LLVMVectorType(elem, (unsigned)run);
-    for (int64_t r = 0; r < t->map.num_regs; r += run) {
+    for (int64_t r = 0; r < t->num_regs; r += run) {
         LLVMValueRef i = llvm_kernel_coord(L, t, ti, r, 0), j = llvm_kernel_coord(L, t, ti, r, 1);
         LLVMValueRef index = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, i, llvm_kernel_i32(L, pitch), ""), j, "");
         LLVMValueRef byte = LLVMBuildAdd(L->b, llvm_kernel_i32(L, offset), LLVMBuildShl(L->b, index, llvm_kernel_i32(L, 1), ""), "");
@@ -79,7 +78,7 @@ static void mma_ldmatrix(Lowering *L, LLVMValueRef byte, bool trans, int count, 
    8; column registers 4 ks .. 4 ks + 3 hold the step's k 16ks + 2t, +1,
    16ks + 8 + 2t, +1 (PTX ISA 9.7.14.5.8). Each piece is two b16 in an i32. */
 static void mma_fragment_from_registers(Lowering *L, Tile *a, int64_t mt, int64_t ks, LLVMValueRef out[4]) {
-    int64_t cols = a->map.dims[1].regs;
+    int64_t cols = layout_dim_regs(a->map, 1);
     LLVMTypeRef half = llvm_kernel_reg_type(L, a->type.dtype);
     LLVMTypeRef pair = LLVMVectorType(half, 2);
     for (int i = 0; i < 4; i++) {
@@ -116,17 +115,17 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     int64_t a_pitch = layout_mma_pitch(k), b_pitch = layout_mma_pitch(b_t ? k : n);
     int64_t a_offset = p->scratch_offset, b_offset = a_offset + dot_align16(m * a_pitch * 2);
     Tile *out = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
-    const Layout *l = out->layout;
-    int wm = l->warps_per_cta[0], wn = l->warps_per_cta[1];
+    LayoutTerm warp_m_term, warp_n_term;
+    int wm = layout_warps_along(out->map, 0, &warp_m_term), wn = layout_warps_along(out->map, 1, &warp_n_term);
     /* A in the accumulator's layout (layout.c): its fragments are registers. */
-    bool a_in_registers = wn == 1 && layout_equal(a->layout, l);
+    bool a_in_registers = wn == 1 && layout_equal(a->layout, out->layout);
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
     if (!a_in_registers)
         mma_stage(L, a, a_offset, a_pitch);
     mma_stage(L, b, b_offset, b_pitch);
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
-    int64_t row_regs = out->map.dims[0].regs, col_regs = out->map.dims[1].regs;
-    for (int64_t reg = 0; reg < out->map.num_regs; reg++)
+    int64_t row_regs = layout_dim_regs(out->map, 0), col_regs = layout_dim_regs(out->map, 1);
+    for (int64_t reg = 0; reg < out->num_regs; reg++)
         out->regs[reg] = acc_in ? acc_in->regs[reg] : LLVMConstNull(L->f32);
 
     /* The rows and columns this warp's tiles cover (layout.c): row register
@@ -135,9 +134,7 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
        ldmatrix matrix q = l / 8: for A, matrices (row half q % 2, k half
        q / 2) give a0..a3; for B (transposed on load), (k half q % 2,
        n tile q / 2) give b0, b1 of two n tiles. */
-    LLVMValueRef warp_m = LLVMBuildURem(L->b, LLVMBuildUDiv(L->b, L->warp, llvm_kernel_i32(L, wn), ""),
-                                        llvm_kernel_i32(L, wm), "");
-    LLVMValueRef warp_n = LLVMBuildURem(L->b, L->warp, llvm_kernel_i32(L, wn), "");
+    LLVMValueRef warp_m = llvm_kernel_term(L, &warp_m_term), warp_n = llvm_kernel_term(L, &warp_n_term);
     LLVMValueRef r8 = LLVMBuildURem(L->b, L->lane, llvm_kernel_i32(L, 8), "");
     LLVMValueRef q = LLVMBuildUDiv(L->b, L->lane, llvm_kernel_i32(L, 8), "");
     LLVMValueRef q_lo = LLVMBuildAnd(L->b, q, llvm_kernel_i32(L, 1), "");
@@ -184,8 +181,8 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
         ks_byte = LLVMBuildPhi(L->b, L->i32, "ks");
         LLVMValueRef zero = llvm_kernel_i32(L, 0);
         LLVMAddIncoming(ks_byte, &zero, &pre, 1);
-        phis = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->map.num_regs + 1);
-        for (int64_t reg = 0; reg < out->map.num_regs; reg++) {
+        phis = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->num_regs + 1);
+        for (int64_t reg = 0; reg < out->num_regs; reg++) {
             phis[reg] = LLVMBuildPhi(L->b, L->f32, "");
             LLVMAddIncoming(phis[reg], &out->regs[reg], &pre, 1);
             out->regs[reg] = phis[reg];
@@ -221,7 +218,7 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
         LLVMValueRef next = LLVMBuildAdd(L->b, ks_byte, llvm_kernel_i32(L, 32), "");
         LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
         LLVMAddIncoming(ks_byte, &next, &latch, 1);
-        for (int64_t reg = 0; reg < out->map.num_regs; reg++)
+        for (int64_t reg = 0; reg < out->num_regs; reg++)
             LLVMAddIncoming(phis[reg], &out->regs[reg], &latch, 1);
         LLVMBasicBlockRef done = llvm_kernel_block(L, "mma.done");
         LLVMValueRef br = LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, next, llvm_kernel_i32(L, 32 * steps), ""),
@@ -259,7 +256,7 @@ void llvm_dot_op(Lowering *L, IrOp *op) {
 
     Tile *out = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
     ThreadInfo *ti = llvm_kernel_thread(L, out->layout, &out->type);
-    int64_t rows = out->map.dims[0].regs, cols = out->map.dims[1].regs;
+    int64_t rows = layout_dim_regs(out->map, 0), cols = layout_dim_regs(out->map, 1);
     LLVMValueRef *row = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, rows + 1);
     LLVMValueRef *col = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, cols + 1);
     for (int64_t i = 0; i < rows; i++)
@@ -276,8 +273,8 @@ void llvm_dot_op(Lowering *L, IrOp *op) {
     LLVMValueRef kk = LLVMBuildPhi(L->b, L->i32, "k");
     LLVMValueRef zero = llvm_kernel_i32(L, 0);
     LLVMAddIncoming(kk, &zero, &pre, 1);
-    LLVMValueRef *phis = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->map.num_regs + 1);
-    for (int64_t reg = 0; reg < out->map.num_regs; reg++) {
+    LLVMValueRef *phis = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->num_regs + 1);
+    for (int64_t reg = 0; reg < out->num_regs; reg++) {
         phis[reg] = LLVMBuildPhi(L->b, rtype, "");
         LLVMValueRef init = acc_in ? acc_in->regs[reg] : LLVMConstNull(rtype);
         LLVMAddIncoming(phis[reg], &init, &pre, 1);
@@ -292,7 +289,7 @@ void llvm_dot_op(Lowering *L, IrOp *op) {
         LLVMValueRef idx = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, kk, llvm_kernel_i32(L, n), ""), col[j], "");
         bv_k[j] = llvm_math_cast(L, llvm_convert_read_shared(L, bv->type.dtype, b_offset, idx), bv->type.dtype, rt);
     }
-    LLVMValueRef *next = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->map.num_regs + 1);
+    LLVMValueRef *next = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->num_regs + 1);
     for (int64_t i = 0; i < rows; i++) {
         for (int64_t j = 0; j < cols; j++) {
             int64_t reg = i * cols + j;
@@ -307,11 +304,11 @@ void llvm_dot_op(Lowering *L, IrOp *op) {
     LLVMValueRef k_next = LLVMBuildAdd(L->b, kk, llvm_kernel_i32(L, 1), "");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
     LLVMAddIncoming(kk, &k_next, &latch, 1);
-    for (int64_t reg = 0; reg < out->map.num_regs; reg++)
+    for (int64_t reg = 0; reg < out->num_regs; reg++)
         LLVMAddIncoming(phis[reg], &next[reg], &latch, 1);
     LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, k_next, llvm_kernel_i32(L, k), ""), loop, done);
     LLVMPositionBuilderAtEnd(L->b, done);
-    for (int64_t reg = 0; reg < out->map.num_regs; reg++)
+    for (int64_t reg = 0; reg < out->num_regs; reg++)
         out->regs[reg] = next[reg];
     llvm_kernel_set_tile(L, r, out);
 }

@@ -103,14 +103,15 @@ Tile *llvm_kernel_tile_new(Lowering *L, const Layout *layout, const IrType *type
     Tile *t = ARENA_NEW(&L->kernel->arena, Tile);
     t->layout = layout;
     t->type = *type;
-    layout_map(layout, type, &t->map);
-    t->regs = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, t->map.num_regs + 1);
+    t->map = layout_map_new(L->kernel, layout, type);
+    t->num_regs = layout_num_regs(t->map);
+    t->regs = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, t->num_regs + 1);
     return t;
 }
 
 Tile *llvm_kernel_splat(Lowering *L, const Layout *layout, const IrType *type, LLVMValueRef scalar) {
     Tile *t = llvm_kernel_tile_new(L, layout, type);
-    for (int64_t r = 0; r < t->map.num_regs; r++)
+    for (int64_t r = 0; r < t->num_regs; r++)
         t->regs[r] = scalar;
     t->splat = scalar;
     return t;
@@ -161,9 +162,31 @@ static LLVMValueRef sreg(Lowering *L, const char *name) {
     return llvm_kernel_intrinsic(L, name, NULL, 0, NULL, 0);
 }
 
-/* Lane and warp coordinates along each root dim (PTX ISA 10.1 %tid):
-   lane_d = lane / lane_stride % tpw, warp_d = warp / warp_stride % wpc, and
-   the thread's coordinate is warp_d * tpw + lane_d. */
+LLVMValueRef llvm_kernel_term(Lowering *L, const LayoutTerm *term) {
+    LLVMValueRef v = term->index == LAYOUT_LANE ? L->lane : L->warp;
+    if (term->divisor != 1)
+        v = LLVMBuildUDiv(L->b, v, llvm_kernel_i32(L, term->divisor), "");
+    if (term->count != 0)
+        v = LLVMBuildURem(L->b, v, llvm_kernel_i32(L, term->count), "");
+    if (term->scale != 1)
+        v = LLVMBuildMul(L->b, v, llvm_kernel_i32(L, term->scale), "");
+    return v;
+}
+
+/* Terms are built in order and summed from the last (the highest bits). */
+LLVMValueRef llvm_kernel_expr(Lowering *L, const LayoutExpr *expr) {
+    LLVMValueRef values[LAYOUT_MAX_TERMS];
+    for (int i = 0; i < expr->num_terms; i++)
+        values[i] = llvm_kernel_term(L, &expr->terms[i]);
+    LLVMValueRef sum = NULL;
+    for (int i = expr->num_terms - 1; i >= 0; i--)
+        sum = sum ? LLVMBuildAdd(L->b, sum, values[i], "") : values[i];
+    return sum ? sum : llvm_kernel_i32(L, 0);
+}
+
+/* The thread's coordinate bases and unique predicate, as the layout gives
+   them (layout_thread_coord, layout_unique_conditions), from %tid (PTX ISA
+   10.1) split into L->lane and L->warp. */
 ThreadInfo *llvm_kernel_thread(Lowering *L, const Layout *layout, const IrType *type) {
     for (ThreadInfo *ti = L->threads; ti; ti = ti->next) {
         bool same = ti->type.rank == type->rank && layout_equal(ti->layout, layout);
@@ -175,48 +198,36 @@ ThreadInfo *llvm_kernel_thread(Lowering *L, const Layout *layout, const IrType *
     ThreadInfo *ti = ARENA_NEW(&L->kernel->arena, ThreadInfo);
     ti->layout = layout;
     ti->type = *type;
-    LayoutMap map;
-    layout_map(layout, type, &map);
+    const LayoutMap *map = layout_map_new(L->kernel, layout, type);
     LLVMBuilderRef saved = L->b;
     L->b = L->entry;
-    const Layout *root = map.root;
-    int lanes = 1, warps = 1;
-    for (int d = 0; d < root->rank; d++) {
-        int tpw = root->threads_per_warp[d], wpc = root->warps_per_cta[d];
-        lanes *= tpw;
-        warps *= wpc;
-        LLVMValueRef lane = LLVMBuildURem(
-            L->b, LLVMBuildUDiv(L->b, L->lane, llvm_kernel_i32(L, map.lane_stride[d]), ""), llvm_kernel_i32(L, tpw), "");
-        LLVMValueRef warp = LLVMBuildURem(
-            L->b, LLVMBuildUDiv(L->b, L->warp, llvm_kernel_i32(L, map.warp_stride[d]), ""), llvm_kernel_i32(L, wpc), "");
-        ti->tc_root[d] = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, warp, llvm_kernel_i32(L, tpw), ""), lane, "");
-    }
+    LayoutExpr exprs[IR_MAX_RANK];
+    LLVMValueRef positions[IR_MAX_RANK];
+    int num_positions = layout_thread_positions(map, exprs);
+    for (int i = 0; i < num_positions; i++)
+        positions[i] = llvm_kernel_expr(L, &exprs[i]);
+    /* Each dim's base beside the conditions about its copies. */
+    LayoutCondition conds[LAYOUT_MAX_CONDITIONS];
+    int num_conds = layout_unique_conditions(map, L->plan->threads, conds), c = 0;
     LLVMValueRef unique = NULL;
-    if (lanes < 32)
-        unique = llvm_kernel_and(L, unique, LLVMBuildICmp(L->b, LLVMIntULT, L->lane, llvm_kernel_i32(L, lanes), ""));
-    int total_warps = L->plan->threads / 32 > 0 ? L->plan->threads / 32 : 1;
-    if (warps < total_warps)
-        unique = llvm_kernel_and(L, unique, LLVMBuildICmp(L->b, LLVMIntULT, L->warp, llvm_kernel_i32(L, warps), ""));
-    for (int d = 0; d < map.rank; d++) {
-        const LayoutDim *dim = &map.dims[d];
-        LLVMValueRef tc = ti->tc_root[dim->root_dim];
-        if (dim->in_registers) {
-            ti->base[d] = llvm_kernel_i32(L, 0);
-            if (dim->tpw * dim->wpc > 1)
-                unique = llvm_kernel_and(L, unique, LLVMBuildICmp(L->b, LLVMIntEQ, tc, llvm_kernel_i32(L, 0), ""));
-            continue;
+    for (int d = -1; d <= type->rank; d++) {
+        if (d >= 0 && d < type->rank) {
+            LayoutCoord coord;
+            layout_thread_coord(map, d, &coord);
+            LLVMValueRef v = coord.position < 0 ? llvm_kernel_i32(L, 0) : positions[coord.position];
+            if (coord.position >= 0 && coord.scale != 1)
+                v = LLVMBuildMul(L->b, v, llvm_kernel_i32(L, coord.scale), "");
+            if (coord.position >= 0 && coord.modulus != 0)
+                v = LLVMBuildAnd(L->b, v, llvm_kernel_i32(L, coord.modulus - 1), "");
+            ti->base[d] = v;
         }
-        LLVMValueRef pos = LLVMBuildMul(L->b, tc, llvm_kernel_i32(L, dim->spt), "");
-        ti->base[d] = LLVMBuildAnd(L->b, pos, llvm_kernel_i32(L, dim->size - 1), "");
-        if (dim->unique_threads < dim->tpw * dim->wpc)
-            unique = llvm_kernel_and(
-                L, unique, LLVMBuildICmp(L->b, LLVMIntULT, tc, llvm_kernel_i32(L, dim->unique_threads), ""));
-    }
-    for (int i = 0; i < map.num_sliced; i++) {
-        int d = map.sliced_dims[i];
-        if (root->threads_per_warp[d] * root->warps_per_cta[d] > 1)
-            unique = llvm_kernel_and(L, unique,
-                                     LLVMBuildICmp(L->b, LLVMIntEQ, ti->tc_root[d], llvm_kernel_i32(L, 0), ""));
+        for (; c < num_conds && conds[c].dim <= d; c++) {
+            const LayoutCondition *k = &conds[c];
+            LLVMValueRef v = k->position >= 0 ? positions[k->position] : llvm_kernel_expr(L, &k->expr);
+            LLVMValueRef test = k->bound == 1 ? LLVMBuildICmp(L->b, LLVMIntEQ, v, llvm_kernel_i32(L, 0), "")
+                                              : LLVMBuildICmp(L->b, LLVMIntULT, v, llvm_kernel_i32(L, k->bound), "");
+            unique = llvm_kernel_and(L, unique, test);
+        }
     }
     ti->unique = unique ? unique : LLVMConstInt(L->i1, 1, 0);
     L->b = saved;
@@ -227,7 +238,7 @@ ThreadInfo *llvm_kernel_thread(Lowering *L, const Layout *layout, const IrType *
 
 LLVMValueRef llvm_kernel_coord(Lowering *L, const Tile *t, const ThreadInfo *ti, int64_t reg, int d) {
     int64_t offsets[IR_MAX_RANK];
-    layout_reg_offsets(&t->map, reg, offsets);
+    layout_reg_offsets(t->map, reg, offsets);
     return LLVMBuildAdd(L->b, ti->base[d], llvm_kernel_i32(L, offsets[d]), "");
 }
 
@@ -311,7 +322,7 @@ static void lower_for(Lowering *L, IrOp *op) {
     for (int i = 0; i < n; i++) {
         IrValue *arg = op->body->args[i + 1];
         carried[i] = llvm_kernel_tile_new(L, inits[i]->layout, &arg->type);
-        for (int64_t r = 0; r < carried[i]->map.num_regs; r++) {
+        for (int64_t r = 0; r < carried[i]->num_regs; r++) {
             carried[i]->regs[r] = LLVMBuildPhi(L->b, llvm_kernel_reg_type(L, arg->type.dtype), "");
             LLVMAddIncoming(carried[i]->regs[r], &inits[i]->regs[r], &pre, 1);
         }
@@ -342,7 +353,7 @@ static void lower_for(Lowering *L, IrOp *op) {
         LLVMAddIncoming(left, &left_next, &latch, 1);
     }
     for (int i = 0; i < n; i++)
-        for (int64_t r = 0; r < carried[i]->map.num_regs; r++)
+        for (int64_t r = 0; r < carried[i]->num_regs; r++)
             LLVMAddIncoming(carried[i]->regs[r], &next[i]->regs[r], &latch, 1);
     LLVMBuildBr(L->b, header);
     LLVMPositionBuilderAtEnd(L->b, exit);
@@ -379,7 +390,7 @@ static void lower_if(Lowering *L, IrOp *op) {
         if (r->type.kind != IRT_TILE || !values[0] || !values[1])
             continue;
         Tile *t = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
-        for (int64_t reg = 0; reg < t->map.num_regs; reg++) {
+        for (int64_t reg = 0; reg < t->num_regs; reg++) {
             t->regs[reg] = LLVMBuildPhi(L->b, llvm_kernel_reg_type(L, r->type.dtype), "");
             LLVMValueRef in[2] = {values[0][i]->regs[reg], values[1][i]->regs[reg]};
             LLVMAddIncoming(t->regs[reg], in, ends, 2);

@@ -20,8 +20,9 @@
 typedef struct Tile {
     const Layout *layout;
     IrType type;
-    LayoutMap map;
-    LLVMValueRef *regs;                /* map.num_regs of them */
+    const LayoutMap *map;              /* layout applied to type (layout_map_new) */
+    int64_t num_regs;                  /* layout_num_regs(map) */
+    LLVMValueRef *regs;                /* num_regs of them */
     LLVMValueRef splat;                /* flexible values: the one element they all are */
 } Tile;
 
@@ -56,8 +57,7 @@ typedef struct Ref {
 typedef struct ThreadInfo {
     const Layout *layout;
     IrType type;
-    LLVMValueRef base[IR_MAX_RANK];    /* i32 */
-    LLVMValueRef tc_root[IR_MAX_RANK]; /* thread coordinate along each root dim */
+    LLVMValueRef base[IR_MAX_RANK];    /* i32: layout_thread_coord */
     LLVMValueRef unique;               /* i1 */
     struct ThreadInfo *next;
 } ThreadInfo;
@@ -106,6 +106,9 @@ Tile *llvm_kernel_operand(Lowering *L, IrOp *op, int i);
 /* The scalar of a rank-0 or single-element operand. */
 LLVMValueRef llvm_kernel_scalar(Lowering *L, const IrValue *v);
 ThreadInfo *llvm_kernel_thread(Lowering *L, const Layout *layout, const IrType *type);
+/* A layout term or expression (codegen.h) as i32 arithmetic on L->lane, L->warp. */
+LLVMValueRef llvm_kernel_term(Lowering *L, const LayoutTerm *term);
+LLVMValueRef llvm_kernel_expr(Lowering *L, const LayoutExpr *expr);
 /* Register r's coordinate along dim d (i32). */
 LLVMValueRef llvm_kernel_coord(Lowering *L, const Tile *t, const ThreadInfo *ti, int64_t reg, int d);
 /* Pointer into the dynamic shared buffer at a byte offset (i32 value). */

@@ -36,7 +36,7 @@ void llvm_math_iota(Lowering *L, IrOp *op) {
     IrValue *r = op->results[0];
     Tile *t = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
-    for (int64_t reg = 0; reg < t->map.num_regs; reg++)
+    for (int64_t reg = 0; reg < t->num_regs; reg++)
         t->regs[reg] = r->type.rank > 0 ? llvm_kernel_coord(L, t, ti, reg, 0) : llvm_kernel_i32(L, 0);
     llvm_kernel_set_tile(L, r, t);
 }
@@ -389,7 +389,7 @@ void llvm_math_elementwise(Lowering *L, IrOp *op) {
     for (int i = 0; i < op->num_operands; i++)
         ops[i] = llvm_kernel_operand(L, op, i);
     Tile *t = llvm_kernel_tile_new(L, layout, &r->type);
-    for (int64_t reg = 0; reg < t->map.num_regs; reg++) {
+    for (int64_t reg = 0; reg < t->num_regs; reg++) {
         for (int i = 0; i < op->num_operands; i++)
             args[i] = ops[i]->regs[reg];
         t->regs[reg] = element(L, op, args);

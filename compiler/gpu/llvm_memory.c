@@ -237,10 +237,7 @@ static LLVMValueRef bounds_mask(Lowering *L, const Ref *r, LLVMValueRef *coords,
 static int vector_width(const Ref *r, const Tile *t) {
     if (r->rank == 0 || t->type.rank == 0 || !r->dims[r->rank - 1].unit_stride)
         return 1;
-    const LayoutDim *dim = &t->map.dims[t->map.rank - 1];
-    if (dim->in_registers)
-        return 1;
-    int64_t run = dim->spt < dim->size ? dim->spt : dim->size;
+    int64_t run = layout_contiguous_run(t->map, t->type.rank - 1);
     int64_t max = 16 / llvm_kernel_mem_bytes(r->dtype);
     int64_t g = 1;
     while (g * 2 <= run && g * 2 <= max)
@@ -327,7 +324,7 @@ typedef struct MemAccess {
 static LLVMValueRef register_row_ptr(Lowering *L, const MemAccess *a, int64_t reg, int64_t *elements) {
     const Ref *r = a->ref;
     int64_t off[IR_MAX_RANK];
-    layout_reg_offsets(&a->tile->map, reg, off);
+    layout_reg_offsets(a->tile->map, reg, off);
     LLVMValueRef row = NULL;
     *elements = 0;
     for (int d = 0; d < r->rank; d++) {
@@ -511,15 +508,14 @@ static LLVMValueRef tile_fast_condition(Lowering *L, MemAccess *a, const ThreadI
     const Ref *r = a->ref;
     Tile *t = a->tile;
     int rank = t->type.rank;
-    if (g < 2 || a->mask || rank == 0 || rank != r->rank || t->map.num_regs > 256)
+    if (g < 2 || a->mask || rank == 0 || rank != r->rank || t->num_regs > 256)
         return NULL;
-    const LayoutDim *last = &t->map.dims[rank - 1];
-    if (last->spt % g != 0 || last->size % g != 0)
+    if (layout_contiguous_run(t->map, rank - 1) % g != 0 || t->type.dims[rank - 1].size % g != 0)
         return NULL;
     int64_t lo[IR_MAX_RANK], hi[IR_MAX_RANK];
-    for (int64_t reg = 0; reg < t->map.num_regs; reg++) {
+    for (int64_t reg = 0; reg < t->num_regs; reg++) {
         int64_t off[IR_MAX_RANK];
-        layout_reg_offsets(&t->map, reg, off);
+        layout_reg_offsets(t->map, reg, off);
         if (reg % g == 0 && off[rank - 1] % g != 0)
             return NULL;
         for (int d = 0; d < rank; d++) {
@@ -555,7 +551,7 @@ static void access_fast(Lowering *L, MemAccess *a, int g) {
     LLVMTypeRef mt = llvm_kernel_mem_type(L, r->dtype);
     LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)g);
     int bytes = llvm_kernel_mem_bytes(r->dtype);
-    for (int64_t r0 = 0; r0 < t->map.num_regs; r0 += g) {
+    for (int64_t r0 = 0; r0 < t->num_regs; r0 += g) {
         LLVMValueRef ptr = register_ptr(L, a, r0);
         if (a->is_store) {
             LLVMSetAlignment(LLVMBuildStore(L->b, store_vector(L, r, &t->regs[r0], g), ptr), (unsigned)(g * bytes));
@@ -618,7 +614,7 @@ static LLVMValueRef predicated(Lowering *L, bool is_store, bool readonly, DType 
 static void access_edge(Lowering *L, MemAccess *a, const ThreadInfo *ti, int g) {
     Tile *t = a->tile;
     int bytes = llvm_kernel_mem_bytes(a->ref->dtype);
-    for (int64_t r0 = 0; r0 < t->map.num_regs; r0 += g) {
+    for (int64_t r0 = 0; r0 < t->num_regs; r0 += g) {
         LLVMValueRef coords[IR_MAX_RANK];
         for (int d = 0; d < t->type.rank; d++)
             coords[d] = llvm_kernel_coord(L, t, ti, r0, d);
@@ -650,13 +646,13 @@ static void access_tile(Lowering *L, MemAccess *a) {
     int g = vector_width(a->ref, t);
     LLVMValueRef fast = tile_fast_condition(L, a, ti, g);
     if (!fast) {
-        for (int64_t r0 = 0; r0 < t->map.num_regs; r0 += g)
+        for (int64_t r0 = 0; r0 < t->num_regs; r0 += g)
             access_group(L, a, ti, r0, g);
         return;
     }
     /* One test per thread: all vectors straight-line, or each vector on
        its own (the general path, with its per-vector tests). */
-    int64_t n = t->map.num_regs;
+    int64_t n = t->num_regs;
     LLVMBasicBlockRef fast_bb = llvm_kernel_block(L, a->is_store ? "st.tile" : "ld.tile");
     LLVMBasicBlockRef slow_bb = llvm_kernel_block(L, a->is_store ? "st.edge" : "ld.edge");
     LLVMBasicBlockRef merge = llvm_kernel_block(L, a->is_store ? "st.tile.done" : "ld.tile.done");
@@ -744,7 +740,7 @@ void llvm_memory_atomic(Lowering *L, IrOp *op) {
     shared_phase(L, op, r);
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
     LLVMValueRef unique = LLVMIsAConstantInt(ti->unique) && LLVMConstIntGetZExtValue(ti->unique) == 1 ? NULL : ti->unique;
-    for (int64_t reg = 0; reg < t->map.num_regs; reg++) {
+    for (int64_t reg = 0; reg < t->num_regs; reg++) {
         LLVMValueRef coords[IR_MAX_RANK];
         for (int d = 0; d < t->type.rank; d++)
             coords[d] = llvm_kernel_coord(L, t, ti, reg, d);

@@ -65,87 +65,74 @@ void llvm_reduce_op(Lowering *L, IrOp *op) {
     int axis = op->axis;
     if (axis < 0 || axis >= src->type.rank)
         INTERNAL_ERROR("kernel '%s': reduce over axis %d of rank %d", L->kernel->name, axis, src->type.rank);
-    const LayoutDim *dim = &src->map.dims[axis];
-
     /* The result in the slice layout: its registers are the source's with
        the axis removed, in the same order. */
-    const Layout *result_layout = layout_of(L->plan, r);
-    Tile *out = llvm_kernel_tile_new(L, src->layout, &r->type);
-    {
-        IrType slice_type = r->type;
-        out->layout = result_layout;
-        out->type = slice_type;
-        layout_map(result_layout, &slice_type, &out->map);
-        out->regs = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->map.num_regs + 1);
-    }
+    Tile *out = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
     /* 1. within the thread */
-    for (int64_t o = 0; o < out->map.num_regs; o++) {
+    for (int64_t o = 0; o < out->num_regs; o++) {
         int64_t idx[IR_MAX_RANK], rest = o;
         for (int d = src->type.rank - 1; d >= 0; d--) {
             if (d == axis) {
                 idx[d] = 0;
                 continue;
             }
-            int64_t regs = src->map.dims[d].regs;
+            int64_t regs = layout_dim_regs(src->map, d);
             idx[d] = rest % regs;
             rest /= regs;
         }
         LLVMValueRef acc = NULL;
-        for (int64_t k = 0; k < dim->regs; k++) {
+        for (int64_t k = 0; k < layout_dim_regs(src->map, axis); k++) {
             idx[axis] = k;
-            LLVMValueRef v = src->regs[layout_reg_index(&src->map, idx)];
+            LLVMValueRef v = src->regs[layout_reg_index(src->map, idx)];
             acc = acc ? llvm_reduce_combine(L, op->combine, dtype, acc, v) : v;
         }
         out->regs[o] = acc;
     }
-    if (!dim->in_registers) {
-        /* 2. across the lanes along the axis */
-        int lanes = dim->unique_threads < dim->tpw ? dim->unique_threads : dim->tpw;
-        int stride = src->map.lane_stride[dim->root_dim];
-        for (int m = 1; m < lanes; m *= 2)
-            for (int64_t o = 0; o < out->map.num_regs; o++)
-                out->regs[o] = llvm_reduce_combine(L, op->combine, dtype, out->regs[o], shuffle_xor(L, out->regs[o], m * stride));
-        /* 3. across the warps along the axis */
-        int warps = dim->unique_threads > dim->tpw ? dim->unique_threads / dim->tpw : 1;
-        if (warps > 1) {
-            OpPlan *p = layout_op_plan(L->plan, op);
-            int64_t offset = p->scratch_offset;
-            int64_t elements = ir_type_elements(&r->type);
-            /* Two slots of warps x elements partials; barrier_plan chose
-               the slot and whether a barrier goes before the writes. */
-            int64_t slot_bytes = (int64_t)warps * elements * llvm_kernel_mem_bytes(dtype);
-            offset += p->reduce_slot * slot_bytes;
-            llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
-            ThreadInfo *ti = llvm_kernel_thread(L, out->layout, &out->type);
-            LLVMValueRef warp = LLVMBuildURem(
-                L->b, LLVMBuildUDiv(L->b, L->warp, llvm_kernel_i32(L, src->map.warp_stride[dim->root_dim]), ""),
-                llvm_kernel_i32(L, warps), "");
-            LLVMValueRef *linear = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->map.num_regs + 1);
-            for (int64_t o = 0; o < out->map.num_regs; o++) {
-                LLVMValueRef coords[IR_MAX_RANK];
-                for (int d = 0; d < r->type.rank; d++)
-                    coords[d] = llvm_kernel_coord(L, out, ti, o, d);
-                linear[o] = llvm_convert_linear(L, &r->type, coords);
+    /* 2. across the lanes along the axis */
+    int masks[LAYOUT_MAX_LANE_MASKS];
+    int num_masks = layout_reduce_lane_masks(src->map, axis, masks);
+    for (int i = 0; i < num_masks; i++)
+        for (int64_t o = 0; o < out->num_regs; o++)
+            out->regs[o] = llvm_reduce_combine(L, op->combine, dtype, out->regs[o], shuffle_xor(L, out->regs[o], masks[i]));
+    /* 3. across the warps along the axis */
+    LayoutTerm warp_index;
+    int warps = layout_reduce_warps(src->map, axis, &warp_index);
+    if (warps > 1) {
+        OpPlan *p = layout_op_plan(L->plan, op);
+        int64_t offset = p->scratch_offset;
+        int64_t elements = ir_type_elements(&r->type);
+        /* Two slots of warps x elements partials; barrier_plan chose
+           the slot and whether a barrier goes before the writes. */
+        int64_t slot_bytes = (int64_t)warps * elements * llvm_kernel_mem_bytes(dtype);
+        offset += p->reduce_slot * slot_bytes;
+        llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
+        ThreadInfo *ti = llvm_kernel_thread(L, out->layout, &out->type);
+        LLVMValueRef warp = llvm_kernel_term(L, &warp_index);
+        LLVMValueRef *linear = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, out->num_regs + 1);
+        for (int64_t o = 0; o < out->num_regs; o++) {
+            LLVMValueRef coords[IR_MAX_RANK];
+            for (int d = 0; d < r->type.rank; d++)
+                coords[d] = llvm_kernel_coord(L, out, ti, o, d);
+            linear[o] = llvm_convert_linear(L, &r->type, coords);
+        }
+        for (int64_t o = 0; o < out->num_regs; o++) {
+            LLVMValueRef slot = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, warp, llvm_kernel_i32(L, elements), ""), linear[o], "");
+            LLVMValueRef base = llvm_kernel_smem(L, llvm_kernel_i32(L, offset));
+            LLVMValueRef ptr = LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, dtype), base, &slot, 1, "");
+            LLVMValueRef v = dtype == DT_BOOL ? LLVMBuildZExt(L->b, out->regs[o], L->i8, "") : out->regs[o];
+            LLVMSetAlignment(LLVMBuildStore(L->b, v, ptr), (unsigned)llvm_kernel_mem_bytes(dtype));
+        }
+        /* The partials are read by every thread: a barrier between the
+           writes and the reads. */
+        llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
+        for (int64_t o = 0; o < out->num_regs; o++) {
+            LLVMValueRef acc = NULL;
+            for (int w = 0; w < warps; w++) {
+                LLVMValueRef slot = LLVMBuildAdd(L->b, llvm_kernel_i32(L, (int64_t)w * elements), linear[o], "");
+                LLVMValueRef v = llvm_convert_read_shared(L, dtype, offset, slot);
+                acc = acc ? llvm_reduce_combine(L, op->combine, dtype, acc, v) : v;
             }
-            for (int64_t o = 0; o < out->map.num_regs; o++) {
-                LLVMValueRef slot = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, warp, llvm_kernel_i32(L, elements), ""), linear[o], "");
-                LLVMValueRef base = llvm_kernel_smem(L, llvm_kernel_i32(L, offset));
-                LLVMValueRef ptr = LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, dtype), base, &slot, 1, "");
-                LLVMValueRef v = dtype == DT_BOOL ? LLVMBuildZExt(L->b, out->regs[o], L->i8, "") : out->regs[o];
-                LLVMSetAlignment(LLVMBuildStore(L->b, v, ptr), (unsigned)llvm_kernel_mem_bytes(dtype));
-            }
-            /* The partials are read by every thread: a barrier between the
-               writes and the reads. */
-            llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
-            for (int64_t o = 0; o < out->map.num_regs; o++) {
-                LLVMValueRef acc = NULL;
-                for (int w = 0; w < warps; w++) {
-                    LLVMValueRef slot = LLVMBuildAdd(L->b, llvm_kernel_i32(L, (int64_t)w * elements), linear[o], "");
-                    LLVMValueRef v = llvm_convert_read_shared(L, dtype, offset, slot);
-                    acc = acc ? llvm_reduce_combine(L, op->combine, dtype, acc, v) : v;
-                }
-                out->regs[o] = acc;
-            }
+            out->regs[o] = acc;
         }
     }
     if (r->type.rank == 0)

@@ -52,10 +52,9 @@ static void shared_format(const KernelPlan *plan, Buffer *b) {
     b->format = SHARED_ROW_MAJOR;
     if (op->opcode == IR_REDUCE && !p->via_shared) {
         const IrValue *src = op->operands[0];
-        LayoutMap map;
-        layout_map(plan->values[src->id].layout, &src->type, &map);
-        const LayoutDim *dim = &map.dims[op->axis];
-        if (!dim->in_registers && dim->unique_threads > dim->tpw)
+        const LayoutMap *map = layout_map_new(plan->kernel, plan->values[src->id].layout, &src->type);
+        LayoutTerm warp_index;
+        if (layout_reduce_warps(map, op->axis, &warp_index) > 1)
             b->format = SHARED_PARTIALS;
     } else if (op->opcode == IR_DOT) {
         const IrType *at = &op->operands[0]->type, *bt = &op->operands[1]->type;

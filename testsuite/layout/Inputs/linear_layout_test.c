@@ -22,6 +22,7 @@
  * Prints one summary line per section; exits 1 on any mismatch.
  */
 #include "linear_layout.h"
+#include "layout_internal.h"   /* compares against layout_map itself */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -524,24 +525,24 @@ static int64_t brute_wavefronts(const int64_t *addr, int lanes, int bytes) {
     return total;
 }
 
-typedef enum { SHARED_SW128, SHARED_ROW_MAJOR, SHARED_PADDED } SharedKind;
+typedef enum { TEST_SW128, TEST_ROW_MAJOR, TEST_PADDED } TestSharedKind;
 
 /* Byte address of (row, col) of a 64 x 64 tile of elem_bytes elements. */
-static int64_t reference_byte(SharedKind kind, int elem_bytes, int64_t row, int64_t col) {
-    if (kind == SHARED_SW128)
+static int64_t reference_byte(TestSharedKind kind, int elem_bytes, int64_t row, int64_t col) {
+    if (kind == TEST_SW128)
         return reference_swizzled_byte(64, elem_bytes, 128, row, col);
-    if (kind == SHARED_ROW_MAJOR)
+    if (kind == TEST_ROW_MAJOR)
         return (row * 64 + col) * elem_bytes;
     return (row * (64 + 8) + col) * elem_bytes;
 }
 
-static void make_shared(SharedKind kind, int elem_bytes, LinearShared *shared) {
+static void make_shared(TestSharedKind kind, int elem_bytes, LinearShared *shared) {
     LinearLayout l;
     int64_t shape[2] = {64, 64}, padded[2] = {72, 1};
-    if (kind == SHARED_SW128) {
+    if (kind == TEST_SW128) {
         linear_shared_swizzled(64, 64, elem_bytes, 128, &l);
         linear_shared_from_layout(shared, &l);
-    } else if (kind == SHARED_ROW_MAJOR) {
+    } else if (kind == TEST_ROW_MAJOR) {
         linear_shared_row_major(shape, 2, &l);
         linear_shared_from_layout(shared, &l);
     } else {
@@ -603,21 +604,21 @@ static void test_bank_conflicts(void) {
     for (int k = 0; k < 3; k++) {
         /* ldmatrix reads of f16 */
         LinearShared sh;
-        make_shared((SharedKind)k, 2, &sh);
+        make_shared((TestSharedKind)k, 2, &sh);
         CHECK(linear_shared_vector_width(&ld, &sh) >= 8, "%s: ldmatrix rows are 16-byte vectors", names[k]);
         int64_t ideal, got = linear_shared_wavefronts(&ld, &sh, 2, 8, &ideal), want = 0;
         for (int mb = 0; mb < 4; mb++)
             for (int kb = 0; kb < 4; kb++) {
                 int64_t addr[32];
                 for (int lane = 0; lane < 32; lane++)
-                    addr[lane] = reference_byte((SharedKind)k, 2, 16 * mb + lane % 8 + 8 * (lane / 8 % 2),
+                    addr[lane] = reference_byte((TestSharedKind)k, 2, 16 * mb + lane % 8 + 8 * (lane / 8 % 2),
                                                 16 * kb + 8 * (lane / 16));
                 want += brute_wavefronts(addr, 32, 16);
             }
         CHECK(got == want, "%s: ldmatrix wavefronts %lld, brute force %lld", names[k], (long long)got,
               (long long)want);
         CHECK(ideal == 16 * 4, "%s: ldmatrix ideal %lld", names[k], (long long)ideal);
-        if (k == SHARED_ROW_MAJOR)
+        if (k == TEST_ROW_MAJOR)
             CHECK(got == 8 * ideal, "row-major ldmatrix is 8-way conflicted (%lld)", (long long)got);
         else
             CHECK(got == ideal, "%s ldmatrix conflict-free (%lld)", names[k], (long long)got);
@@ -637,7 +638,7 @@ static void test_bank_conflicts(void) {
                     int64_t c[2];
                     bool unique;
                     reference_blocked(&map, 4, reg, lane, warp, c, &unique);
-                    addr[lane] = reference_byte((SharedKind)k, 2, c[0], c[1]);
+                    addr[lane] = reference_byte((TestSharedKind)k, 2, c[0], c[1]);
                 }
                 total += brute_wavefronts(addr, 32, 16);
             }
@@ -648,7 +649,7 @@ static void test_bank_conflicts(void) {
               (long long)got, (long long)want, (long long)ideal);
 
         /* 8-byte stores of an f32 mma accumulator (c0,c1 pairs) */
-        make_shared((SharedKind)k, 4, &sh);
+        make_shared((TestSharedKind)k, 4, &sh);
         got = linear_shared_wavefronts(&acc, &sh, 4, 2, &ideal);
         want = -1;
         for (int warp = 0; warp < 4; warp++) {
@@ -660,7 +661,7 @@ static void test_bank_conflicts(void) {
                     ptx_mma_c(lane, (int)(reg % 4), &row, &col);
                     row += 16 * (outer / 4 * 2 + warp / 2);
                     col += 8 * (outer % 4 * 2 + warp % 2);
-                    addr[lane] = reference_byte((SharedKind)k, 4, row, col);
+                    addr[lane] = reference_byte((TestSharedKind)k, 4, row, col);
                 }
                 total += brute_wavefronts(addr, 32, 8);
             }
