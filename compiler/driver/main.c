@@ -21,6 +21,7 @@
 #include "golden.h"
 #include "ir.h"
 #include "manifest.h"
+#include "pipeline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -823,9 +824,53 @@ static const char *backend_kernel_tir(const IrModule *module, IrKernel *kernel) 
     return copy;
 }
 
-/* Every kernel through codegen_kernel (emit.c) for every --arch; files are
-   STEM.KERNEL.ll, STEM.KERNEL.ARCH.ptx and STEM.KERNEL.ARCH.cubin. Returns an
-   exit status. */
+/* The files and manifest records of kernel k after its cubins: the PTX and
+   cubin of every arch, each artifact with its own threads, shared bytes and
+   (cubins) registers. */
+static void backend_records(const Options *opt, Backend *b, IrKernel *kernel, int k, const char *interp,
+                            const char *interp_tir) {
+    const char *stem = path_stem(opt->input);
+    CodegenKernel *c = &b->kernels[k];
+    if (opt->emit[EMIT_LLVM])
+        backend_file(b, arena_printf(&driver_arena, "%s.%s.ll", stem, kernel->name), c->llvm_ir, c->llvm_ir_size);
+    ManifestArtifact *arts = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
+    ManifestArtifact *all = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
+    int num_arts = 0, num_all = 0;
+    for (int a = 0; a < c->num_archs; a++) {
+        CodegenArch *arch = &c->archs[a];
+        const char *version = arena_printf(&driver_arena, "%d.%d", arch->ptx_version / 10, arch->ptx_version % 10);
+        const char *ptx_name = arena_printf(&driver_arena, "%s.%s.%s.ptx", stem, kernel->name, arch->arch->name);
+        ManifestArtifact ptx = {.arch = arch->arch->name, .kind = MANIFEST_PTX, .file = ptx_name,
+                                .ptx_version = version, .threads = arch->threads, .registers = -1, .spills = -1,
+                                .shared_bytes = (long)arch->shared_bytes};
+        all[num_all++] = ptx;
+        if (opt->emit[EMIT_PTX]) {
+            backend_file(b, ptx_name, arch->ptx, arch->ptx_size);
+            arts[num_arts++] = ptx;
+        }
+        if (arch->cubin) {
+            const char *name = arena_printf(&driver_arena, "%s.%s.%s.cubin", stem, kernel->name, arch->arch->name);
+            ManifestArtifact cubin = {
+                .arch = arch->arch->name, .kind = MANIFEST_CUBIN, .file = name, .ptx_version = version,
+                .threads = arch->threads, .registers = arch->registers,
+                .spills = arch->spill_stores + arch->spill_loads, .shared_bytes = (long)arch->shared_bytes};
+            all[num_all++] = cubin;
+            if (opt->emit[EMIT_CUBIN]) {
+                backend_file(b, name, arch->cubin, arch->cubin_size);
+                arts[num_arts++] = cubin;
+            }
+        }
+    }
+    b->manifest[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = arts,
+                                      .num_artifacts = num_arts, .interp = interp, .interp_tir = interp_tir};
+    b->embedded[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = all,
+                                      .num_artifacts = num_all, .interp_tir = interp_tir};
+}
+
+/* Every kernel through the backend (pipeline.c: per target, layout
+   assignment to ptxas) for every --arch, then every kernel's cubins, then
+   the records; files are STEM.KERNEL.ll, STEM.KERNEL.ARCH.ptx and
+   STEM.KERNEL.ARCH.cubin. Returns an exit status. */
 static int run_backend(const Options *opt, const SourceFile *source, IrModule *module, Backend *b,
                        Artifact *artifacts) {
     int n = module->kernels.len;
@@ -849,7 +894,7 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         }
     }
     bool want_cubin = opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST] || embed_wanted(opt);
-    if ((opt->emit[EMIT_CUBIN] || embed_wanted(opt)) && !codegen_find_ptxas())
+    if ((opt->emit[EMIT_CUBIN] || embed_wanted(opt)) && !ptxas_find())
         diag_warning_plain("no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped");
     const char *base = strrchr(opt->input, '/');
     /* The manifest names the tile IR written beside it, so that the
@@ -878,55 +923,16 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
     };
     /* Every kernel's LLVM first, with ptxas running behind it; then the
        cubins, in order. */
-    for (int k = 0; k < n; k++) {
-        if (!codegen_kernel(module->kernels.items[k], &options, &b->kernels[k]))
+    for (int k = 0; k < n; k++)
+        if (!pipeline_kernel(module->kernels.items[k], &options, &b->kernels[k]))
             return diag_error_count() ? EXIT_INPUT : 3;
-    }
     if (opt->debug_error_in_ptxas)
         INTERNAL_ERROR("deliberate internal error while ptxas runs (--debug-internal-error=ptxas)");
-    for (int k = 0; k < n; k++) {
-        if (!codegen_finish(&b->kernels[k]))
+    for (int k = 0; k < n; k++)
+        if (!ptxas_collect(&b->kernels[k]))
             return diag_error_count() ? EXIT_INPUT : 3;
-    }
-    for (int k = 0; k < n; k++) {
-        IrKernel *kernel = module->kernels.items[k];
-        CodegenKernel *c = &b->kernels[k];
-        if (opt->emit[EMIT_LLVM])
-            backend_file(b, arena_printf(&driver_arena, "%s.%s.ll", stem, kernel->name), c->llvm_ir, c->llvm_ir_size);
-        ManifestArtifact *arts = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
-        ManifestArtifact *all = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
-        int num_arts = 0, num_all = 0;
-        for (int a = 0; a < c->num_archs; a++) {
-            CodegenArch *arch = &c->archs[a];
-            const char *version = arena_printf(&driver_arena, "%d.%d", arch->ptx_version / 10, arch->ptx_version % 10);
-            const char *ptx_name = arena_printf(&driver_arena, "%s.%s.%s.ptx", stem, kernel->name, arch->arch->name);
-            ManifestArtifact ptx = {.arch = arch->arch->name, .kind = MANIFEST_PTX, .file = ptx_name,
-                                    .ptx_version = version, .registers = -1, .spills = -1,
-                                    .shared_bytes = (long)c->shared_bytes};
-            all[num_all++] = ptx;
-            if (opt->emit[EMIT_PTX]) {
-                backend_file(b, ptx_name, arch->ptx, arch->ptx_size);
-                arts[num_arts++] = ptx;
-            }
-            if (arch->cubin) {
-                const char *name = arena_printf(&driver_arena, "%s.%s.%s.cubin", stem, kernel->name, arch->arch->name);
-                ManifestArtifact cubin = {
-                    .arch = arch->arch->name, .kind = MANIFEST_CUBIN, .file = name, .ptx_version = version,
-                    .registers = arch->registers, .spills = arch->spill_stores + arch->spill_loads,
-                    .shared_bytes = (long)c->shared_bytes};
-                all[num_all++] = cubin;
-                if (opt->emit[EMIT_CUBIN]) {
-                    backend_file(b, name, arch->cubin, arch->cubin_size);
-                    arts[num_arts++] = cubin;
-                }
-            }
-        }
-        b->manifest[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = arts,
-                                          .num_artifacts = num_arts, .interp = interp,
-                                          .interp_tir = interp_tir[k]};
-        b->embedded[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = all,
-                                          .num_artifacts = num_all, .interp_tir = interp_tir[k]};
-    }
+    for (int k = 0; k < n; k++)
+        backend_records(opt, b, module->kernels.items[k], k, interp, interp_tir[k]);
     if (opt->emit[EMIT_MANIFEST] && !(b->manifest_text = backend_manifest(opt, b, b->manifest)))
         return 3;
     if (embed_wanted(opt) && !backend_embed(opt, b, artifacts))
@@ -942,7 +948,7 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
 
 static void backend_free(Backend *b) {
     for (int k = 0; k < b->num_kernels; k++)
-        codegen_kernel_free(&b->kernels[k]);
+        target_free_kernel(&b->kernels[k]);
     free(b->manifest_text);
     b->manifest_text = NULL;
 }
@@ -1041,7 +1047,7 @@ static int print_outputs(const Options *opt, IrModule *module) {
         for (int i = 0; i < EMIT_COUNT; i++)
             if (opt->emit[i] && !emit_kinds[i].per_kernel)
                 puts(output_path(&where, arena_printf(&driver_arena, "%s%s", stem, emit_kinds[i].suffix)));
-        bool cubins = opt->emit[EMIT_CUBIN] && codegen_find_ptxas() && !opt->golden_dir;
+        bool cubins = opt->emit[EMIT_CUBIN] && ptxas_find() && !opt->golden_dir;
         for (int k = 0; module && k < module->kernels.len; k++) {
             const char *name = ((IrKernel *)module->kernels.items[k])->name;
             if (opt->emit[EMIT_LLVM])
@@ -1182,7 +1188,7 @@ int run_main(int argc, char **argv);   /* `tessc run` (run.c) */
    or file left behind, then death by the same signal, as the parent
    (make, a shell) expects. Async-signal-safe calls only. */
 static void on_fatal_signal(int sig) {
-    codegen_stop_jobs_on_signal();
+    ptxas_stop_all_on_signal();
     for (int i = 0; i < signal_num_staged; i++)
         if (signal_staged[i].tmp)
             unlink(signal_staged[i].tmp);
