@@ -220,6 +220,11 @@ static int cmd_write(const char *dir) {
     ManifestInput badin = {"k.tess", "", 0, &badk, 1};
     if (!manifest_write(path, &badin, err, sizeof err))
         printf("write error: %s\n", err);
+    /* an artifact with no block size (schema 2 has one per artifact) */
+    ManifestArtifact no_threads = {"sm_90", MANIFEST_PTX, "x.ptx", "8.0", 0, -1, -1, 0};
+    badk.artifacts = &no_threads;
+    if (!manifest_write(path, &badin, err, sizeof err))
+        printf("write error: %s\n", err);
     input.num_kernels = 0;
     if (!manifest_write("/nonexistent-dir/m.json", &input, err, sizeof err))
         printf("write error: %s\n", err);
