@@ -13,20 +13,22 @@
  */
 #include "pipeline.h"
 
-/* The phases for one target. The conversion pass (convert.c) and the
-   barrier pass (barrier.c) go between the register rule and the LLVM
-   lowering, each with its --dump-after hook: conversions before
-   shared_alloc (their buffers need offsets), barriers after it (they read
-   the offsets). */
+/* The phases for one target, one call a line. The conversion pass
+   (gpu/convert.c) and the barrier pass (gpu/barrier.c) go where the
+   comments say, between layout assignment and the LLVM lowering, each with
+   its --dump-after hook (CodegenOptions): conversions before shared_alloc,
+   which gives their buffers offsets; barriers where the buffers they order
+   are known. A phase that fails has reported (a diagnostic or an internal
+   error); the plan lives in the kernel's arena. */
 static bool pipeline_target(IrKernel *kernel, const CodegenOptions *options, const CodegenTarget *target,
                             const char *ptxas, CodegenKernel *out) {
     double t = timing_begin();
     KernelPlan *plan = layout_assign(kernel, target->arch, target_threads(kernel, target));
     if (!layout_check_registers(plan))
         return false;
-    /* conversions (convert.c) */
+    /* conversions (convert.c): here */
     shared_alloc(plan);
-    /* barriers (barrier.c) */
+    /* barriers (barrier.c): here, or before shared_alloc */
     timing_end("layouts and shared memory", t);
     if (!target_check_shared(plan, target, out))
         return false;

@@ -10,8 +10,9 @@
  *
  *     layout_assign        which thread holds which tile element (layout.c)
  *     layout_check_registers  the register rule (layout.c)
- *     (conversions, barriers: convert.c, barrier.c)
+ *     (the conversion pass, convert.c, goes here)
  *     shared_alloc         offsets in the dynamic shared buffer (shared_alloc.c)
+ *     (the barrier pass, barrier.c, goes here or before shared_alloc)
  *     target_check_shared  the plan against its archs' shared memory (target.c)
  *     emit_lower           LLVM IR, libdevice linked (emit.c, llvm_*.c)
  *   per arch of the family:

@@ -69,7 +69,7 @@ const char *access_name(Access access) {
    sm_90a's "a" features run on exactly 9.0 and are no part of sm_90's PTX
    (LLVM's sm_90a target exists for wgmma and setmaxnreg). LLVM 22 selects
    mbarrier and TMA only from PTX 8.0 (../shared/anchors/toolchain.md),
-   which is what codegen_ptx_version gives sm_90 and sm_90a; wgmma.mma_async
+   which is what emit_ptx_version gives sm_90 and sm_90a; wgmma.mma_async
    has no intrinsic and is inline asm. The flags say what the hardware and
    PTX allow; the backend uses none of them yet beyond mma.sync. */
 static const ArchInfo archs[] = {
