@@ -35,10 +35,8 @@ static bool pipeline_target(IrKernel *kernel, const CodegenOptions *options, con
     EmitModule *module = emit_lower(plan, options, out->entry);
     bool ok = module != NULL;
     for (int i = 0; ok && i < target->num_archs; i++) {
-        int index = target->archs[i];
-        CodegenArch *a = &out->archs[index];
-        bool want_llvm = options->want_llvm && index == 0;   /* --emit llvm: the first --arch's */
-        ok = emit_optimize(module, a->arch, want_llvm ? &out->llvm_ir : NULL, &out->llvm_ir_size);
+        CodegenArch *a = &out->archs[target->archs[i]];
+        ok = emit_optimize(module, a, out);
         ok = ok && emit_ptx(module, a);
         if (ok && ptxas)
             a->ptxas_job = ptxas_start(ptxas, options, a, out->entry);

@@ -256,10 +256,11 @@ typedef struct EmitModule EmitModule;
    `plan->target`. NULL after an internal error naming the kernel; never
    aborts on valid IR (LLVM's fatal errors become internal errors). */
 EmitModule *emit_lower(KernelPlan *plan, const CodegenOptions *options, const char *entry);
-/* A copy of the module through "globaldce,default<O3>" with `arch`'s target
-   machine, kept for emit_ptx; with `llvm_ir`, its text too (malloc'd).
-   False after an internal error. */
-bool emit_optimize(EmitModule *module, const ArchInfo *arch, char **llvm_ir, size_t *llvm_ir_size);
+/* A copy of the module through "globaldce,default<O3>" with a->arch's
+   target machine, kept for emit_ptx. For the first --arch (out->archs[0])
+   with --emit llvm, its text goes to out->llvm_ir (malloc'd). False after
+   an internal error. */
+bool emit_optimize(EmitModule *module, CodegenArch *a, CodegenKernel *out);
 /* The optimized copy's PTX in a->ptx (malloc'd); the copy is dropped. False
    after an internal error. */
 bool emit_ptx(EmitModule *module, CodegenArch *a);

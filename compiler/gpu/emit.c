@@ -183,6 +183,7 @@ struct EmitModule {
     LLVMModuleRef module;              /* as lowered, with libdevice */
     LLVMModuleRef optimized;           /* emit_optimize's copy, until emit_ptx */
     LLVMTargetMachineRef tm;           /* the optimized copy's arch */
+    bool want_llvm;                    /* --emit llvm: the first --arch's optimized module */
 };
 
 static char *emit_copy(const char *data, size_t size) {
@@ -204,6 +205,7 @@ EmitModule *emit_lower(KernelPlan *plan, const CodegenOptions *options, const ch
     if (!m)
         fatal_out_of_memory();
     m->kernel_name = plan->kernel->name;
+    m->want_llvm = options->want_llvm;
     char error[4096] = "";
     m->ctx = LLVMContextCreate();
     const char *source = options->source_name ? options->source_name : plan->kernel->name;
@@ -235,9 +237,10 @@ EmitModule *emit_lower(KernelPlan *plan, const CodegenOptions *options, const ch
     return m;
 }
 
-bool emit_optimize(EmitModule *m, const ArchInfo *arch, char **llvm_ir, size_t *llvm_ir_size) {
+bool emit_optimize(EmitModule *m, CodegenArch *a, CodegenKernel *out) {
     char error[4096] = "";
-    m->tm = emit_target_machine(arch, error, sizeof error);
+    bool first = a == &out->archs[0];   /* the first --arch: --emit llvm's */
+    m->tm = emit_target_machine(a->arch, error, sizeof error);
     if (!m->tm) {
         emit_internal_error(m->kernel_name, error);
         return false;
@@ -255,10 +258,10 @@ bool emit_optimize(EmitModule *m, const ArchInfo *arch, char **llvm_ir, size_t *
         emit_internal_error(m->kernel_name, error);
         return false;
     }
-    if (llvm_ir) {
+    if (first && m->want_llvm) {
         char *text = LLVMPrintModuleToString(m->optimized);
-        *llvm_ir_size = strlen(text);
-        *llvm_ir = emit_copy(text, *llvm_ir_size);
+        out->llvm_ir_size = strlen(text);
+        out->llvm_ir = emit_copy(text, out->llvm_ir_size);
         LLVMDisposeMessage(text);
     }
     return true;

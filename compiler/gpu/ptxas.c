@@ -18,7 +18,7 @@
  * with the user's -Xptxas options is an error (exit 1).
  *
  * Cleanup: no ptxas started here and no job directory outlives tessc. An
- * error elsewhere stops the jobs (ptxas_stop through codegen_kernel_free),
+ * error elsewhere stops the jobs (ptxas_stop through target_free_kernel),
  * an exit (internal errors' exit(3) among them) stops every running job
  * (atexit), and SIGINT, SIGTERM and SIGHUP stop them from the driver's
  * signal handler (ptxas_stop_all_on_signal, async-signal-safe).
