@@ -132,8 +132,11 @@ COMPILER_SRCS := \
 	compiler/gpu/shared_alloc.c \
 	compiler/gpu/barrier.c \
 	compiler/gpu/plan_print.c \
+	compiler/gpu/target.c \
+	compiler/gpu/ptxas.c \
 	compiler/driver/embed.c \
 	compiler/driver/golden.c \
+	compiler/driver/pipeline.c \
 	$(BACKEND_LLVM_SRCS)
 
 GEN_SRCS := $(BUILD)/gen/parser.c $(BUILD)/gen/lexer.c

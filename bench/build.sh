@@ -125,10 +125,11 @@ import json, sys
 m = json.load(open(sys.argv[1]))
 out = []
 for k in m["kernels"]:
-    c = [a for a in k["artifacts"] if a["kind"] == "cubin"]
+    c = [a for a in k["artifacts"] if a["kind"] == "cubin"] or k["artifacts"]
     c = c[0] if c else {}
-    out.append("%s: %d thr, %s regs, %s spill B, %d smem B" % (k["entry"], k["threads"], c.get("registers"),
-               c.get("spills"), k["shared_bytes"]))
+    # threads and shared bytes: per artifact in schema 2, per kernel in 1
+    out.append("%s: %s thr, %s regs, %s spill B, %s smem B" % (k["entry"], c.get("threads", k.get("threads")),
+               c.get("registers"), c.get("spills"), c.get("shared_bytes", k.get("shared_bytes"))))
 print("; ".join(out))
 EOF
 )

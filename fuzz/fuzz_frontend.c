@@ -26,6 +26,7 @@
 #include "front.h"
 #include "ir.h"
 #include "manifest.h"
+#include "pipeline.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,15 +64,15 @@ static void fuzz_compile_module(const SourceFile *file, IrModule *module, const 
     bool ok = true;
     for (int k = 0; ok && k < n; k++) {
         IrKernel *kernel = module->kernels.items[k];
-        if (!codegen_kernel(kernel, &options, &out[k])) {
+        if (!pipeline_kernel(kernel, &options, &out[k])) {
             if (diag_error_count() == 0)
                 fuzz_bug("the backend failed without a diagnostic (an internal error)");
             ok = false;
             break;
         }
         artifacts[k] = (ManifestArtifact){.arch = arch->name, .kind = MANIFEST_PTX, .file = "fuzz.ptx",
-                                          .ptx_version = "8.0", .registers = -1, .spills = -1,
-                                          .shared_bytes = (long)out[k].shared_bytes};
+                                          .ptx_version = "8.0", .threads = out[k].archs[0].threads, .registers = -1,
+                                          .spills = -1, .shared_bytes = (long)out[k].archs[0].shared_bytes};
         manifest[k] = (ManifestKernel){.kernel = kernel, .entry = out[k].entry, .artifacts = &artifacts[k],
                                        .num_artifacts = 1};
     }
@@ -85,7 +86,7 @@ static void fuzz_compile_module(const SourceFile *file, IrModule *module, const 
         free(text);
     }
     for (int k = 0; k < n; k++)
-        codegen_kernel_free(&out[k]);
+        target_free_kernel(&out[k]);
     free(out);
     free(manifest);
     free(artifacts);

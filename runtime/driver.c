@@ -266,11 +266,12 @@ static char *driver_read_file(const char *path, size_t *length) {
 }
 
 tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int ordinal, void **function,
-                                 int *shared_bytes) {
+                                 int *threads, int *shared_bytes) {
     TessrtLoaded *slot = (TessrtLoaded *)&kernel->loaded[ordinal];
     void *fn = atomic_load(&slot->function);
     if (fn) {
         *function = fn;
+        *threads = slot->threads;
         *shared_bytes = slot->shared_bytes;
         return TESSRT_OK;
     }
@@ -342,6 +343,7 @@ tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int ordinal, void 
     }
     slot->module = module;
     slot->artifact = index;
+    slot->threads = a->threads;
     slot->shared_bytes = shared;
     module = NULL;
     fn = f;
@@ -354,20 +356,21 @@ done:
     free(image);
     if (s == TESSRT_OK) {
         *function = fn;
+        *threads = slot->threads;
         *shared_bytes = slot->shared_bytes;
     }
     return s;
 }
 
 tessrt_status tessrt_driver_launch(const tessrt_kernel *kernel, int ordinal, void *function,
-                                   const uint32_t grid[3], int shared_bytes, void *stream,
+                                   const uint32_t grid[3], int threads, int shared_bytes, void *stream,
                                    void **params) {
     bool pushed;
     tessrt_status s = driver_enter(ordinal, &pushed);
     if (s != TESSRT_OK)
         return s;
     CUresult r = drv.launch_kernel((CUfunction)function, grid[0], grid[1], grid[2],
-                                   (unsigned)kernel->threads, 1, 1, (unsigned)shared_bytes,
+                                   (unsigned)threads, 1, 1, (unsigned)shared_bytes,
                                    (CUstream)stream, params, NULL);
     driver_leave(pushed);
     if (r != CUDA_SUCCESS) {

@@ -90,7 +90,8 @@ typedef struct TessrtArtifact {
     const char *path;            /* resolved against the manifest's directory */
     const void *data;            /* in memory (tessrt_manifest_load_memory): the image, */
     size_t size;                 /* not owned; path is NULL then */
-    int shared_bytes;
+    int threads;                 /* per block (schema 1: the kernel's) */
+    int shared_bytes;            /* dynamic, per block */
 } TessrtArtifact;
 
 typedef struct TessrtContract {
@@ -113,7 +114,7 @@ typedef struct TessrtLoaded {
     _Atomic(void *) function;    /* CUfunction */
     void *module;                /* CUmodule */
     int artifact;
-    int shared_bytes;
+    int threads, shared_bytes;   /* the artifact's launch */
 } TessrtLoaded;
 
 struct tessrt_kernel {
@@ -125,7 +126,8 @@ struct tessrt_kernel {
     TessrtExpr *grid[3];         /* missing dims are NULL (1) */
     int grid_rank;
     const char *grid_text[3];
-    int warps, stages, threads, shared_bytes;
+    int warps, stages;
+    int threads;                 /* the most of the artifacts' (tessrt_kernel_threads) */
     TessrtContract *contracts;
     int num_contracts;
     TessrtCover *covers;         /* 'covers': which array dim a contract "N <= B" is about */
@@ -156,11 +158,12 @@ struct tessrt_manifest {
 tessrt_status tessrt_driver_open(void);
 /* Resolves TESSRT_DEVICE_CURRENT and checks the ordinal. */
 tessrt_status tessrt_driver_device(int device, int *ordinal);
-/* Loads (once) the kernel's module on the device; returns the CUfunction. */
+/* Loads (once) the kernel's module on the device; returns the CUfunction
+   and the chosen artifact's threads per block and dynamic shared bytes. */
 tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int device, void **function,
-                                 int *shared_bytes);
+                                 int *threads, int *shared_bytes);
 tessrt_status tessrt_driver_launch(const tessrt_kernel *kernel, int device, void *function,
-                                   const uint32_t grid[3], int shared_bytes, void *stream,
+                                   const uint32_t grid[3], int threads, int shared_bytes, void *stream,
                                    void **params);
 /* Unloads every module of the manifest. */
 void tessrt_driver_unload(tessrt_manifest *manifest);

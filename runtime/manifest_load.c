@@ -7,6 +7,9 @@
  * malformed value: a missing field or a wrong type is an error that names the
  * file and the field's path ("m.json: kernels[0].params[1]: missing field
  * 'dtype'"). Unknown fields are ignored (later schema minor additions).
+ * Both schemas are read: "tessera-manifest/2" has threads per artifact;
+ * "tessera-manifest/1" has threads and shared bytes per kernel, and each of
+ * its artifacts launches with the kernel's threads.
  *
  * This is the runtime's only file that includes cJSON; no cJSON object
  * outlives tessrt_manifest_load.
@@ -64,6 +67,7 @@ typedef struct Loader {
     const tessrt_image *images;  /* tessrt_manifest_load_memory: the artifacts, by file name */
     int num_images;
     bool memory;                 /* nothing is read from disk */
+    int schema;                  /* 1 or 2 (docs/manifest.md, "Schema versions") */
 } Loader;
 
 __attribute__((format(printf, 3, 4)))
@@ -342,10 +346,13 @@ static bool load_artifact(Loader *ld, const cJSON *obj, const char *where, Tessr
     const char *ptx_version = member_string(ld, obj, where, "ptx_version");
     member_count_or_null(ld, obj, where, "registers");
     member_count_or_null(ld, obj, where, "spills");
-    int64_t shared = 0;
+    int64_t shared = 0, threads = ld->kernel->threads;
+    if (ld->schema >= 2)
+        member_int(ld, obj, where, "threads", 1, 1024, &threads);
     member_int(ld, obj, where, "shared_bytes", 0, INT32_MAX, &shared);
     if (ld->status != TESSRT_OK)
         return false;
+    a->threads = (int)threads;
     a->shared_bytes = (int)shared;
     if (!parse_arch(a->arch, &a->major, &a->minor, &a->arch_specific))
         return load_fail(ld, where, "'arch' is '%s'; expected sm_NN or sm_NNa", a->arch);
@@ -394,8 +401,10 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
     int64_t warps = 0, stages = 0, threads = 0, shared = 0;
     member_int(ld, obj, where, "warps", 1, 32, &warps);
     member_int(ld, obj, where, "stages", 1, 64, &stages);
-    member_int(ld, obj, where, "threads", 1, 1024, &threads);
-    member_int(ld, obj, where, "shared_bytes", 0, INT32_MAX, &shared);
+    if (ld->schema == 1) {   /* schema 2 has them per artifact */
+        member_int(ld, obj, where, "threads", 1, 1024, &threads);
+        member_int(ld, obj, where, "shared_bytes", 0, INT32_MAX, &shared);
+    }
     const cJSON *contracts = member(ld, obj, where, "contracts", WANT_ARRAY);
     const cJSON *artifacts = member(ld, obj, where, "artifacts", WANT_ARRAY);
     const cJSON *cc = member(ld, obj, where, "compute_capability", WANT_OBJECT);
@@ -408,9 +417,9 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
         return load_fail(ld, where, "'entry' is '%s', not a symbol name", k->entry);
     k->warps = (int)warps;
     k->stages = (int)stages;
-    k->threads = (int)threads;
-    k->shared_bytes = (int)shared;
-    if (threads != warps * 32)
+    k->threads = (int)threads;   /* schema 2: the artifacts' largest, below */
+    (void)shared;                /* schema 1: the largest of the artifacts', which have their own */
+    if (ld->schema == 1 && threads != warps * 32)
         return load_fail(ld, where, "'threads' is %d but 'warps' is %d (threads = 32 * warps)",
                          k->threads, k->warps);
 
@@ -523,6 +532,7 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
     k->artifacts = tessrt_pool_alloc(ld->pool, sizeof *k->artifacts * (size_t)(k->num_artifacts + 1));
     if (!k->artifacts)
         return load_fail(ld, where, "out of memory");
+    ld->kernel = k;
     for (int i = 0; i < k->num_artifacts && ld->status == TESSRT_OK; i++) {
         field_path(field, sizeof field, "%s.artifacts[%d]", where, i);
         const cJSON *a = cJSON_GetArrayItem(artifacts, i);
@@ -531,6 +541,12 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
     }
     if (ld->status != TESSRT_OK)
         return false;
+    if (ld->schema >= 2) {
+        k->threads = k->warps * 32;   /* an interpreter-only kernel has no artifact */
+        for (int i = 0; i < k->num_artifacts; i++)
+            if (i == 0 || k->artifacts[i].threads > k->threads)
+                k->threads = k->artifacts[i].threads;
+    }
 
     field_path(field, sizeof field, "%s.compute_capability", where);
     const char *min = member_string(ld, cc, field, "min");
@@ -679,9 +695,13 @@ static tessrt_status load_text(Loader ld, const char *text, size_t length, tessr
         load_fail(&ld, NULL, "expected a JSON object at the top, got %s", json_type_name(root));
     } else {
         const char *schema = member_string(&ld, root, "", "schema");
-        if (schema && strcmp(schema, TESSRT_MANIFEST_SCHEMA) != 0)
-            load_fail(&ld, "schema", "'%s' is not supported (this runtime reads %s)", schema,
-                      TESSRT_MANIFEST_SCHEMA);
+        if (schema && strcmp(schema, TESSRT_MANIFEST_SCHEMA) == 0)
+            ld.schema = 2;
+        else if (schema && strcmp(schema, "tessera-manifest/1") == 0)
+            ld.schema = 1;
+        else if (schema)
+            load_fail(&ld, "schema", "'%s' is not supported (this runtime reads %s and tessera-manifest/1)",
+                      schema, TESSRT_MANIFEST_SCHEMA);
         m->source = member_string(&ld, root, "", "source");
         m->source_sha256 = member_string(&ld, root, "", "source_sha256");
         m->tessc_version = member_string(&ld, root, "", "tessc_version");
@@ -727,7 +747,7 @@ tessrt_status tessrt_manifest_load(const char *path, tessrt_manifest **out) {
     if (!text)
         return strstr(tessrt_last_error(), "out of memory") ? TESSRT_ERROR_OUT_OF_MEMORY
                                                               : TESSRT_ERROR_IO;
-    Loader ld = {path, "", NULL, TESSRT_OK, NULL, NULL, 0, false};
+    Loader ld = {path, "", NULL, TESSRT_OK, NULL, NULL, 0, false, 0};
     tessrt_status s = load_text(ld, text, length, out);
     free(text);
     return s;
@@ -746,7 +766,7 @@ tessrt_status tessrt_manifest_load_memory(const char *name, const char *json, si
         return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "%s: out of memory", name ? name : "(memory)");
     memcpy(text, json, json_size);
     text[json_size] = '\0';
-    Loader ld = {name ? name : "(memory)", "", NULL, TESSRT_OK, NULL, images, num_images, true};
+    Loader ld = {name ? name : "(memory)", "", NULL, TESSRT_OK, NULL, images, num_images, true, 0};
     tessrt_status s = load_text(ld, text, json_size, out);
     free(text);
     return s;

@@ -196,6 +196,16 @@ tessrt_status tessrt_kernel_artifact_for(const tessrt_kernel *k, int major, int 
     return TESSRT_OK;
 }
 
+tessrt_status tessrt_kernel_artifact_launch(const tessrt_kernel *k, int index, int *threads, int *shared_bytes) {
+    if (!k || index < 0 || index >= k->num_artifacts)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_kernel_artifact_launch: no artifact %d", index);
+    if (threads)
+        *threads = k->artifacts[index].threads;
+    if (shared_bytes)
+        *shared_bytes = k->artifacts[index].shared_bytes;
+    return TESSRT_OK;
+}
+
 /* ---- argument checks, contracts, grid -------------------------------------- */
 
 static const char *kind_with_article(tessrt_param_kind kind) {
@@ -356,12 +366,12 @@ tessrt_status tessrt_kernel_prepare(const tessrt_kernel *k, int device, char *ch
     tessrt_status s = tessrt_device_route(device, &interp);
     if (s == TESSRT_OK && interp)
         return tessrt_device_interp_prepare(k, chosen, chosen_size);
-    int ordinal, shared;
+    int ordinal, threads, shared;
     void *function;
     if (s == TESSRT_OK)
         s = tessrt_driver_device(device, &ordinal);
     if (s == TESSRT_OK)
-        s = tessrt_driver_load(k, ordinal, &function, &shared);
+        s = tessrt_driver_load(k, ordinal, &function, &threads, &shared);
     if (s == TESSRT_OK && chosen && chosen_size) {
         const TessrtArtifact *a = &k->artifacts[k->loaded[ordinal].artifact];
         snprintf(chosen, chosen_size, "%s %s %s", a->arch,
@@ -408,11 +418,11 @@ tessrt_status tessrt_launch(const tessrt_kernel *k, int device, const tessrt_arg
     if (s == TESSRT_OK && interp) {
         s = tessrt_device_interp_launch(k, args, num_args);
     } else if (s == TESSRT_OK && grid[0] && grid[1] && grid[2]) {
-        int ordinal, shared;
+        int ordinal, threads, shared;
         void *function;
         s = tessrt_driver_device(device, &ordinal);
         if (s == TESSRT_OK)
-            s = tessrt_driver_load(k, ordinal, &function, &shared);
+            s = tessrt_driver_load(k, ordinal, &function, &threads, &shared);
         if (s == TESSRT_OK) {
             for (int i = 0; i < k->num_params; i++) {
                 const TessrtParam *p = &k->params[i];
@@ -427,7 +437,7 @@ tessrt_status tessrt_launch(const tessrt_kernel *k, int device, const tessrt_arg
                     params[i] = (void *)&args[i].value;
                 }
             }
-            s = tessrt_driver_launch(k, ordinal, function, grid, shared, stream, params);
+            s = tessrt_driver_launch(k, ordinal, function, grid, threads, shared, stream, params);
         }
     }
     if (sizes != small_sizes) {

@@ -3,7 +3,7 @@
  * kernels with everything they need embedded.
  *
  * In: the file's stem, its compiled kernels (CodegenKernel: IR, entry,
- * threads), the manifest text that names the images, and the images (PTX and
+ * threads per arch), the manifest text that names the images, and the images (PTX and
  * cubins) by file name. Out: STEM.h, with one typed launch function per
  * kernel, and STEM.c, with the manifest and images as byte arrays and the
  * functions' definitions, which load the manifest through
@@ -149,7 +149,17 @@ static void embed_prototype(const IrKernel *k, FILE *out) {
    the grid and the block size. */
 static void embed_kernel_comment(const CodegenKernel *c, FILE *out) {
     const IrKernel *k = c->kernel;
-    fprintf(out, "/* kernel %s (entry %s), %d threads per block\n", k->name, c->entry, c->threads);
+    /* threads are per artifact (each target's plan has its own) */
+    bool same = true;
+    for (int a = 1; a < c->num_archs; a++)
+        same &= c->archs[a].threads == c->archs[0].threads;
+    fprintf(out, "/* kernel %s (entry %s), ", k->name, c->entry);
+    if (same)
+        fprintf(out, "%d threads per block\n", c->num_archs ? c->archs[0].threads : 0);
+    else
+        for (int a = 0; a < c->num_archs; a++)
+            fprintf(out, "%s%s: %d threads per block%s", a ? ", " : "", c->archs[a].arch->name, c->archs[a].threads,
+                    a + 1 == c->num_archs ? "\n" : "");
     for (int i = 0; i < k->num_params; i++) {
         const IrParam *p = &k->params[i];
         char type[256] = "?";

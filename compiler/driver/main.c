@@ -1,8 +1,9 @@
 /*
  * main.c: the tessc driver.
  *
- * Reads the command line, then runs the pipeline in compile(): one call a
- * phase. Every artifact is produced in memory first and written only when the
+ * Reads the command line, then runs the pipeline in compile_into(): one
+ * call a phase; the backend's phases per kernel and target are in
+ * pipeline.c. Every artifact is produced in memory first and written only when the
  * whole run had no error, each to a temporary name in its directory that is
  * renamed into place, so a failed or killed compile never leaves a file that
  * a build could mistake for output.
@@ -21,6 +22,7 @@
 #include "golden.h"
 #include "ir.h"
 #include "manifest.h"
+#include "pipeline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -602,6 +604,8 @@ typedef struct Backend {
     ManifestKernel *embedded;        /* every PTX and cubin, for --emit header, source */
     int num_kernels;
     const SourceFile *source;
+    const char *interp;              /* the .tir file the manifest names, or NULL */
+    const char **interp_tir;         /* per kernel: its optimized IR, for the manifest */
     char *manifest_text;             /* --emit manifest; malloc'd */
 } Backend;
 
@@ -825,11 +829,53 @@ static const char *backend_kernel_tir(const IrModule *module, IrKernel *kernel) 
     return copy;
 }
 
-/* Every kernel through codegen_kernel (emit.c) for every --arch; files are
-   STEM.KERNEL.ll, STEM.KERNEL.ARCH.ptx and STEM.KERNEL.ARCH.cubin. Returns an
-   exit status. */
-static int run_backend(const Options *opt, const SourceFile *source, IrModule *module, Backend *b,
-                       Artifact *artifacts) {
+/* The files and manifest records of kernel k after its cubins: the PTX and
+   cubin of every arch, each artifact with its own threads, shared bytes and
+   (cubins) registers. */
+static void backend_records(const Options *opt, Backend *b, IrKernel *kernel, int k) {
+    const char *stem = path_stem(opt->input);
+    CodegenKernel *c = &b->kernels[k];
+    if (opt->emit[EMIT_LLVM])
+        backend_file(b, arena_printf(&driver_arena, "%s.%s.ll", stem, kernel->name), c->llvm_ir, c->llvm_ir_size);
+    ManifestArtifact *arts = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
+    ManifestArtifact *all = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
+    int num_arts = 0, num_all = 0;
+    for (int a = 0; a < c->num_archs; a++) {
+        CodegenArch *arch = &c->archs[a];
+        const char *version = arena_printf(&driver_arena, "%d.%d", arch->ptx_version / 10, arch->ptx_version % 10);
+        const char *ptx_name = arena_printf(&driver_arena, "%s.%s.%s.ptx", stem, kernel->name, arch->arch->name);
+        ManifestArtifact ptx = {.arch = arch->arch->name, .kind = MANIFEST_PTX, .file = ptx_name,
+                                .ptx_version = version, .threads = arch->threads, .registers = -1, .spills = -1,
+                                .shared_bytes = (long)arch->shared_bytes};
+        all[num_all++] = ptx;
+        if (opt->emit[EMIT_PTX]) {
+            backend_file(b, ptx_name, arch->ptx, arch->ptx_size);
+            arts[num_arts++] = ptx;
+        }
+        if (arch->cubin) {
+            const char *name = arena_printf(&driver_arena, "%s.%s.%s.cubin", stem, kernel->name, arch->arch->name);
+            ManifestArtifact cubin = {
+                .arch = arch->arch->name, .kind = MANIFEST_CUBIN, .file = name, .ptx_version = version,
+                .threads = arch->threads, .registers = arch->registers,
+                .spills = arch->spill_stores + arch->spill_loads, .shared_bytes = (long)arch->shared_bytes};
+            all[num_all++] = cubin;
+            if (opt->emit[EMIT_CUBIN]) {
+                backend_file(b, name, arch->cubin, arch->cubin_size);
+                arts[num_arts++] = cubin;
+            }
+        }
+    }
+    b->manifest[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = arts,
+                                      .num_artifacts = num_arts, .interp = b->interp,
+                                      .interp_tir = b->interp_tir[k]};
+    b->embedded[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = all,
+                                      .num_artifacts = num_all, .interp_tir = b->interp_tir[k]};
+}
+
+/* What the backend needs before the first kernel: its arrays, the check of
+   the names the manifest will give, and each kernel's IR for the manifest.
+   Returns an exit status. */
+static int backend_start(const Options *opt, const SourceFile *source, IrModule *module, Backend *b) {
     int n = module->kernels.len;
     b->source = source;
     b->num_kernels = n;
@@ -850,86 +896,58 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
             }
         }
     }
-    bool want_cubin = opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST] || embed_wanted(opt);
-    if ((opt->emit[EMIT_CUBIN] || embed_wanted(opt)) && !codegen_find_ptxas())
+    if ((opt->emit[EMIT_CUBIN] || embed_wanted(opt)) && !ptxas_find())
         diag_warning_plain("no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped");
-    const char *base = strrchr(opt->input, '/');
     /* The manifest names the tile IR written beside it, so that the
        interpreter (tessrun --device interp, TESSRT_DEVICE=interp) can run
        the kernel: the optimized IR (what the PTX came from), else the
        lowered IR. Every kernel of the file is in that one .tir. */
-    const char *interp = opt->emit[EMIT_IR_OPT] ? arena_printf(&driver_arena, "%s%s", stem, emit_kinds[EMIT_IR_OPT].suffix)
-                         : opt->emit[EMIT_IR]   ? arena_printf(&driver_arena, "%s%s", stem, emit_kinds[EMIT_IR].suffix)
-                                                : NULL;
+    b->interp = opt->emit[EMIT_IR_OPT] ? arena_printf(&driver_arena, "%s%s", stem, emit_kinds[EMIT_IR_OPT].suffix)
+                : opt->emit[EMIT_IR]   ? arena_printf(&driver_arena, "%s%s", stem, emit_kinds[EMIT_IR].suffix)
+                                       : NULL;
     /* Every manifest also holds each kernel's optimized IR itself (as a
        module of that one kernel), so that the interpreter runs any manifest
        tessc writes, .tir files emitted or not. Printed before codegen, which
        must not be able to change what it says. */
-    const char **interp_tir = ARENA_ARRAY(&driver_arena, const char *, n + 1);
+    b->interp_tir = ARENA_ARRAY(&driver_arena, const char *, n + 1);
     for (int k = 0; k < n && (opt->emit[EMIT_MANIFEST] || embed_wanted(opt)); k++)
-        interp_tir[k] = backend_kernel_tir(module, module->kernels.items[k]);
+        b->interp_tir[k] = backend_kernel_tir(module, module->kernels.items[k]);
+    return 0;
+}
+
+/* Every kernel through the backend for every --arch, then every kernel's
+   cubins, then the files and the manifest: STEM.KERNEL.ll,
+   STEM.KERNEL.ARCH.ptx, STEM.KERNEL.ARCH.cubin. Every kernel's LLVM comes
+   first, with ptxas running behind it; then the cubins, in order. Returns
+   an exit status. */
+static int run_backend(const Options *opt, const SourceFile *source, IrModule *module, Backend *b,
+                       Artifact *artifacts) {
+    int status = backend_start(opt, source, module, b);
+    if (status != 0)
+        return status;
+    const char *base = strrchr(opt->input, '/');
     CodegenOptions options = {
         .archs = opt->archs,
         .num_archs = opt->arch_count,
         .want_llvm = opt->emit[EMIT_LLVM],
         .want_ptx = true,
-        .want_cubin = want_cubin,
+        .want_cubin = opt->emit[EMIT_CUBIN] || opt->emit[EMIT_MANIFEST] || embed_wanted(opt),
         .source_name = base ? base + 1 : opt->input,
         .ptxas_args = (const char *const *)opt->ptxas_args.items,
         .num_ptxas_args = opt->ptxas_args.len,
         .dump_after = opt->dump_after,
     };
-    /* Every kernel's LLVM first, with ptxas running behind it; then the
-       cubins, in order. */
-    for (int k = 0; k < n; k++) {
-        if (!codegen_kernel(module->kernels.items[k], &options, &b->kernels[k]))
+    int n = module->kernels.len;
+    for (int k = 0; k < n; k++)   /* per target: layout to ptxas started (pipeline.c) */
+        if (!pipeline_kernel(module->kernels.items[k], &options, &b->kernels[k]))
             return diag_error_count() ? EXIT_INPUT : 3;
-    }
     if (opt->debug_error_in_ptxas)
         INTERNAL_ERROR("deliberate internal error while ptxas runs (--debug-internal-error=ptxas)");
-    for (int k = 0; k < n; k++) {
-        if (!codegen_finish(&b->kernels[k]))
+    for (int k = 0; k < n; k++)   /* the cubins */
+        if (!ptxas_collect(&b->kernels[k]))
             return diag_error_count() ? EXIT_INPUT : 3;
-    }
-    for (int k = 0; k < n; k++) {
-        IrKernel *kernel = module->kernels.items[k];
-        CodegenKernel *c = &b->kernels[k];
-        if (opt->emit[EMIT_LLVM])
-            backend_file(b, arena_printf(&driver_arena, "%s.%s.ll", stem, kernel->name), c->llvm_ir, c->llvm_ir_size);
-        ManifestArtifact *arts = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
-        ManifestArtifact *all = ARENA_ARRAY(&driver_arena, ManifestArtifact, 2 * c->num_archs + 1);
-        int num_arts = 0, num_all = 0;
-        for (int a = 0; a < c->num_archs; a++) {
-            CodegenArch *arch = &c->archs[a];
-            const char *version = arena_printf(&driver_arena, "%d.%d", arch->ptx_version / 10, arch->ptx_version % 10);
-            const char *ptx_name = arena_printf(&driver_arena, "%s.%s.%s.ptx", stem, kernel->name, arch->arch->name);
-            ManifestArtifact ptx = {.arch = arch->arch->name, .kind = MANIFEST_PTX, .file = ptx_name,
-                                    .ptx_version = version, .registers = -1, .spills = -1,
-                                    .shared_bytes = (long)c->shared_bytes};
-            all[num_all++] = ptx;
-            if (opt->emit[EMIT_PTX]) {
-                backend_file(b, ptx_name, arch->ptx, arch->ptx_size);
-                arts[num_arts++] = ptx;
-            }
-            if (arch->cubin) {
-                const char *name = arena_printf(&driver_arena, "%s.%s.%s.cubin", stem, kernel->name, arch->arch->name);
-                ManifestArtifact cubin = {
-                    .arch = arch->arch->name, .kind = MANIFEST_CUBIN, .file = name, .ptx_version = version,
-                    .registers = arch->registers, .spills = arch->spill_stores + arch->spill_loads,
-                    .shared_bytes = (long)c->shared_bytes};
-                all[num_all++] = cubin;
-                if (opt->emit[EMIT_CUBIN]) {
-                    backend_file(b, name, arch->cubin, arch->cubin_size);
-                    arts[num_arts++] = cubin;
-                }
-            }
-        }
-        b->manifest[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = arts,
-                                          .num_artifacts = num_arts, .interp = interp,
-                                          .interp_tir = interp_tir[k]};
-        b->embedded[k] = (ManifestKernel){.kernel = kernel, .entry = c->entry, .artifacts = all,
-                                          .num_artifacts = num_all, .interp_tir = interp_tir[k]};
-    }
+    for (int k = 0; k < n; k++)   /* the files and the manifest's records */
+        backend_records(opt, b, module->kernels.items[k], k);
     if (opt->emit[EMIT_MANIFEST] && !(b->manifest_text = backend_manifest(opt, b, b->manifest)))
         return 3;
     if (embed_wanted(opt) && !backend_embed(opt, b, artifacts))
@@ -945,7 +963,7 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
 
 static void backend_free(Backend *b) {
     for (int k = 0; k < b->num_kernels; k++)
-        codegen_kernel_free(&b->kernels[k]);
+        target_free_kernel(&b->kernels[k]);
     free(b->manifest_text);
     b->manifest_text = NULL;
 }
@@ -1008,7 +1026,7 @@ static int print_outputs(const Options *opt, IrModule *module) {
         for (int i = 0; i < EMIT_COUNT; i++)
             if (opt->emit[i] && !emit_kinds[i].per_kernel)
                 puts(output_path(&where, arena_printf(&driver_arena, "%s%s", stem, emit_kinds[i].suffix)));
-        bool cubins = opt->emit[EMIT_CUBIN] && codegen_find_ptxas() && !opt->golden_dir;
+        bool cubins = opt->emit[EMIT_CUBIN] && ptxas_find() && !opt->golden_dir;
         for (int k = 0; module && k < module->kernels.len; k++) {
             const char *name = ((IrKernel *)module->kernels.items[k])->name;
             if (opt->emit[EMIT_LLVM])
@@ -1044,6 +1062,26 @@ static void artifacts_close(Artifact *artifacts) {
 
 static int compile_into(const Options *opt, Artifact *artifacts);
 
+/* The tile passes (passes.c) at -O, with --dump-after; false after an
+   internal error (IR that does not verify). */
+static bool run_tile_passes(const Options *opt, IrModule *module) {
+    PassOptions passes = {
+        .opt_level = opt->opt_level,
+        .dump_after = opt->dump_after,
+        .dump_out = stderr,
+#ifdef NDEBUG
+        .verify = false,
+#else
+        .verify = true,
+#endif
+    };
+    double t = timing_begin();
+    if (!passes_run(module, &passes))
+        return false;
+    timing_end("tile IR passes", t);
+    return true;
+}
+
 static int compile(const Options *opt) {
     Artifact artifacts[EMIT_COUNT] = {0};
     int status = compile_into(opt, artifacts);
@@ -1051,6 +1089,12 @@ static int compile(const Options *opt) {
     return status;
 }
 
+/* The pipeline: the input read, the front end (parse, sema, lower to tile
+   IR; or a .tir file parsed and verified), -k, the tile passes, then the
+   backend (run_backend: per kernel and target, layout assignment,
+   conversions, shared allocation, barriers, LLVM lowering, optimization,
+   PTX and ptxas, in pipeline.c; the cubins; the manifest), and the outputs
+   written (finish). Each --emit artifact is taken where it exists. */
 static int compile_into(const Options *opt, Artifact *artifacts) {
     if (opt->print_outputs && !per_kernel_outputs(opt))
         return print_outputs(opt, NULL);
@@ -1091,20 +1135,8 @@ static int compile_into(const Options *opt, Artifact *artifacts) {
     if (opt->emit[EMIT_IR])
         ir_print_module(module, artifact_open(&artifacts[EMIT_IR]));
 
-    PassOptions passes = {
-        .opt_level = opt->opt_level,
-        .dump_after = opt->dump_after,
-        .dump_out = stderr,
-#ifdef NDEBUG
-        .verify = false,
-#else
-        .verify = true,
-#endif
-    };
-    t = timing_begin();
-    if (!passes_run(module, &passes))
+    if (!run_tile_passes(opt, module))
         return 3;
-    timing_end("tile IR passes", t);
     if (opt->emit[EMIT_IR_OPT])
         ir_print_module(module, artifact_open(&artifacts[EMIT_IR_OPT]));
 
@@ -1144,7 +1176,7 @@ int run_main(int argc, char **argv);   /* `tessc run` (run.c) */
    or file left behind, then death by the same signal, as the parent
    (make, a shell) expects. Async-signal-safe calls only. */
 static void on_fatal_signal(int sig) {
-    codegen_stop_jobs_on_signal();
+    ptxas_stop_all_on_signal();
     for (int i = 0; i < signal_num_staged; i++)
         if (signal_staged[i].tmp)
             unlink(signal_staged[i].tmp);

@@ -202,12 +202,16 @@ static cJSON *manifest_artifact(Writer *w, const IrKernel *k, const ManifestArti
         a->ptx_version[n] != '\0')
         writer_fail(w, "kernel '%s': bad PTX version '%s'", k->name,
                     a->ptx_version ? a->ptx_version : "(null)");
+    if (a->threads < 1 || a->threads > 1024)
+        writer_fail(w, "kernel '%s': artifact '%s' has %d threads per block", k->name, a->file ? a->file : "(null)",
+                    a->threads);
     if (w->failed)
         return o;
     cJSON_AddStringToObject(o, "arch", a->arch);
     cJSON_AddStringToObject(o, "kind", a->kind == MANIFEST_PTX ? "ptx" : "cubin");
     cJSON_AddStringToObject(o, "file", a->file);
     cJSON_AddStringToObject(o, "ptx_version", a->ptx_version);
+    cJSON_AddNumberToObject(o, "threads", a->threads);
     bool cubin = a->kind == MANIFEST_CUBIN;
     if (cubin && a->registers >= 0)
         cJSON_AddNumberToObject(o, "registers", a->registers);
@@ -256,14 +260,10 @@ static cJSON *manifest_kernel(Writer *w, const ManifestKernel *mk) {
     if (k->grid_rank <= 0)
         cJSON_AddItemToArray(grid, cJSON_CreateString("1"));
 
+    /* Schema 2: the block size and shared bytes are the artifacts' (each
+       target has its own plan); schema 1 had one of each per kernel. */
     cJSON_AddNumberToObject(o, "warps", k->warps);
     cJSON_AddNumberToObject(o, "stages", k->stages);
-    cJSON_AddNumberToObject(o, "threads", k->warps * 32);
-    long shared = 0;
-    for (int i = 0; i < mk->num_artifacts; i++)
-        if (mk->artifacts[i].shared_bytes > shared)
-            shared = mk->artifacts[i].shared_bytes;
-    cJSON_AddNumberToObject(o, "shared_bytes", (double)shared);
 
     cJSON *contracts = cJSON_AddArrayToObject(o, "contracts");
     for (int i = 0; i < mk->num_contracts; i++) {

@@ -1,6 +1,6 @@
 /*
  * manifest.h: the launch manifest tessc writes beside its PTX and cubins
- * (docs/manifest.md, schema "tessera-manifest/1"), and SHA-256 for the
+ * (docs/manifest.md, schema "tessera-manifest/2"), and SHA-256 for the
  * source's digest in it.
  *
  * Emission fills a ManifestInput from what the earlier phases recorded (the
@@ -14,7 +14,7 @@
 
 #include "ir.h"
 
-#define MANIFEST_SCHEMA "tessera-manifest/1"
+#define MANIFEST_SCHEMA "tessera-manifest/2"
 
 typedef enum ManifestArtifactKind { MANIFEST_PTX, MANIFEST_CUBIN } ManifestArtifactKind;
 
@@ -24,9 +24,10 @@ typedef struct ManifestArtifact {
     ManifestArtifactKind kind;
     const char *file;              /* relative to the manifest's directory, e.g. "relu.sm_90.ptx" */
     const char *ptx_version;       /* "8.0": the PTX ISA version (of the PTX a cubin came from) */
+    int threads;                   /* per block: the launch's block size for this artifact */
     int registers;                 /* per thread, from ptxas; -1 when unknown (written as null) */
     int spills;                    /* spill stores + loads in bytes, from ptxas; -1: unknown */
-    long shared_bytes;             /* shared memory the kernel needs on this arch */
+    long shared_bytes;             /* dynamic shared memory the artifact's launch needs */
 } ManifestArtifact;
 
 typedef enum ManifestCompare {

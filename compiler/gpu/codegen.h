@@ -2,13 +2,25 @@
  * codegen.h: the backend's one internal header (no LLVM in it).
  *
  * The backend takes a kernel's tile IR after the tile passes and makes PTX
- * and cubins:
+ * and cubins, once per target: the --arch values are grouped into arch
+ * families (target_group; ArchInfo.family, base.h), and each family gets
+ * its own plan and LLVM module, from which each of its archs gets its own
+ * PTX and cubin. The driver calls the phases one a line
+ * (compiler/driver/main.c, backend_target):
  *
- *     layout_assign      which thread holds which tile element (layout.c)
- *     convert_plan       every layout conversion: method, placement (convert.c)
- *     shared_alloc       offsets in the dynamic shared buffer (shared_alloc.c)
- *     barrier_plan       where bar.sync goes (barrier.c)
- *     codegen_kernel     LLVM IR, PTX per arch, cubin per arch (emit.c, llvm_*.c)
+ *     layout_assign        which thread holds which tile element (layout.c)
+ *     layout_check_registers  the register rule (layout.c)
+ *     convert_plan         every layout conversion: method, placement (convert.c)
+ *     shared_alloc         offsets in the dynamic shared buffer (shared_alloc.c)
+ *     barrier_plan         where bar.sync goes (barrier.c)
+ *     target_check_shared  the plan against its archs' shared memory (target.c)
+ *     emit_lower           LLVM IR, libdevice linked (emit.c, llvm_*.c)
+ *   per arch of the family:
+ *     emit_optimize        globaldce,default<O3> for the arch (emit.c)
+ *     emit_ptx             PTX (emit.c)
+ *     ptxas_start          ptxas in the background (ptxas.c)
+ *   after every kernel's LLVM:
+ *     ptxas_collect        the cubins and ptxas's counts (ptxas.c)
  *
  * Each of the first four adds to the KernelPlan; plan_print.c prints it
  * (--dump-after=layout, convert, shared, barrier). The lowering executes
@@ -191,6 +203,7 @@ typedef struct ValuePlan {
 
 typedef struct KernelPlan {
     IrKernel *kernel;
+    const ArchInfo *target;            /* the family's arch the plan is for (target.c) */
     int threads;
     ValuePlan *values;                 /* indexed by IrValue.id (numbered by layout_assign) */
     int num_values;
@@ -209,10 +222,12 @@ typedef struct KernelPlan {
 } KernelPlan;
 
 /* Gives every tile value of `kernel` a layout and every op its operand
-   layouts and scratch needs. Numbers the kernel's values (IrValue.id); the
-   numbering must stay until the kernel is lowered. Allocates from the
-   kernel's arena. */
-KernelPlan *layout_assign(IrKernel *kernel, int threads);
+   layouts and scratch needs, for `target` (the plan's arch; every arch of
+   its family runs the plan) and `threads` per block. Numbers the kernel's
+   values (IrValue.id); the numbering must stay until the kernel is lowered,
+   and a second plan (another target) numbers them the same way. Allocates
+   from the kernel's arena. The rules do not depend on the target yet. */
+KernelPlan *layout_assign(IrKernel *kernel, const ArchInfo *target, int threads);
 OpPlan *layout_op_plan(const KernelPlan *plan, const IrOp *op);
 const Layout *layout_of(const KernelPlan *plan, const IrValue *value);
 /* The layout that loads and stores of `shape` use: per-thread vectors of up
@@ -310,25 +325,27 @@ void barrier_plan(KernelPlan *plan);
    convert, shared, barrier), to `out`. */
 void plan_print(KernelPlan *plan, const char *phase, FILE *out);
 
-/* ---- code generation (emit.c) --------------------------------------------------- */
+/* ---- targets and results (target.c) ------------------------------------------ */
 
 typedef struct CodegenArch {
     const ArchInfo *arch;
     int ptx_version;                   /* e.g. 80 for PTX ISA 8.0 */
+    int threads;                       /* per block, from its target's plan */
+    int64_t shared_bytes;              /* dynamic shared memory per block, from the plan */
     char *ptx;                         /* NUL-terminated */
     size_t ptx_size;
     char *cubin;                       /* NULL when no ptxas was found */
     size_t cubin_size;
     int registers, spill_stores, spill_loads;
     int ptxas_shared_bytes;            /* static shared memory ptxas reports */
-    struct PtxasJob *ptxas_job;        /* running until codegen_finish (emit.c) */
+    struct PtxasJob *ptxas_job;        /* running until ptxas_collect (ptxas.c) */
 } CodegenArch;
 
+/* One kernel's results: per --arch (in --arch order, whatever the order the
+   families run in) its PTX, cubin and launch facts. */
 typedef struct CodegenKernel {
     const IrKernel *kernel;
     const char *entry;                 /* entry symbol, e.g. matmul_BM128_BN128_BK64 */
-    int threads;
-    int64_t shared_bytes;              /* dynamic shared memory per block */
     char *llvm_ir;                     /* --emit llvm: optimized for the first arch */
     size_t llvm_ir_size;
     CodegenArch archs[8];
@@ -353,26 +370,77 @@ typedef struct CodegenOptions {
 const char *codegen_phase_names(void);
 bool codegen_phase_known(const char *name);
 
-/* Lowers one kernel for every arch. On failure returns false after either
-   a diagnostic (a limit of the register rule or of shared memory, at the op;
-   a temporary file for ptxas that cannot be written; diag_error_count() > 0)
-   or an internal error naming the kernel; never aborts on valid IR (LLVM's
-   fatal errors become internal errors). The buffers in `out` are malloc'd;
-   codegen_kernel_free releases them. */
-bool codegen_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKernel *out);
-/* ptxas runs in the background (a child per arch, several at once):
-   codegen_kernel starts it, codegen_finish waits for the kernel's cubins and
-   reports a failure as codegen_kernel does its own (after a diagnostic, or
-   as an internal error). codegen_kernel_free stops what is still running. */
-bool codegen_finish(CodegenKernel *out);
-void codegen_kernel_free(CodegenKernel *out);
+/* A target: one arch family of --arch, with its archs as indices into
+   CodegenOptions.archs (and CodegenKernel.archs). One plan and one LLVM
+   module serve them all. */
+typedef struct CodegenTarget {
+    ArchFamily family;
+    const ArchInfo *arch;              /* the family's first --arch: the plan's target */
+    int archs[8];
+    int num_archs;
+} CodegenTarget;
+
+/* Groups `options`' archs by family, families in the order of their first
+   arch; returns the count (at most ARCH_FAMILY_COUNT). */
+int target_group(const CodegenOptions *options, CodegenTarget *targets);
+/* The block size of the kernel's plan for a target: 32 * warps today (4
+   warps when the kernel names none); a warp-specialized sm_90a plan will
+   add its producer warps here. */
+int target_threads(const IrKernel *kernel, const CodegenTarget *target);
+/* Starts a kernel's results: its entry symbol (the name and the
+   compile-time values) and one CodegenArch per --arch. */
+void target_begin_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKernel *out);
+/* After shared_alloc: false, after an error at the op whose buffer crosses
+   the limit, when the plan needs more shared memory than an arch of its
+   target has. Records the plan's threads and shared bytes in the target's
+   CodegenArchs otherwise. */
+bool target_check_shared(const KernelPlan *plan, const CodegenTarget *target, CodegenKernel *out);
+/* Releases a kernel's buffers and stops its ptxas jobs still running (after
+   an error elsewhere). */
+void target_free_kernel(CodegenKernel *out);
+
+/* ---- LLVM: lowering, optimization, PTX (emit.c, llvm_*.c) ----------------------- */
+
+/* One target's LLVM context and module, from emit_lower to emit_dispose. */
+typedef struct EmitModule EmitModule;
+
+/* Lowers the plan's kernel to one LLVM module (llvm_kernel_lower), with
+   libdevice linked when the kernel calls it, the data layout of
+   `plan->target`. NULL after an internal error naming the kernel; never
+   aborts on valid IR (LLVM's fatal errors become internal errors). */
+EmitModule *emit_lower(KernelPlan *plan, const CodegenOptions *options, const char *entry);
+/* A copy of the module through "globaldce,default<O3>" with a->arch's
+   target machine, kept for emit_ptx. For the first --arch (out->archs[0])
+   with --emit llvm, its text goes to out->llvm_ir (malloc'd). False after
+   an internal error. */
+bool emit_optimize(EmitModule *module, CodegenArch *a, CodegenKernel *out);
+/* The optimized copy's PTX in a->ptx (malloc'd); the copy is dropped. False
+   after an internal error. */
+bool emit_ptx(EmitModule *module, CodegenArch *a);
+void emit_dispose(EmitModule *module);
+/* The PTX ISA version chosen for an arch (80 = 8.0). */
+int emit_ptx_version(const ArchInfo *arch);
+
+/* ---- ptxas (ptxas.c) ------------------------------------------------------------ */
+
+typedef struct PtxasJob PtxasJob;
+
+/* Whether a ptxas exists: $PTXAS, then PATH, then /usr/local/cuda/bin. */
+const char *ptxas_find(void);
+/* Starts `ptxas` on a->ptx in the background (-arch, -v, the -Xptxas
+   options); a job that cannot start comes back failed, for ptxas_collect to
+   report. */
+PtxasJob *ptxas_start(const char *ptxas, const CodegenOptions *options, CodegenArch *a, const char *entry);
+/* Waits for every job of the kernel and reads the cubins and ptxas's counts
+   into its CodegenArchs. False after a diagnostic (diag_error_count() > 0:
+   the machine's limits, -Xptxas) or an internal error (ptxas rejected our
+   PTX). */
+bool ptxas_collect(CodegenKernel *out);
+/* Kills and reaps a job's ptxas and removes its directory (not its memory). */
+void ptxas_stop(PtxasJob *job);
 /* For a signal handler (main.c): kills and reaps every running ptxas and
    removes the jobs' temporary directories; async-signal-safe. */
-void codegen_stop_jobs_on_signal(void);
-/* The PTX ISA version chosen for an arch (80 = 8.0). */
-int codegen_ptx_version(const ArchInfo *arch);
-/* Whether a ptxas exists: $PTXAS, then PATH, then /usr/local/cuda/bin. */
-const char *codegen_find_ptxas(void);
+void ptxas_stop_all_on_signal(void);
 
 /* ---- C bindings (embed.c) ----------------------------------------------------- */
 

@@ -1,7 +1,8 @@
 /*
  * layout.c: layout assignment, the one place where layouts are decided.
  *
- * In: a kernel's tile IR after the tile passes and its thread count. Out: a
+ * In: a kernel's tile IR after the tile passes, its target (an arch of the
+ * family the plan is for) and its thread count. Out: a
  * KernelPlan (codegen.h): a layout for every tile value, for every op the
  * layout each operand must arrive in, whether the op itself rearranges
  * elements through shared memory, and the scratch bytes it needs. The
@@ -941,10 +942,11 @@ static int region_end(KernelPlan *plan, IrOp *op) {
     return end;
 }
 
-KernelPlan *layout_assign(IrKernel *kernel, int threads) {
+KernelPlan *layout_assign(IrKernel *kernel, const ArchInfo *target, int threads) {
     Assign A = {.kernel = kernel};
     KernelPlan *plan = ARENA_NEW(&kernel->arena, KernelPlan);
     plan->kernel = kernel;
+    plan->target = target;
     plan->threads = threads;
     A.plan = plan;
 

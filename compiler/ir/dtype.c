@@ -53,14 +53,32 @@ const char *access_name(Access access) {
     return "?";
 }
 
-/* Shared memory per block with the opt-in (CUDA C Programming Guide, table
-   "Technical Specifications per Compute Capability"). */
+/* The arch table. Shared memory per block with the opt-in: CUDA C
+   Programming Guide, table "Technical Specifications per Compute
+   Capability". The feature flags follow the PTX ISA's "Target ISA notes"
+   of each instruction (as the CUDA C++ library's cuda::ptx pages list
+   them, nvidia.github.io/cccl/libcudacxx/ptx/instructions/):
+     mma.sync.aligned.m16n8k16 .f16/.bf16    sm_80, PTX ISA 7.0
+     cp.async (commit_group, wait_group)     sm_80, PTX ISA 7.0
+     ldmatrix.sync.aligned.m8n8              sm_75, PTX ISA 6.5
+     stmatrix.sync.aligned.m8n8              sm_90, PTX ISA 7.8
+     cp.async.bulk.tensor (TMA)              sm_90, PTX ISA 8.0
+     mbarrier.expect_tx, complete_tx::bytes  sm_90, PTX ISA 8.0
+     wgmma.mma_async                         sm_90a, PTX ISA 8.0
+     setmaxnreg.{inc,dec}.sync.aligned       sm_90a, PTX ISA 8.0
+   sm_90a's "a" features run on exactly 9.0 and are no part of sm_90's PTX
+   (LLVM's sm_90a target exists for wgmma and setmaxnreg). LLVM 22 selects
+   mbarrier and TMA only from PTX 8.0 (../shared/anchors/toolchain.md),
+   which is what emit_ptx_version gives sm_90 and sm_90a; wgmma.mma_async
+   has no intrinsic and is inline asm. The flags say what the hardware and
+   PTX allow; the backend uses none of them yet beyond mma.sync. */
 static const ArchInfo archs[] = {
-    {"sm_80", 8, 0, 166912},
-    {"sm_86", 8, 6, 101376},
-    {"sm_89", 8, 9, 101376},
-    {"sm_90", 9, 0, 232448},
-    {"sm_90a", 9, 0, 232448},
+    /* name     cc    family             shared  mma   cp.as ldmat stmat tma   mbar  wgmma maxnreg */
+    {"sm_80",  8, 0, ARCH_FAMILY_SM80,  166912, true, true, true, false, false, false, false, false},
+    {"sm_86",  8, 6, ARCH_FAMILY_SM80,  101376, true, true, true, false, false, false, false, false},
+    {"sm_89",  8, 9, ARCH_FAMILY_SM80,  101376, true, true, true, false, false, false, false, false},
+    {"sm_90",  9, 0, ARCH_FAMILY_SM90,  232448, true, true, true, true,  true,  true,  false, false},
+    {"sm_90a", 9, 0, ARCH_FAMILY_SM90A, 232448, true, true, true, true,  true,  true,  true,  true},
 };
 
 const ArchInfo *arch_lookup(const char *name) {
@@ -71,3 +89,13 @@ const ArchInfo *arch_lookup(const char *name) {
 }
 
 const char *arch_names_joined(void) { return "sm_80, sm_86, sm_89, sm_90, sm_90a"; }
+
+const char *arch_family_name(ArchFamily family) {
+    switch (family) {
+    case ARCH_FAMILY_SM80: return "sm_80";
+    case ARCH_FAMILY_SM90: return "sm_90";
+    case ARCH_FAMILY_SM90A: return "sm_90a";
+    case ARCH_FAMILY_COUNT: break;
+    }
+    return "?";
+}

@@ -203,13 +203,35 @@ const char *access_name(Access access);
 
 /* ---- target architectures (dtype.c) -------------------------------------- */
 
+/* A family: archs that share one backend plan and one LLVM module (one plan
+   per target, docs/codegen.md). The archs of a family differ only in what
+   ptxas and the PTX version make of the same code. */
+typedef enum ArchFamily {
+    ARCH_FAMILY_SM80,        /* sm_80, sm_86, sm_89: mma.sync, cp.async, ldmatrix */
+    ARCH_FAMILY_SM90,        /* sm_90: adds stmatrix, TMA, mbarrier tx-counts */
+    ARCH_FAMILY_SM90A,       /* sm_90a: adds wgmma and setmaxnreg */
+    ARCH_FAMILY_COUNT
+} ArchFamily;
+
+/* What an arch can run: the feature flags the backend's per-target
+   decisions read (dtype.c says where each one comes from). */
 typedef struct ArchInfo {
     const char *name;        /* "sm_90a" */
     int major, minor;        /* compute capability */
+    ArchFamily family;
     long shared_bytes_max;   /* per block, with the opt-in */
+    bool mma_sync;           /* mma.sync.aligned.m16n8k16 (f16/bf16) */
+    bool cp_async;           /* cp.async.{ca,cg}.shared.global, commit/wait_group */
+    bool ldmatrix;           /* ldmatrix.sync.aligned.m8n8 */
+    bool stmatrix;           /* stmatrix.sync.aligned.m8n8 */
+    bool tma;                /* cp.async.bulk.tensor (tensor maps) */
+    bool mbarrier_tx;        /* mbarrier expect_tx / complete_tx::bytes, try_wait.parity */
+    bool wgmma;              /* wgmma.mma_async (arch-specific: sm_90a only) */
+    bool setmaxnreg;         /* setmaxnreg.{inc,dec} (arch-specific: sm_90a only) */
 } ArchInfo;
 
 const ArchInfo *arch_lookup(const char *name);
 const char *arch_names_joined(void);  /* "sm_80, sm_86, ..." for messages */
+const char *arch_family_name(ArchFamily family);   /* "sm_80", "sm_90", "sm_90a" */
 
 #endif

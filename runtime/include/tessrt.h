@@ -39,7 +39,9 @@
 extern "C" {
 #endif
 
-#define TESSRT_MANIFEST_SCHEMA "tessera-manifest/1"
+/* The schema tessc writes; the runtime also reads "tessera-manifest/1"
+   (threads and shared bytes per kernel instead of per artifact). */
+#define TESSRT_MANIFEST_SCHEMA "tessera-manifest/2"
 
 typedef enum tessrt_status {
     TESSRT_OK = 0,
@@ -114,7 +116,10 @@ tessrt_status tessrt_kernel_get(const tessrt_manifest *manifest, const char *nam
                                 tessrt_kernel **out);
 
 const char *tessrt_kernel_name(const tessrt_kernel *kernel);
-int tessrt_kernel_threads(const tessrt_kernel *kernel);     /* per block */
+/* Threads per block: the most any of the kernel's artifacts launches with
+   (each artifact has its own, tessrt_kernel_artifact_launch), 32 * warps
+   when it has none. */
+int tessrt_kernel_threads(const tessrt_kernel *kernel);
 int tessrt_kernel_num_params(const tessrt_kernel *kernel);
 
 typedef enum tessrt_param_kind {
@@ -230,6 +235,10 @@ tessrt_status tessrt_kernel_prepare(const tessrt_kernel *kernel, int device, cha
    TESSRT_ERROR_NO_ARTIFACT names the capability and what the manifest has. */
 tessrt_status tessrt_kernel_artifact_for(const tessrt_kernel *kernel, int major, int minor,
                                          int *index, char *desc, size_t desc_size);
+/* What a launch of artifact `index` uses: threads per block and dynamic
+   shared-memory bytes (either pointer may be NULL). */
+tessrt_status tessrt_kernel_artifact_launch(const tessrt_kernel *kernel, int index, int *threads,
+                                            int *shared_bytes);
 
 /* ---- devices: the GPU or the interpreter --------------------------------
  * Every function below that takes a `device` sends it either to a CUDA

@@ -1,6 +1,7 @@
-"""Writes malformed variants of Inputs/valid/two.json into OUTDIR and prints
-what `runtime_test load` says about each: every field missing, every field of
-the wrong type, bad values, broken JSON, a missing artifact file.
+"""Writes malformed variants of Inputs/valid/two.json (schema 1) and
+two-v2.json (schema 2) into OUTDIR and prints what `runtime_test load` says
+about each: every field missing, every field of the wrong type, bad values,
+broken JSON, a missing artifact file.
 
 usage: manifest_errors.py RUNTIME_TEST OUTDIR
 """
@@ -19,6 +20,7 @@ for name in os.listdir(valid):
     if not name.endswith(".json"):
         shutil.copy(os.path.join(valid, name), outdir)
 base = json.load(open(os.path.join(valid, "two.json")))
+base_v2 = json.load(open(os.path.join(valid, "two-v2.json")))
 
 # a value of the wrong type for each JSON type
 WRONG = {str: 7, int: "7", float: "7", list: {"a": 1}, dict: [1], type(None): True}
@@ -34,21 +36,21 @@ def run(case, text):
     print(f"{case}: exit {out.returncode}: {first}")
 
 
-def variant(case, edit):
-    m = copy.deepcopy(base)
+def variant(case, edit, start=None):
+    m = copy.deepcopy(base if start is None else start)
     edit(m)
     run(case, json.dumps(m, indent="\t"))
 
 
-def each_field(prefix, get, keys):
+def each_field(prefix, get, keys, start=None):
     for key in keys:
         def drop(m, key=key):
             del get(m)[key]
         def retype(m, key=key):
             obj = get(m)
             obj[key] = WRONG[type(obj[key])]
-        variant(f"{prefix}-missing-{key}", drop)
-        variant(f"{prefix}-wrongtype-{key}", retype)
+        variant(f"{prefix}-missing-{key}", drop, start)
+        variant(f"{prefix}-wrongtype-{key}", retype, start)
 
 
 each_field("top", lambda m: m, ["schema", "source", "source_sha256", "tessc_version", "kernels"])
@@ -73,7 +75,7 @@ def setter(path, value):
 
 
 K = ["kernels", 0]
-variant("bad-schema", setter(["schema"], "tessera-manifest/2"))
+variant("bad-schema", setter(["schema"], "tessera-manifest/3"))
 variant("bad-sha", setter(["source_sha256"], "abc"))
 variant("bad-kind", setter(K + ["params", 0, "kind"], "tensor"))
 variant("bad-dtype", setter(K + ["params", 0, "dtype"], "f8e4m3"))
@@ -112,6 +114,33 @@ variant("no-artifacts", no_artifacts)
 variant("duplicate-kernel", setter(["kernels", 1, "name"], "relu"))
 variant("kernel-not-object", setter(["kernels", 1], "matmul"))
 variant("bad-cparam", setter(K + ["cparams", "BLOCK"], "256"))
+# Schema 2: threads per artifact (required, 1 to 1024, a whole number); the
+# kernel's own "threads" and "shared_bytes" are schema 1's and not needed.
+each_field("v2-artifact", lambda m: m["kernels"][0]["artifacts"][3],
+           ["arch", "kind", "file", "ptx_version", "threads", "registers", "spills", "shared_bytes"], base_v2)
+each_field("v2-kernel", lambda m: m["kernels"][0], ["warps", "artifacts"], base_v2)
+variant("v2-threads-zero", setter(K + ["artifacts", 3, "threads"], 0), base_v2)
+variant("v2-threads-range", setter(K + ["artifacts", 3, "threads"], 2048), base_v2)
+variant("v2-threads-fraction", setter(K + ["artifacts", 3, "threads"], 96.5), base_v2)
+variant("v2-shared-negative", setter(K + ["artifacts", 0, "shared_bytes"], -16), base_v2)
+
+
+def v2_kernel_threads_only(m):
+    """A schema 2 manifest with schema 1's per-kernel threads: still an error."""
+    k = m["kernels"][0]
+    k["threads"] = 128
+    del k["artifacts"][3]["threads"]
+
+
+variant("v2-kernel-threads-only", v2_kernel_threads_only, base_v2)
+
+
+def v1_per_artifact_threads(m):
+    """Schema 1 ignores an artifact's "threads": the kernel's is what it launches with."""
+    m["kernels"][0]["artifacts"][0]["threads"] = "anything"
+
+
+variant("v1-artifact-threads-ignored", v1_per_artifact_threads)
 text = json.dumps(base, indent="\t")
 run("truncated", text[: len(text) // 2])
 run("empty", "")

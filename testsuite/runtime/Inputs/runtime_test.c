@@ -57,6 +57,10 @@ static int cmd_load(const char *path) {
             }
             printf("\n");
         }
+        /* each artifact's launch: its own threads and shared bytes */
+        int threads, shared;
+        for (int a = 0; tessrt_kernel_artifact_launch(k, a, &threads, &shared) == TESSRT_OK; a++)
+            printf("  artifact %d: %d threads, %d shared bytes\n", a, threads, shared);
     }
     tessrt_kernel *k;
     s = tessrt_kernel_get(m, "no_such_kernel", &k);

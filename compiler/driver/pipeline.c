@@ -1,0 +1,68 @@
+/*
+ * pipeline.c: the backend's phases for one kernel, once per target.
+ *
+ * The driver's pipeline (main.c, compile_into) runs the front end and the
+ * tile passes once, then this for every kernel: the --arch values grouped
+ * into targets (one per arch family, gpu/target.c), and for each target
+ * the phases below, one call a line. The archs of a target share its plan
+ * and LLVM module; each gets its own optimization, PTX and ptxas job.
+ * ptxas runs in the background: the driver reaps every kernel's jobs
+ * (ptxas_collect) after the last kernel's LLVM, so several archs' ptxas
+ * run while later kernels lower. The fuzz target (fuzz/fuzz_frontend.c)
+ * calls the same function.
+ */
+#include "pipeline.h"
+
+#include <string.h>
+
+/* --dump-after=PHASE of a plan phase (layout, convert, shared, barrier):
+   the tile IR annotated with the plan (plan_print.c), of the first --arch's
+   target only, as the LLVM dumps are of the first --arch. */
+static void pipeline_dump(KernelPlan *plan, const CodegenOptions *options, const char *phase) {
+    if (options->dump_after && strcmp(options->dump_after, phase) == 0 && plan->target == options->archs[0])
+        plan_print(plan, phase, options->dump_out ? options->dump_out : stderr);
+}
+
+/* The phases for one target, one call a line, each plan phase with its
+   --dump-after hook (the LLVM ones, llvm and opt, are emit.c's). A phase
+   that fails has reported (a diagnostic or an internal error); the plan
+   lives in the kernel's arena. */
+static bool pipeline_target(IrKernel *kernel, const CodegenOptions *options, const CodegenTarget *target,
+                            const char *ptxas, CodegenKernel *out) {
+    double t = timing_begin();
+    KernelPlan *plan = layout_assign(kernel, target->arch, target_threads(kernel, target));
+    if (!layout_check_registers(plan))
+        return false;
+    pipeline_dump(plan, options, "layout");
+    convert_plan(plan);
+    pipeline_dump(plan, options, "convert");
+    shared_alloc(plan);
+    pipeline_dump(plan, options, "shared");
+    barrier_plan(plan);
+    pipeline_dump(plan, options, "barrier");
+    timing_end("layouts and shared memory", t);
+    if (!target_check_shared(plan, target, out))
+        return false;
+    EmitModule *module = emit_lower(plan, options, out->entry);
+    bool ok = module != NULL;
+    for (int i = 0; ok && i < target->num_archs; i++) {
+        CodegenArch *a = &out->archs[target->archs[i]];
+        ok = emit_optimize(module, a, out);
+        ok = ok && emit_ptx(module, a);
+        if (ok && ptxas)
+            a->ptxas_job = ptxas_start(ptxas, options, a, out->entry);
+    }
+    emit_dispose(module);
+    return ok;
+}
+
+bool pipeline_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKernel *out) {
+    target_begin_kernel(kernel, options, out);
+    CodegenTarget targets[ARCH_FAMILY_COUNT];
+    int num_targets = target_group(options, targets);
+    const char *ptxas = options->want_cubin ? ptxas_find() : NULL;
+    for (int i = 0; i < num_targets; i++)
+        if (!pipeline_target(kernel, options, &targets[i], ptxas, out))
+            return false;
+    return true;
+}
