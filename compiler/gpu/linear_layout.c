@@ -918,6 +918,34 @@ int linear_vector_width(const LinearLayout *dist, int dim) {
     return (int)width;
 }
 
+int linear_dim_run(const LinearLayout *dist, int dim) {
+    int64_t width = 1;
+    uint32_t run = 0;                             /* register bits in the run */
+    for (int j = 0; j < dist->in_bits[0]; j++) {
+        const int32_t *b = dist->bases[0][j];
+        if (!b[dim])
+            continue;
+        bool unit = b[dim] == width;
+        for (int d = 0; d < dist->num_out; d++)
+            if (d != dim && b[d])
+                unit = false;
+        if (!unit)
+            break;
+        width *= 2;
+        run |= 1u << j;
+    }
+    for (int i = 0; i < dist->num_in; i++)
+        for (int j = 0; j < dist->in_bits[i]; j++)
+            if (!(i == 0 && (run >> j & 1)))
+                while (width > 1 && dist->bases[i][j][dim] % width)
+                    width /= 2;
+    for (int p = 0; p < dist->num_parts; p++)
+        if (dist->parts[p].affine && dist->parts[p].dim == dim)
+            while (width > 1 && dist->parts[p].stride % width)
+                width /= 2;
+    return (int)width;
+}
+
 /* Whether every aligned run of v registers of every thread is at v
    consecutive offsets starting at a multiple of v. */
 static bool shared_runs(const LinearLayout *dist, const LinearShared *shared, int64_t v) {

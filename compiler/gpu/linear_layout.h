@@ -228,6 +228,12 @@ int64_t linear_shared_offset(const LinearShared *shared, const int64_t *coords);
    the run: the vector of one global load or store when `dim` is the
    fastest dim of the global order. */
 int linear_vector_width(const LinearLayout *dist, int dim);
+/* The same along any dim, for registers with consecutive indices along it:
+   the register bits whose basis moves `dim`, in order, stepping it by 1,
+   2, 4, ... and nothing else, the other bases and affine strides on `dim`
+   multiples of the run (codegen.h's layout_contiguous_run). For the last
+   dim of a blocked layout it is linear_vector_width. */
+int linear_dim_run(const LinearLayout *dist, int dim);
 /* The same for shared memory: runs of registers at consecutive offsets of
    `shared`, starting at a multiple of the run. */
 int linear_shared_vector_width(const LinearLayout *dist, const LinearShared *shared);
