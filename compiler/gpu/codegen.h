@@ -286,6 +286,14 @@ typedef struct SharedBuffer {
     int start, end;                    /* live over these op indices */
     int64_t a_pitch, b_pitch;          /* SHARED_MMA_PITCH: elements per row of A and B */
     int64_t b_offset;                  /* SHARED_STAGED, SHARED_MMA_PITCH: B's bytes from offset */
+    /* Bank conflicts from the layouts' linear maps (linear_shared_wavefronts:
+       shared-memory wavefronts of the worst warp, and the fewest the bytes
+       allow); -1 where not computed. writes: the row-major writes into it
+       of the conversions at its op and of its shape op's source, one
+       element a store, summed. a_reads, b_reads: SHARED_MMA_PITCH, the
+       ldmatrix reads of A (when staged) and of B. */
+    int64_t write_wavefronts, write_ideal;
+    int64_t a_wavefronts, a_ideal, b_wavefronts, b_ideal;
 } SharedBuffer;
 
 

@@ -1065,10 +1065,9 @@ static void scratch_op(Assign *A, OpPlan *p) {
         need = tile_bytes(&op->operands[0]->type);
     if (op->opcode == IR_REDUCE) {
         IrValue *src = op->operands[0];
-        LayoutMap map;
-        layout_map(vplan(A, src)->layout, &src->type, &map);
-        const LayoutDim *dim = &map.dims[op->axis];
-        int warps = dim->in_registers || dim->unique_threads <= dim->tpw ? 1 : dim->unique_threads / dim->tpw;
+        LayoutTerm warp_index;
+        int warps = layout_reduce_warps(layout_map_new(A->kernel, vplan(A, src)->layout, &src->type), op->axis,
+                                        &warp_index);
         if (warps > 1) {
             /* Two slots: llvm_reduce.c alternates them to save a barrier. */
             int64_t bytes = 2 * warps * tile_bytes(&op->results[0]->type);
