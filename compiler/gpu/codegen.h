@@ -120,8 +120,13 @@ typedef struct LayoutCondition {
     int dim;
 } LayoutCondition;
 
-/* `layout` applied to `shape`, from the kernel's arena. */
+/* `layout` applied to `shape`, from the kernel's arena, with its linear
+   map over the kernel's warps (linear_layout.h), from which the answers
+   below come. */
 const LayoutMap *layout_map_new(IrKernel *kernel, const Layout *layout, const IrType *shape);
+/* That linear map, or NULL where the map has none (a layout applied to a
+   tile of another rank, or one linear_from_layout cannot express). */
+const struct LinearLayout *layout_map_linear(const LayoutMap *map);
 /* Registers per thread, and registers along dim d (their product). */
 int64_t layout_num_regs(const LayoutMap *map);
 int64_t layout_dim_regs(const LayoutMap *map, int d);
@@ -260,6 +265,12 @@ typedef struct ConvertRecord {
     int operand;                       /* ... and which operand */
     OpPlan *loop;                      /* hoisted: done once before this `for`; NULL: at the user */
     int num_users;                     /* operands it serves (more than one only when hoisted) */
+    /* shared: what the two layouts' linear maps say it needs
+       (linear_convert_kind: a LinearConvertKind, linear_layout.h), whatever
+       the method; -1 where a map is missing or for other methods. A record
+       classified noop, registers or shuffle still goes through shared
+       memory: the cheaper paths are not lowered yet. */
+    int kind;
     int64_t smem_lo, smem_hi;          /* shared and rebroadcast: the bytes it uses (shared_alloc) */
     unsigned barriers;                 /* barrier_plan: bit s = a barrier at step s */
 } ConvertRecord;
@@ -290,6 +301,14 @@ typedef struct SharedBuffer {
     int start, end;                    /* live over these op indices */
     int64_t a_pitch, b_pitch;          /* SHARED_MMA_PITCH: elements per row of A and B */
     int64_t b_offset;                  /* SHARED_STAGED, SHARED_MMA_PITCH: B's bytes from offset */
+    /* Bank conflicts from the layouts' linear maps (linear_shared_wavefronts:
+       shared-memory wavefronts of the worst warp, and the fewest the bytes
+       allow); -1 where not computed. writes: the row-major writes into it
+       of the conversions at its op and of its shape op's source, one
+       element a store, summed. a_reads, b_reads: SHARED_MMA_PITCH, the
+       ldmatrix reads of A (when staged) and of B. */
+    int64_t write_wavefronts, write_ideal;
+    int64_t a_wavefronts, a_ideal, b_wavefronts, b_ideal;
 } SharedBuffer;
 
 

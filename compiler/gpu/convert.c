@@ -24,6 +24,13 @@
  * - shuffle (within a warp) is reserved for when a layout pair is known to
  *   differ only in lanes; nothing chooses it yet.
  *
+ * Every shared conversion is also classified from the two layouts' linear
+ * maps (layout_map_linear, linear_convert_kind): noop, registers (each
+ * thread already holds what it needs), shuffle (within each warp) or shared
+ * (across warps). The record keeps the kind (ConvertRecord.kind, shown by
+ * --dump-after=convert); the method stays shared, so the PTX does not
+ * change until the cheaper paths are lowered.
+ *
  * Placement: a conversion that an op inside a `for` wants of a value
  * defined outside it (a dot's loop-invariant A operand, q in flash
  * attention) is hoisted: done once before the outermost such loop, and
@@ -35,6 +42,7 @@
  * loop's nested blocks before an op's own operands) is the lowering's.
  */
 #include "codegen.h"
+#include "linear_layout.h"
 
 #include <string.h>
 
@@ -155,6 +163,13 @@ static ConvertRecord *record_new(Convert *C, OpPlan *user, int i, const Layout *
         r->method = CONVERT_REBROADCAST;
     else
         r->method = CONVERT_SHARED;
+    r->kind = -1;
+    if (r->method == CONVERT_SHARED) {
+        const LinearLayout *from = layout_map_linear(layout_map_new(plan->kernel, r->from, &v->type));
+        const LinearLayout *want = layout_map_linear(layout_map_new(plan->kernel, to, &v->type));
+        if (from && want)
+            r->kind = (int)linear_convert_kind(from, want);
+    }
     ptrvec_push(&plan->kernel->arena, &C->records, r);
     return r;
 }

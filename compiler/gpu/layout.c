@@ -33,6 +33,7 @@
  * - if: results take the then-yield's layout (else the else-yield's).
  */
 #include "layout_internal.h"
+#include "linear_layout.h"
 
 #include <string.h>
 
@@ -174,11 +175,48 @@ int64_t layout_regs_per_thread(const Layout *layout, const IrType *type) {
 
 /* ---- the layout interface (codegen.h): questions the lowering asks ---------------- */
 
+/* The interface answers from the map's linear layout where it has one
+   (linear_*), and from the blocked fields otherwise (old_*: maps made by
+   layout_map alone, and the cases the comments name). The two agree on
+   every map that has both; layout_interface_test asserts it. */
+
+static int log2_of(int64_t v) {
+    int k = 0;
+    while (((int64_t)1 << k) < v)
+        k++;
+    return k;
+}
+
+const LinearLayout *layout_linear_new(Arena *arena, const Layout *layout, const IrType *shape, int warps) {
+    /* A tile of another rank than its layout's is not a map the layout
+       defines (layout_map puts the extra dims wholly in registers). */
+    if (shape->rank != layout->rank || !layout_is_pow2(warps))
+        return NULL;
+    int dim_to_root[IR_MAX_RANK + 1], num_sliced = 0, sliced[IR_MAX_RANK + 1];
+    const Layout *root = layout_resolve(layout, dim_to_root, &num_sliced, sliced);
+    int64_t lanes = 1, layout_warps = 1;
+    for (int d = 0; d < root->rank; d++) {
+        lanes *= root->threads_per_warp[d];
+        layout_warps *= root->warps_per_cta[d];
+    }
+    if (lanes > 32 || layout_warps > warps)
+        return NULL;
+    LinearLayout l;
+    if (!linear_from_layout(layout, shape, warps, &l))
+        return NULL;
+    LinearLayout *out = ARENA_NEW(arena, LinearLayout);
+    *out = l;
+    return out;
+}
+
 const LayoutMap *layout_map_new(IrKernel *kernel, const Layout *layout, const IrType *shape) {
     LayoutMap *map = ARENA_NEW(&kernel->arena, LayoutMap);
     layout_map(layout, shape, map);
+    map->linear = layout_linear_new(&kernel->arena, layout, shape, kernel->warps);
     return map;
 }
+
+const LinearLayout *layout_map_linear(const LayoutMap *map) { return map->linear; }
 
 int64_t layout_num_regs(const LayoutMap *map) { return map->num_regs; }
 
@@ -233,7 +271,7 @@ static void add_condition(LayoutCondition *out, int *n, int position, const Layo
    held in registers, or sliced away, only position 0 holds the first copy;
    along a dim shorter than the layout's reach, the first unique_threads
    positions. */
-int layout_unique_conditions(const LayoutMap *map, int threads, LayoutCondition *out) {
+static int old_unique_conditions(const LayoutMap *map, int threads, LayoutCondition *out) {
     const Layout *root = map->root;
     int n = 0, lanes = 1, warps = 1;
     for (int d = 0; d < root->rank; d++) {
@@ -266,16 +304,115 @@ int layout_unique_conditions(const LayoutMap *map, int threads, LayoutCondition 
     return n;
 }
 
-int64_t layout_contiguous_run(const LayoutMap *map, int d) {
+/* From the map's free bits (linear_free_bits: flipping them reaches no new
+   element, so exactly the threads with all of them 0 are the unique
+   holders). The positions group the bits: position r (root dim r) is
+   lane bits [log2 lane_stride, + log2 tpw) then warp bits
+   [log2 warp_stride, + log2 wpc), low to high; its condition is
+   position < 2^(its bits below the first free one), which needs every
+   bit above that free too (false otherwise: no such condition). The bits
+   in no position (lanes and warps past the layout's) must all be free. */
+static bool position_bound(const LayoutMap *map, int r, uint32_t lane_free, uint32_t warp_free, int64_t *bound) {
+    const Layout *root = map->root;
+    int bits[2] = {log2_of(root->threads_per_warp[r]), log2_of(root->warps_per_cta[r])};
+    int first[2] = {log2_of(map->lane_stride[r]), log2_of(map->warp_stride[r])};
+    uint32_t free[2] = {lane_free, warp_free};
+    int unique = 0;
+    bool seen_free = false;
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < bits[k]; j++) {
+            bool f = free[k] >> (first[k] + j) & 1;
+            if (!f && seen_free)
+                return false;
+            seen_free |= f;
+            unique += !f;
+        }
+    *bound = (int64_t)1 << unique;
+    return true;
+}
+
+int layout_unique_conditions(const LayoutMap *map, int threads, LayoutCondition *out) {
+    const LinearLayout *l = map->linear;
+    /* The map's warps are the kernel's; a block of another size is asked
+       about only by the unit test's reference (the old path). */
+    if (!l || threads != 32 * (int)linear_in_size(l, 2))
+        return old_unique_conditions(map, threads, out);
+    const Layout *root = map->root;
+    uint32_t lane_free = linear_free_bits(l, 1), warp_free = linear_free_bits(l, 2);
+    int lane_bits = 0, warp_bits = 0;
+    for (int r = 0; r < root->rank; r++) {
+        lane_bits += log2_of(root->threads_per_warp[r]);
+        warp_bits += log2_of(root->warps_per_cta[r]);
+    }
+    uint32_t lane_past = (uint32_t)((1u << l->in_bits[1]) - 1) & ~((1u << lane_bits) - 1);
+    uint32_t warp_past = (uint32_t)((1u << l->in_bits[2]) - 1) & ~((1u << warp_bits) - 1);
+    if ((lane_free & lane_past) != lane_past || (warp_free & warp_past) != warp_past)
+        return old_unique_conditions(map, threads, out);
+    int64_t bounds[IR_MAX_RANK + 1];
+    for (int r = 0; r < root->rank; r++)
+        if (!position_bound(map, r, lane_free, warp_free, &bounds[r]))
+            return old_unique_conditions(map, threads, out);
+    int n = 0;
+    LayoutExpr e = {0};
+    if (lane_past) {
+        e.num_terms = 0;
+        expr_add(&e, LAYOUT_LANE, 1, 0, 1);
+        add_condition(out, &n, -1, &e, (int64_t)1 << lane_bits, -1);
+    }
+    if (warp_past) {
+        e.num_terms = 0;
+        expr_add(&e, LAYOUT_WARP, 1, 0, 1);
+        add_condition(out, &n, -1, &e, (int64_t)1 << warp_bits, -1);
+    }
+    for (int d = 0; d < map->rank; d++) {
+        int r = map->dims[d].root_dim;
+        if (bounds[r] < (int64_t)root->threads_per_warp[r] * root->warps_per_cta[r])
+            add_condition(out, &n, r, NULL, bounds[r], d);
+    }
+    for (int i = 0; i < map->num_sliced; i++) {
+        int r = map->sliced_dims[i];
+        if (bounds[r] < (int64_t)root->threads_per_warp[r] * root->warps_per_cta[r])
+            add_condition(out, &n, r, NULL, bounds[r], map->rank);
+    }
+    return n;
+}
+
+static int64_t old_contiguous_run(const LayoutMap *map, int d) {
     const LayoutDim *dim = &map->dims[d];
     if (dim->in_registers)
         return 1;
     return dim->spt < dim->size ? dim->spt : dim->size;
 }
 
+/* Whether the map has an affine register part along d (a dim whose size is
+   not a power of two, held whole in every thread's registers). */
+static bool linear_affine_along(const LinearLayout *l, int d) {
+    for (int p = 0; p < l->num_parts; p++)
+        if (l->parts[p].affine && l->parts[p].dim == d)
+            return true;
+    return false;
+}
+
+/* Map: linear_dim_run. Two cases keep the blocked answer, because the
+   map's is longer (and true) and the lowering's vector widths follow this
+   answer, so it would change PTX:
+   - a ragged dim (an affine register part): its registers are consecutive
+     elements, but the blocked answer promises nothing (1);
+   - a dim that no thread spans (one lane and one warp along it) with more
+     elements than size_per_thread: its register repeats are consecutive
+     too (spt = 1 with 8 repeats and spt = 8 are the same map), the blocked
+     answer promises size_per_thread (a broadcast along the last dim of a
+     [N, 1] source's layout: the map would give 8-wide stores). */
+int64_t layout_contiguous_run(const LayoutMap *map, int d) {
+    const LayoutDim *dim = &map->dims[d];
+    if (!map->linear || linear_affine_along(map->linear, d) || (dim->tpw * dim->wpc == 1 && dim->size > dim->spt))
+        return old_contiguous_run(map, d);
+    return linear_dim_run(map->linear, d);
+}
+
 /* Blocked: the lanes along d that hold distinct elements are numbered by
    the lane-index bits from lane_stride up. */
-int layout_reduce_lane_masks(const LayoutMap *map, int d, int *masks) {
+static int old_reduce_lane_masks(const LayoutMap *map, int d, int *masks) {
     const LayoutDim *dim = &map->dims[d];
     if (dim->in_registers)
         return 0;
@@ -286,7 +423,44 @@ int layout_reduce_lane_masks(const LayoutMap *map, int d, int *masks) {
     return n;
 }
 
-int layout_reduce_warps(const LayoutMap *map, int d, LayoutTerm *index) {
+/* The bits of input `in` whose basis moves along tile dim d. */
+static uint32_t linear_bits_along(const LinearLayout *l, int in, int d) {
+    uint32_t bits = 0;
+    for (int j = 0; j < l->in_bits[in]; j++)
+        if (l->bases[in][j][d])
+            bits |= 1u << j;
+    return bits;
+}
+
+/* Map: the lane bits whose basis moves along d, each one butterfly step
+   (a lane bit with a zero basis along d holds a copy of the same partial,
+   so it takes no step). */
+int layout_reduce_lane_masks(const LayoutMap *map, int d, int *masks) {
+    if (!map->linear)
+        return old_reduce_lane_masks(map, d, masks);
+    uint32_t bits = linear_bits_along(map->linear, 1, d);
+    int n = 0;
+    for (int j = 0; j < 32 && n < LAYOUT_MAX_LANE_MASKS; j++)
+        if (bits >> j & 1)
+            masks[n++] = 1 << j;
+    return n;
+}
+
+/* `bits` as one field [first, first + count) of the warp index: the term
+   (warp >> first) % 2^count. False when they are not contiguous. */
+static bool warp_field(uint32_t bits, LayoutTerm *index, int *count) {
+    int first = 0;
+    while (first < 32 && !(bits >> first & 1))
+        first++;
+    uint32_t field = bits >> first;
+    if (field & (field + 1))
+        return false;                  /* holes */
+    *count = (int)field + 1;
+    *index = (LayoutTerm){.index = LAYOUT_WARP, .divisor = 1 << first, .count = *count, .scale = 1};
+    return true;
+}
+
+static int old_reduce_warps(const LayoutMap *map, int d, LayoutTerm *index) {
     const LayoutDim *dim = &map->dims[d];
     if (dim->in_registers || dim->unique_threads <= dim->tpw)
         return 1;
@@ -295,10 +469,40 @@ int layout_reduce_warps(const LayoutMap *map, int d, LayoutTerm *index) {
     return warps;
 }
 
-int layout_warps_along(const LayoutMap *map, int d, LayoutTerm *index) {
+/* Map: the warp bits whose basis moves along d number the warps holding
+   distinct partials (zero-basis warp bits hold copies). */
+int layout_reduce_warps(const LayoutMap *map, int d, LayoutTerm *index) {
+    if (!map->linear)
+        return old_reduce_warps(map, d, index);
+    uint32_t bits = linear_bits_along(map->linear, 2, d);
+    int count;
+    if (!bits)
+        return 1;
+    if (!warp_field(bits, index, &count))
+        return old_reduce_warps(map, d, index);
+    return count;
+}
+
+static int old_warps_along(const LayoutMap *map, int d, LayoutTerm *index) {
     const LayoutDim *dim = &map->dims[d];
     *index = (LayoutTerm){.index = LAYOUT_WARP, .divisor = map->warp_stride[dim->root_dim], .count = dim->wpc, .scale = 1};
     return dim->wpc;
+}
+
+/* Map: the warp bits that move along d. A warp bit with a zero basis
+   (warps holding copies: a tile shorter than the layout's warps, or fewer
+   layout warps than the kernel's) names no dim, while the blocked answer
+   counts it along the dim whose warps_per_cta it is part of; and a dim
+   with no warps has no field to name its divisor. Those keep the old path. */
+int layout_warps_along(const LayoutMap *map, int d, LayoutTerm *index) {
+    const LinearLayout *l = map->linear;
+    if (!l || linear_free_bits(l, 2))
+        return old_warps_along(map, d, index);
+    uint32_t bits = linear_bits_along(l, 2, d);
+    int count;
+    if (!bits || !warp_field(bits, index, &count))
+        return old_warps_along(map, d, index);
+    return count;
 }
 
 /* ---- constructing layouts ------------------------------------------------------ */
@@ -862,10 +1066,9 @@ static void scratch_op(Assign *A, OpPlan *p) {
         need = tile_bytes(&op->operands[0]->type);
     if (op->opcode == IR_REDUCE) {
         IrValue *src = op->operands[0];
-        LayoutMap map;
-        layout_map(vplan(A, src)->layout, &src->type, &map);
-        const LayoutDim *dim = &map.dims[op->axis];
-        int warps = dim->in_registers || dim->unique_threads <= dim->tpw ? 1 : dim->unique_threads / dim->tpw;
+        LayoutTerm warp_index;
+        int warps = layout_reduce_warps(layout_map_new(A->kernel, vplan(A, src)->layout, &src->type), op->axis,
+                                        &warp_index);
         if (warps > 1) {
             /* Two slots: llvm_reduce.c alternates them to save a barrier. */
             int64_t bytes = 2 * warps * tile_bytes(&op->results[0]->type);

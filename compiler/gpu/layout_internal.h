@@ -53,9 +53,19 @@ struct LayoutMap {
     int sliced_dims[IR_MAX_RANK];
     /* lane and warp numbering of each root dim: lane_d = lane / lane_stride % tpw */
     int lane_stride[IR_MAX_RANK], warp_stride[IR_MAX_RANK];
+    /* The same map as a linear layout (register, lane, warp) -> tile
+       coordinates over the kernel's warps (linear_layout.h), from which
+       layout.c answers the interface's questions; NULL where it was not
+       built (layout_map alone, or a map linear_from_layout cannot express):
+       then the answers come from the fields above. */
+    const struct LinearLayout *linear;
 };
 
-/* Fills `map` (layout_map_new allocates one for the lowering). */
+/* Fills `map` without its linear map (layout_map_new adds one). */
 void layout_map(const Layout *layout, const IrType *shape, LayoutMap *map);
+/* The linear map of `layout` on `shape` for `warps` warps, or NULL where
+   linear_from_layout cannot express it (or the tile's rank is not the
+   layout's), from `arena`. */
+const struct LinearLayout *layout_linear_new(Arena *arena, const Layout *layout, const IrType *shape, int warps);
 
 #endif

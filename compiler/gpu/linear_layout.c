@@ -664,6 +664,42 @@ bool linear_mma_sync(LinearMmaOperand operand, int64_t rows, int64_t cols, int w
     return false;
 }
 
+bool linear_ldmatrix(LinearMmaOperand operand, bool b_transposed, int64_t rows, int64_t cols, int warps_m,
+                     int warps_n, LinearLayout *out) {
+    if (operand == LINEAR_MMA_C || !is_pow2(rows) || !is_pow2(cols) || !is_pow2(warps_m) || !is_pow2(warps_n) ||
+        !fits(rows * cols) || warps_m * warps_n > 1024)
+        return false;
+    int64_t shape[2] = {rows, cols};
+    init_distributed(out, 2, shape);
+    if (operand == LINEAR_MMA_A) {                /* M x K */
+        if (rows % (16 * warps_m) || cols % 16)
+            return false;
+        add_run(out, 0, 1, 1, 8);                 /* the 16-byte row */
+        add_run(out, 0, 1, 16, cols / 16);        /* k steps */
+        add_run(out, 0, 0, 16 * warps_m, rows / (16 * warps_m));
+        add_run(out, 1, 0, 1, 8);                 /* l % 8 */
+        add_unit(out, 1, 0, 8 * warps_m);         /* matrix bit 0: row half */
+        add_unit(out, 1, 1, 8);                   /* matrix bit 1: k half */
+        add_run(out, 2, -1, 0, warps_n);
+        add_run(out, 2, 0, 8, warps_m);
+        return true;
+    }
+    /* B: n is dim 1 of K x N, dim 0 of the transposed staging N x K. */
+    int n_dim = b_transposed ? 0 : 1, k_dim = 1 - n_dim;
+    int64_t n = shape[n_dim], k = shape[k_dim];
+    if (k % 16 || n % (16 * warps_n))
+        return false;
+    add_run(out, 0, b_transposed ? k_dim : n_dim, 1, 8);   /* the 16-byte row */
+    add_run(out, 0, k_dim, 16, k / 16);           /* k steps */
+    add_run(out, 0, n_dim, 16 * warps_n, n / (16 * warps_n));   /* pairs of n tiles */
+    add_run(out, 1, b_transposed ? n_dim : k_dim, 1, 8);   /* l % 8 */
+    add_unit(out, 1, k_dim, 8);                   /* matrix bit 0: k half */
+    add_unit(out, 1, n_dim, 8 * warps_n);         /* matrix bit 1: the second n tile */
+    add_run(out, 2, n_dim, 8, warps_n);
+    add_run(out, 2, -1, 0, warps_m);
+    return true;
+}
+
 /* Warps of a warpgroup own 16-row slabs; warpgroups own 64-row slabs. */
 static bool wgmma_warps(LinearLayout *l, int num_warps, int64_t rows, int64_t *slab) {
     if (num_warps < 4 || num_warps % 4 || !is_pow2(num_warps) || num_warps > 1024 || !is_pow2(rows) ||
@@ -914,6 +950,34 @@ int linear_vector_width(const LinearLayout *dist, int dim) {
     for (int p = 0; p < n; p++)
         if (parts[p].affine && p != run_affine && parts[p].dim == dim)
             while (width > 1 && parts[p].stride % width)
+                width /= 2;
+    return (int)width;
+}
+
+int linear_dim_run(const LinearLayout *dist, int dim) {
+    int64_t width = 1;
+    uint32_t run = 0;                             /* register bits in the run */
+    for (int j = 0; j < dist->in_bits[0]; j++) {
+        const int32_t *b = dist->bases[0][j];
+        if (!b[dim])
+            continue;
+        bool unit = b[dim] == width;
+        for (int d = 0; d < dist->num_out; d++)
+            if (d != dim && b[d])
+                unit = false;
+        if (!unit)
+            break;
+        width *= 2;
+        run |= 1u << j;
+    }
+    for (int i = 0; i < dist->num_in; i++)
+        for (int j = 0; j < dist->in_bits[i]; j++)
+            if (!(i == 0 && (run >> j & 1)))
+                while (width > 1 && dist->bases[i][j][dim] % width)
+                    width /= 2;
+    for (int p = 0; p < dist->num_parts; p++)
+        if (dist->parts[p].affine && dist->parts[p].dim == dim)
+            while (width > 1 && dist->parts[p].stride % width)
                 width /= 2;
     return (int)width;
 }

@@ -167,6 +167,20 @@ typedef enum LinearMmaOperand { LINEAR_MMA_A, LINEAR_MMA_B, LINEAR_MMA_C } Linea
    along M (16 rows each) and n_rep * warps_n + warp_n along N (8 columns). */
 bool linear_mma_sync(LinearMmaOperand operand, int64_t rows, int64_t cols, int warps_m, int warps_n,
                      LinearLayout *out);
+/* What ldmatrix.x4 reads in llvm_dot.c's mma.sync lowering, as a
+   distributed layout over the staged tile (A: M x K; B: K x N; B
+   transposed: the staged x, N x K), warp = warp_m * warps_n + warp_n: each
+   lane gives one row address and reads 8 consecutive 16-bit elements
+   (registers 0-7, one 16-byte vector), lane l row l % 8 of matrix l / 8;
+   then registers step k by 16 (the k steps) and the m tiles (A, 16 *
+   warps_m rows) or pairs of n tiles (B, 16 * warps_n columns). A: row =
+   (l / 8 % 2) * 8 * warps_m + 8 * warp_m + l % 8, column = (l / 16) * 8;
+   B: k = (l / 8 % 2) * 8 + l % 8, n = (l / 16) * 8 * warps_n + 8 * warp_n
+   (read .trans); B transposed: x row n = (l / 16) * 8 * warps_n + 8 *
+   warp_n + l % 8, column k = (l / 8 % 2) * 8. B needs an even number of n
+   tiles (an odd last one is read with x2). */
+bool linear_ldmatrix(LinearMmaOperand operand, bool b_transposed, int64_t rows, int64_t cols, int warps_m,
+                     int warps_n, LinearLayout *out);
 /* wgmma.mma_async.m64nNk16 f32 accumulator (PTX ISA 9.7.15.5.1.1.1,
    "Matrix D" figure), N a multiple of 8 up to 256, over an M x N tile for
    num_warps warps (a multiple of 4; warpgroup g owns rows 64g.. and M
@@ -228,6 +242,12 @@ int64_t linear_shared_offset(const LinearShared *shared, const int64_t *coords);
    the run: the vector of one global load or store when `dim` is the
    fastest dim of the global order. */
 int linear_vector_width(const LinearLayout *dist, int dim);
+/* The same along any dim, for registers with consecutive indices along it:
+   the register bits whose basis moves `dim`, in order, stepping it by 1,
+   2, 4, ... and nothing else, the other bases and affine strides on `dim`
+   multiples of the run (codegen.h's layout_contiguous_run). For the last
+   dim of a blocked layout it is linear_vector_width. */
+int linear_dim_run(const LinearLayout *dist, int dim);
 /* The same for shared memory: runs of registers at consecutive offsets of
    `shared`, starting at a multiple of the run. */
 int linear_shared_vector_width(const LinearLayout *dist, const LinearShared *shared);

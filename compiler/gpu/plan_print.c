@@ -9,15 +9,17 @@
  *
  *   // #0 = blocked<...>                       the layouts, numbered, first
  *   // layout %5 #0                            after the op defining %5
- *   // convert_layout %5 : TYPE #0 -> #1 via METHOD ...   where it runs
+ *   // convert_layout %5 : TYPE #0 -> #1 via METHOD [(kind: K)] ...   where it runs
  *   // barrier STEP [of convert %5]: WHY       where bar.sync goes
- *   // smem[LO, HI) FORMAT ...                 after the op owning the buffer
+ *   // smem[LO, HI) FORMAT ... [writes: / a reads: / b reads: wavefronts=W ideal=I]
+ *                                              after the op owning the buffer
  *   // shared: N bytes in M buffers; K barriers    at the end
  *
  * Printing renumbers IrValue.id (ir_print); the plan's numbering (params
  * first) is put back before returning.
  */
 #include "codegen.h"
+#include "linear_layout.h"
 
 #include <string.h>
 
@@ -95,6 +97,8 @@ static void print_convert(Printer *P, const OpPlan *at, const ConvertRecord *c, 
     print_value(c->value, out);
     fprintf(out, " : %s #%d -> #%d via %s", type, layout_number(P, c->from), layout_number(P, c->to),
             convert_method_name(c->method));
+    if (c->kind >= 0)
+        fprintf(out, " (kind: %s)", linear_convert_name((LinearConvertKind)c->kind));
     if (c->loop)
         fprintf(out, " hoisted users=%d", c->num_users);
     else
@@ -145,6 +149,13 @@ static void print_buffer(Printer *P, const OpPlan *p, int depth, FILE *out) {
         else if (b->format == SHARED_PARTIALS)
             fprintf(out, " slot=%d [%lld, %lld)", p->reduce_slot, lo + p->reduce_slot * (long long)p->reduce_slot_bytes,
                     lo + (p->reduce_slot + 1) * (long long)p->reduce_slot_bytes);
+        if (b->write_wavefronts >= 0)
+            fprintf(out, " writes: wavefronts=%lld ideal=%lld", (long long)b->write_wavefronts,
+                    (long long)b->write_ideal);
+        if (b->a_wavefronts >= 0)
+            fprintf(out, " a reads: wavefronts=%lld ideal=%lld", (long long)b->a_wavefronts, (long long)b->a_ideal);
+        if (b->b_wavefronts >= 0)
+            fprintf(out, " b reads: wavefronts=%lld ideal=%lld", (long long)b->b_wavefronts, (long long)b->b_ideal);
         fputc('\n', out);
     }
 }

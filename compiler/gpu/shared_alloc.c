@@ -21,8 +21,17 @@
  * reduction's partials, a dot's staged operands, the mma's padded rows).
  * Conversions (convert.c) use their user's buffer: each shared one gets the
  * bytes [offset, offset + its tile's bytes) of it.
+ *
+ * Each record also gets its bank-conflict figures, from the layouts' linear
+ * maps (linear_shared_wavefronts) for the access pattern that is clear from
+ * the format: the row-major writes into it (each shared conversion at its
+ * op writes its value in its layout, a shape op through shared memory its
+ * source, one element a store as llvm_convert.c does), and for an mma dot
+ * the ldmatrix reads of A (when staged) and B at their pitches
+ * (linear_ldmatrix, llvm_dot.c's addresses).
  */
 #include "codegen.h"
+#include "linear_layout.h"
 
 #include <stdlib.h>
 
@@ -102,6 +111,98 @@ static int shared_by_size(const void *pa, const void *pb) {
     return a->start - b->start;
 }
 
+/* ---- bank conflicts --------------------------------------------------------------- */
+
+static int elem_bytes(DType dtype) { return dtype == DT_BOOL ? 1 : dtype_bytes(dtype); }
+
+/* Adds the wavefronts of `layout`'s threads writing `type` row-major, one
+   element a store, to *w and *ideal; false where the map is missing. */
+static bool shared_write_cost(const KernelPlan *plan, const Layout *layout, const IrType *type, int64_t *w,
+                              int64_t *ideal) {
+    const LinearLayout *l = layout ? layout_map_linear(layout_map_new(plan->kernel, layout, type)) : NULL;
+    if (!l)
+        return false;
+    int64_t stride[IR_MAX_RANK], step = 1;
+    for (int d = type->rank - 1; d >= 0; d--) {
+        stride[d] = step;
+        step *= type->dims[d].size;
+    }
+    LinearShared shared;
+    linear_shared_strided(&shared, type->rank, stride);
+    int64_t i = 0, n = linear_shared_wavefronts(l, &shared, elem_bytes(type->dtype), 1, &i);
+    if (n < 0)
+        return false;
+    *w += n;
+    *ideal += i;
+    return true;
+}
+
+static void shared_write_figures(const KernelPlan *plan, Buffer *b) {
+    const OpPlan *p = b->op;
+    int64_t w = 0, ideal = 0;
+    bool any = false, ok = true;
+    for (int i = 0; i < plan->num_converts; i++) {
+        const ConvertRecord *c = plan->converts[i];
+        if (c->method != CONVERT_SHARED || c->user != p)
+            continue;
+        any = true;
+        ok &= shared_write_cost(plan, c->from, &c->value->type, &w, &ideal);
+    }
+    if (p->via_shared && !p->remat && !p->elided && p->op->num_operands > 0) {
+        const IrValue *src = p->op->operands[0];
+        if (!convert_is_scalar(plan, src)) {
+            any = true;
+            ok &= shared_write_cost(plan, plan->values[src->id].layout, &src->type, &w, &ideal);
+        }
+    }
+    if (any && ok) {
+        b->write_wavefronts = w;
+        b->write_ideal = ideal;
+    }
+}
+
+/* The ldmatrix reads of an mma dot's staged operands at their pitches. */
+static void shared_mma_figures(const KernelPlan *plan, Buffer *b) {
+    const OpPlan *p = b->op;
+    const IrOp *op = p->op;
+    const IrValue *av = op->operands[0], *r = op->results[0];
+    const LayoutMap *out = layout_map_new(plan->kernel, plan->values[r->id].layout, &r->type);
+    LayoutTerm tm, tn;
+    int wm = layout_warps_along(out, 0, &tm), wn = layout_warps_along(out, 1, &tn);
+    /* linear_ldmatrix numbers warps warp_m * wn + warp_n */
+    if ((wn > 1 && tn.divisor != 1) || (wm > 1 && tm.divisor != wn))
+        return;
+    int64_t m = av->type.dims[0].size, k = av->type.dims[1].size, n = r->type.dims[1].size;
+    /* A in the accumulator's layout with one warp across N is read from
+       registers (llvm_dot.c): its staging rows are not read. */
+    const Layout *a_layout = p->operand_layouts && p->operand_layouts[0] ? p->operand_layouts[0]
+                                                                         : plan->values[av->id].layout;
+    bool a_in_registers = wn == 1 && layout_equal(a_layout, plan->values[r->id].layout);
+    LinearLayout l;
+    LinearShared shared;
+    if (!a_in_registers && linear_ldmatrix(LINEAR_MMA_A, false, m, k, wm, wn, &l)) {
+        int64_t stride[2] = {b->a_pitch, 1};
+        linear_shared_strided(&shared, 2, stride);
+        b->a_wavefronts = linear_shared_wavefronts(&l, &shared, 2, 8, &b->a_ideal);
+    }
+    bool bt = p->mma_b_transposed;
+    if (linear_ldmatrix(LINEAR_MMA_B, bt, bt ? n : k, bt ? k : n, wm, wn, &l)) {
+        int64_t stride[2] = {b->b_pitch, 1};
+        linear_shared_strided(&shared, 2, stride);
+        b->b_wavefronts = linear_shared_wavefronts(&l, &shared, 2, 8, &b->b_ideal);
+    }
+}
+
+static void shared_figures(const KernelPlan *plan, Buffer *b) {
+    b->write_wavefronts = b->write_ideal = -1;
+    b->a_wavefronts = b->a_ideal = b->b_wavefronts = b->b_ideal = -1;
+    if (b->op->op->opcode == IR_ALLOC)
+        return;
+    shared_write_figures(plan, b);
+    if (b->format == SHARED_MMA_PITCH)
+        shared_mma_figures(plan, b);
+}
+
 void shared_alloc(KernelPlan *plan) {
     Buffer *buffers = calloc((size_t)plan->num_ops + 1, sizeof *buffers);
     int *buffer_of = calloc((size_t)plan->num_ops + 1, sizeof *buffer_of);
@@ -160,6 +261,8 @@ void shared_alloc(KernelPlan *plan) {
         c->smem_lo = c->user->scratch_offset;
         c->smem_hi = c->smem_lo + tile_bytes(t);
     }
+    for (int i = 0; i < n; i++)
+        shared_figures(plan, &plan->buffers[i]);
     free(buffers);
     free(buffer_of);
     free(root);

@@ -18,9 +18,17 @@
  *     lanes of a warp that hold distinct partials (disjoint, covering the
  *     warp's elements), and the warp index puts warps with equal partials
  *     in one slot and the slots together cover the dim.
- * Prints one line per case and "N cases, M failures"; exit 1 on a failure.
+ * The maps carry their linear layouts (layout_linear_new, as
+ * layout_map_new builds them), so the checks above are of the answers
+ * derived from the linear map; each answer is also compared with the one
+ * the blocked fields give (the same map without its linear layout: the
+ * computation before the linear map, kept as the fallback), which it must
+ * equal exactly: conditions, masks, terms, runs.
+ * Prints one line per case and "N cases (L with linear maps), M failures";
+ * exit 1 on a failure.
  */
 #include "layout_internal.h"
+#include "linear_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,11 +223,55 @@ static void check_reduce(const LayoutMap *map, const IrType *shape, int threads,
     free(filled);
 }
 
-static int cases;
+static int cases, linear_cases;
 
-static void check_map(const Layout *layout, const IrType *shape, int threads) {
-    LayoutMap map;
+static bool same_term(const LayoutTerm *a, const LayoutTerm *b) {
+    return a->index == b->index && a->divisor == b->divisor && a->count == b->count && a->scale == b->scale;
+}
+
+/* Every answer of `map` (from its linear layout) equals `ref`'s (the
+   blocked fields). */
+static void check_same_answers(const LayoutMap *map, const LayoutMap *ref, int threads) {
+    LayoutCondition a[LAYOUT_MAX_CONDITIONS], b[LAYOUT_MAX_CONDITIONS];
+    int na = layout_unique_conditions(map, threads, a), nb = layout_unique_conditions(ref, threads, b);
+    CHECK(na == nb, "unique conditions: %d from the linear map, %d before", na, nb);
+    for (int i = 0; i < na && i < nb; i++) {
+        bool same = a[i].position == b[i].position && a[i].bound == b[i].bound && a[i].dim == b[i].dim &&
+                    a[i].expr.num_terms == b[i].expr.num_terms;
+        for (int t = 0; same && t < a[i].expr.num_terms; t++)
+            same = same_term(&a[i].expr.terms[t], &b[i].expr.terms[t]);
+        CHECK(same, "unique condition %d: position %d bound %lld dim %d from the linear map, position %d bound %lld "
+              "dim %d before", i, a[i].position, (long long)a[i].bound, a[i].dim, b[i].position,
+              (long long)b[i].bound, b[i].dim);
+    }
+    for (int d = 0; d < map->rank; d++) {
+        int64_t ra = layout_contiguous_run(map, d), rb = layout_contiguous_run(ref, d);
+        CHECK(ra == rb, "dim %d: contiguous run %lld from the linear map, %lld before", d, (long long)ra, (long long)rb);
+        int ma[LAYOUT_MAX_LANE_MASKS], mb[LAYOUT_MAX_LANE_MASKS];
+        int nma = layout_reduce_lane_masks(map, d, ma), nmb = layout_reduce_lane_masks(ref, d, mb);
+        CHECK(nma == nmb && memcmp(ma, mb, sizeof(int) * (size_t)(nma < nmb ? nma : nmb)) == 0,
+              "dim %d: %d lane masks from the linear map (first %d), %d before (first %d)", d, nma, nma ? ma[0] : 0,
+              nmb, nmb ? mb[0] : 0);
+        LayoutTerm ta = {0}, tb = {0};
+        int wa = layout_reduce_warps(map, d, &ta), wb = layout_reduce_warps(ref, d, &tb);
+        CHECK(wa == wb && (wa <= 1 || same_term(&ta, &tb)), "dim %d: reduce warps %d (divisor %d) from the linear "
+              "map, %d (divisor %d) before", d, wa, ta.divisor, wb, tb.divisor);
+        wa = layout_warps_along(map, d, &ta);
+        wb = layout_warps_along(ref, d, &tb);
+        CHECK(wa == wb && same_term(&ta, &tb), "dim %d: warps along %d (divisor %d) from the linear map, %d "
+              "(divisor %d) before", d, wa, ta.divisor, wb, tb.divisor);
+    }
+}
+
+static void check_map(IrKernel *k, const Layout *layout, const IrType *shape, int threads) {
+    LayoutMap map, ref;
     layout_map(layout, shape, &map);
+    ref = map;
+    map.linear = layout_linear_new(&k->arena, layout, shape, threads / 32);
+    if (map.linear) {
+        linear_cases++;
+        check_same_answers(&map, &ref, threads);
+    }
     int rank = shape->rank;
     int64_t regs = layout_num_regs(&map), elements = ir_type_elements(shape);
     Thread *views = calloc((size_t)threads, sizeof *views);
@@ -254,11 +306,11 @@ static void check_map(const Layout *layout, const IrType *shape, int threads) {
             for (int64_t r = 0; r < regs; r++) {
                 int64_t idx[IR_MAX_RANK];
                 dim_indices(&map, r, idx);
-                int64_t k = idx[d] % run;
-                idx[d] -= k;
+                int64_t step = idx[d] % run;
+                idx[d] -= step;
                 const int64_t *first = &coords[(tid * regs + layout_reg_index(&map, idx)) * rank];
                 const int64_t *c = &coords[(tid * regs + r) * rank];
-                CHECK(first[d] % run == 0 && c[d] == first[d] + k, "dim %d: register %lld breaks its run", d,
+                CHECK(first[d] % run == 0 && c[d] == first[d] + step, "dim %d: register %lld breaks its run", d,
                       (long long)r);
             }
         }
@@ -287,7 +339,7 @@ static IrType shape_of(DType dtype, int rank, const int64_t *dims) { return ir_t
 /* The layout, its slices (all of them, down to rank 1) on the shapes they
    distribute, and the layout on `other` shapes of its rank. */
 static void check_all(IrKernel *k, const Layout *layout, const IrType *shape, int threads) {
-    check_map(layout, shape, threads);
+    check_map(k, layout, shape, threads);
     if (shape->rank < 2)
         return;
     for (int d = 0; d < shape->rank; d++) {
@@ -340,7 +392,7 @@ int main(void) {
                 t.dims[d].size = (f == 2 && d == 0) || (f == 3 && d == t.rank - 1) ? v + 2 : v > 0 ? v : 1;
             }
             if (ir_type_elements(&t) <= 4096)   /* enumeration time */
-                check_map(l, &t, defaults[i].threads);
+                check_map(k, l, &t, defaults[i].threads);
         }
     }
     /* mma.sync m16n8 accumulators (layout.c's mma_layout): spt [1,2],
@@ -359,7 +411,7 @@ int main(void) {
         IrType s = shape_of(DT_F32, 2, dims);
         check_all(k, blocked(k, 2, spt, tpw, wpc, order), &s, 128);
     }
-    printf("%d cases, %d failures\n", cases, failures);
+    printf("%d cases (%d with linear maps), %d failures\n", cases, linear_cases, failures);
     ir_kernel_free(k);
     return failures ? 1 : 0;
 }

@@ -124,6 +124,61 @@ static bool brute_additive(const LinearLayout *l) {
     return true;
 }
 
+/* linear_ldmatrix against llvm_dot.c's ldmatrix addresses, written out:
+   lane l, r8 = l % 8, q = l / 8, q_lo = q % 2, q_hi = q / 2; register
+   i + 8 * (ks + k_steps * t): the 16-byte row's element i, k step ks, m
+   tile t (A) or n tile pair t (B). */
+static void ldmatrix_reference(int op, bool bt, int wm, int wn, int64_t k_steps, int64_t reg, int lane, int warp,
+                               int64_t *c) {
+    int r8 = lane % 8, q_lo = lane / 8 % 2, q_hi = lane / 16, warp_m = warp / wn, warp_n = warp % wn;
+    int64_t i = reg % 8, ks = reg / 8 % k_steps, t = reg / 8 / k_steps;
+    if (op == LINEAR_MMA_A) {
+        c[0] = q_lo * 8 * wm + 8 * warp_m + r8 + t * 16 * wm;
+        c[1] = q_hi * 8 + ks * 16 + i;
+    } else if (!bt) {                  /* [k][n + 8], .trans */
+        c[0] = q_lo * 8 + r8 + ks * 16;
+        c[1] = q_hi * 8 * wn + 8 * warp_n + t * 16 * wn + i;
+    } else {                           /* x [n][k + 8] */
+        c[0] = q_hi * 8 * wn + 8 * warp_n + r8 + t * 16 * wn;
+        c[1] = q_lo * 8 + ks * 16 + i;
+    }
+}
+
+static void test_ldmatrix_addresses(void) {
+    long c0 = checks;
+    int f0 = failures;
+    static const int grids[][2] = {{1, 1}, {4, 1}, {2, 2}, {1, 4}, {2, 4}};
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++)
+        for (int op = LINEAR_MMA_A; op <= LINEAR_MMA_B; op++)
+            for (int bt = 0; bt < 2 - (op == LINEAR_MMA_A); bt++)
+                for (int64_t rows = 16; rows <= 128; rows *= 2)
+                    for (int64_t cols = 16; cols <= 128; cols *= 2) {
+                        int wm = grids[g][0], wn = grids[g][1];
+                        LinearLayout l;
+                        bool ok = linear_ldmatrix(op, bt, rows, cols, wm, wn, &l);
+                        int64_t k = op == LINEAR_MMA_A || bt ? cols : rows, mn = op == LINEAR_MMA_A || bt ? rows : cols;
+                        int64_t tile = op == LINEAR_MMA_A ? 16 * wm : 16 * wn;
+                        CHECK(ok == (mn % tile == 0), "linear_ldmatrix %d %d %lldx%lld accepted %d", op, bt,
+                              (long long)rows, (long long)cols, ok);
+                        if (!ok)
+                            continue;
+                        CHECK(linear_in_size(&l, 0) == 8 * (k / 16) * (mn / tile), "ldmatrix registers");
+                        for (int warp = 0; warp < wm * wn; warp++)
+                            for (int lane = 0; lane < 32; lane++)
+                                for (int64_t reg = 0; reg < linear_in_size(&l, 0); reg++) {
+                                    int64_t got[2], want[2];
+                                    linear_apply_thread(&l, reg, lane, warp, got);
+                                    ldmatrix_reference(op, bt, wm, wn, k / 16, reg, lane, warp, want);
+                                    CHECK(got[0] == want[0] && got[1] == want[1],
+                                          "ldmatrix %d%s %lldx%lld %dx%d reg %lld lane %d warp %d: (%lld,%lld) vs "
+                                          "llvm_dot (%lld,%lld)", op, bt ? "t" : "", (long long)rows, (long long)cols,
+                                          wm, wn, (long long)reg, lane, warp, (long long)got[0], (long long)got[1],
+                                          (long long)want[0], (long long)want[1]);
+                                }
+                    }
+    section("ldmatrix reads of llvm_dot.c (A, B, B transposed x warp grids)", c0, f0);
+}
+
 static void test_mma_sync(void) {
     long c0 = checks;
     int f0 = failures;
@@ -903,6 +958,7 @@ static void print_layouts(void) {
 
 int main(void) {
     test_mma_sync();
+    test_ldmatrix_addresses();
     test_wgmma();
     test_blocked();
     test_swizzle();
