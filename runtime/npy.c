@@ -385,7 +385,7 @@ void npy_free(NpyArray *array) {
     array->data = NULL;
 }
 
-static bool npy_write_all(int fd, const void *data, size_t size) {
+bool npy_write_all(int fd, const void *data, size_t size) {
     const char *p = data;
     while (size > 0) {
         ssize_t n = write(fd, p, size);
@@ -409,7 +409,7 @@ static bool npy_write_all(int fd, const void *data, size_t size) {
    to replace and is written in place (*in_place), as is a path through
    /proc (/dev/stdout), which names an open file. The target path is
    malloc'd; NULL with errno set (a link loop, out of memory). */
-static char *npy_output_target(const char *path, bool *in_place) {
+char *npy_output_target(const char *path, bool *in_place) {
     struct stat st;
     *in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
     char *p = strdup(path);

@@ -64,4 +64,12 @@ bool npy_alloc(NpyArray *array, NpyDtype dtype, int rank, const int64_t *shape, 
                size_t errsize);
 void npy_free(NpyArray *array);
 
+/* The output rules tessrun and tessc share (npy.c has them in full): where
+   `path` is written (its symbolic links followed; malloc'd; NULL with errno
+   for a link loop), and whether it is written in place (a device, FIFO or
+   /proc path) instead of to a temporary name renamed over it. */
+char *npy_output_target(const char *path, bool *in_place);
+/* write() until done, through EINTR; false with errno otherwise. */
+bool npy_write_all(int fd, const void *data, size_t size);
+
 #endif

@@ -18,10 +18,12 @@
  * 2 bad usage, 3 internal error.
  */
 #include "codegen.h"
+#include "driver.h"
 #include "front.h"
 #include "golden.h"
 #include "ir.h"
 #include "manifest.h"
+#include "npy.h"
 #include "pipeline.h"
 
 #include <errno.h>
@@ -224,16 +226,22 @@ static void add_define(Options *opt, const char *text) {
     d->used = false;
 }
 
-/* Takes the value of an option given as "-x VALUE", "-xVALUE", "--opt VALUE"
-   or "--opt=VALUE". */
-static const char *option_value(int argc, char **argv, int *i, const char *arg, size_t prefix) {
+const char *driver_option_value(int argc, char **argv, int *i, const char *arg, size_t prefix) {
     if (arg[prefix] == '=')
         return arg + prefix + 1;
     if (arg[prefix] != '\0' && arg[1] != '-')
         return arg + prefix;
     if (*i + 1 >= argc)
-        usage_error("option '%s' needs a value", arg);
+        return NULL;
     return argv[++*i];
+}
+
+/* An option's value (driver_option_value); a missing one is a usage error. */
+static const char *option_value(int argc, char **argv, int *i, const char *arg, size_t prefix) {
+    const char *value = driver_option_value(argc, argv, i, arg, prefix);
+    if (!value)
+        usage_error("option '%s' needs a value", arg);
+    return value;
 }
 
 /* --diagnostics-format is looked at before anything else, so that the
@@ -431,43 +439,19 @@ typedef struct StagedFile {
 static const StagedFile *volatile signal_staged;
 static volatile sig_atomic_t signal_num_staged;
 
-/* `path` with its symbolic links followed (to a name that may not exist
-   yet); NULL for a loop. *in_place: the name is not a regular file to be
-   replaced (see above). */
+/* `path` with its symbolic links followed, in the driver's arena (the rules
+   of npy_output_target, which tessrun's outputs follow too); NULL with errno
+   for a link loop. */
 static const char *output_target(const char *path, bool *in_place) {
-    struct stat st;
-    *in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-    const char *p = path;
-    for (int hops = 0; hops < 40; hops++) {
-        if (strncmp(p, "/proc/", 6) == 0)
-            *in_place = true;
-        char link[4096];
-        ssize_t n;
-        if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode) || (n = readlink(p, link, sizeof link - 1)) < 0)
-            return p;
-        link[n] = '\0';
-        const char *slash = strrchr(p, '/');
-        p = link[0] == '/' || !slash ? arena_strdup(&driver_arena, link)
-                                     : arena_printf(&driver_arena, "%.*s/%s", (int)(slash - p), p, link);
+    char *target = npy_output_target(path, in_place);
+    if (!target) {
+        if (errno == ENOMEM)
+            fatal_out_of_memory();
+        return NULL;
     }
-    errno = ELOOP;
-    return NULL;
-}
-
-static bool write_all(int fd, const char *data, size_t size) {
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = write(fd, data + done, size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = EIO;
-            return false;
-        }
-        done += (size_t)n;
-    }
-    return true;
+    const char *copy = arena_strdup(&driver_arena, target);
+    free(target);
+    return copy;
 }
 
 /* Writes `a` to a temporary file beside dir/name (beside its link's
@@ -495,7 +479,7 @@ static bool stage_artifact(const char *dir, const char *name, const Artifact *a,
         diag_error_plain("cannot create a file in '%s': %s", target_dir, strerror(errno));
         return false;
     }
-    if (!write_all(fd, a->data, a->size)) {
+    if (!npy_write_all(fd, a->data, a->size)) {
         diag_error_plain("cannot write '%s': %s", path, strerror(errno));
         close(fd);
         unlink(tmp);
@@ -523,7 +507,7 @@ static bool write_in_place(const StagedFile *f) {
     struct stat st;
     bool regular = stat(f->path, &st) == 0 && S_ISREG(st.st_mode);
     int fd = open(f->path, O_WRONLY | O_NOCTTY | (regular ? O_TRUNC : 0));
-    if (fd < 0 || !write_all(fd, f->data, f->size) || close(fd) != 0) {
+    if (fd < 0 || !npy_write_all(fd, f->data, f->size) || close(fd) != 0) {
         diag_error_plain("cannot write '%s': %s", f->path, strerror(errno));
         if (fd >= 0)
             close(fd);
@@ -1169,7 +1153,6 @@ static int finish(const Options *opt, Artifact *artifacts, IrModule *module, Bac
     return written ? 0 : EXIT_INPUT;
 }
 
-int run_main(int argc, char **argv);   /* `tessc run` (run.c) */
 
 
 /* SIGINT, SIGTERM, SIGHUP: no ptxas left running, no temporary directory

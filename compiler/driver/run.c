@@ -16,6 +16,7 @@
  *
  * Exit status: 0 ok, 1 bad input or an error the interpreter caught, 2 usage.
  */
+#include "driver.h"
 #include "front.h"
 #include "interp.h"
 #include "ir.h"
@@ -35,8 +36,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-int run_main(int argc, char **argv);
 
 enum { RUN_EXIT_INPUT = 1, RUN_EXIT_USAGE = 2 };
 
@@ -93,18 +92,6 @@ static int run_fail(int code, const char *fmt, ...) {
     return code;
 }
 
-/* Takes the value of "-x VALUE", "-xVALUE", "--opt VALUE" or "--opt=VALUE";
-   NULL when it is missing. */
-static const char *run_option_value(int argc, char **argv, int *i, const char *arg, size_t prefix) {
-    if (arg[prefix] == '=')
-        return arg + prefix + 1;
-    if (arg[prefix] != '\0' && arg[1] != '-')
-        return arg + prefix;
-    if (*i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
-
 /* True when `arg` reads whole as a number ("-1", "-inf", "-nan", "-1e3"):
    an ARG for a scalar, not an option. */
 static bool run_is_number(const char *arg) {
@@ -134,11 +121,11 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
         } else if (strcmp(arg, "-k") == 0 || strncmp(arg, "--kernel", 8) == 0 ||
                    (strncmp(arg, "-k", 2) == 0 && arg[2])) {
             size_t prefix = arg[1] == 'k' ? 2 : 8;
-            if (!(value = run_option_value(argc, argv, &i, arg, prefix)))
+            if (!(value = driver_option_value(argc, argv, &i, arg, prefix)))
                 return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
             opt->kernel = value;
         } else if (strncmp(arg, "-D", 2) == 0) {
-            if (!(value = run_option_value(argc, argv, &i, arg, 2)))
+            if (!(value = driver_option_value(argc, argv, &i, arg, 2)))
                 return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
             const char *eq = strchr(value, '=');
             if (!eq || eq == value || !eq[1])
@@ -150,13 +137,13 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
             d->value_text = eq + 1;
             d->used = false;
         } else if (strncmp(arg, "--device", 8) == 0 && (arg[8] == '\0' || arg[8] == '=')) {
-            if (!(value = run_option_value(argc, argv, &i, arg, 8)))
+            if (!(value = driver_option_value(argc, argv, &i, arg, 8)))
                 return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
             if (strcmp(value, "interp") != 0 && strcmp(value, "gpu") != 0)
                 return run_fail(RUN_EXIT_USAGE, "unknown device '%s' (known: interp, gpu)", value);
             opt->device = value;
         } else if (strncmp(arg, "--max-programs", 14) == 0 && (arg[14] == '\0' || arg[14] == '=')) {
-            if (!(value = run_option_value(argc, argv, &i, arg, 14)))
+            if (!(value = driver_option_value(argc, argv, &i, arg, 14)))
                 return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
             char *end;
             errno = 0;

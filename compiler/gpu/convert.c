@@ -71,23 +71,6 @@ bool convert_is_scalar(const KernelPlan *plan, const IrValue *v) {
    DAG that reuses values would otherwise be walked once per path). */
 enum { REMAT_MAX_DEPTH = 12, REMAT_MAX_NODES = 64 };
 
-/* The dim a reshape inserts (size 1, the other dims unchanged), or -1. */
-static int inserted_unit_dim(const IrType *src, const IrType *dst) {
-    if (dst->rank != src->rank + 1)
-        return -1;
-    for (int p = 0; p < dst->rank; p++) {
-        if (dst->dims[p].size != 1)
-            continue;
-        bool same = true;
-        for (int d = 0, s = 0; d < dst->rank && same; d++)
-            if (d != p)
-                same = dst->dims[d].size == src->dims[s++].size;
-        if (same)
-            return p;
-    }
-    return -1;
-}
-
 /* `self`: the result of the op being decided, which is not a scalar to
    its own op (it is not lowered yet when its op runs). */
 static bool remat_ok(const KernelPlan *plan, const IrValue *v, const IrValue *self, int depth, int *nodes) {
@@ -103,7 +86,7 @@ static bool remat_ok(const KernelPlan *plan, const IrValue *v, const IrValue *se
     case IR_BROADCAST:
         return op->operands[0]->type.rank == v->type.rank && remat_ok(plan, op->operands[0], self, depth + 1, nodes);
     case IR_RESHAPE:
-        return inserted_unit_dim(&op->operands[0]->type, &v->type) >= 0 &&
+        return ir_type_inserted_unit_dim(&op->operands[0]->type, &v->type) >= 0 &&
                remat_ok(plan, op->operands[0], self, depth + 1, nodes);
     case IR_SELECT:
     case IR_CAST:

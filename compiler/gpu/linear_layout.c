@@ -909,6 +909,17 @@ int64_t linear_shared_offset(const LinearShared *shared, const int64_t *coords) 
     return offset;
 }
 
+/* Does basis `b` step `width` along `dim` and nowhere else (the next
+   element of a contiguous run)? */
+static bool unit_step(const LinearLayout *dist, const int32_t *b, int dim, int64_t width) {
+    if (b[dim] != width)
+        return false;
+    for (int d = 0; d < dist->num_out; d++)
+        if (d != dim && b[d])
+            return false;
+    return true;
+}
+
 int linear_vector_width(const LinearLayout *dist, int dim) {
     LinearPart parts[LINEAR_MAX_PARTS];
     int n = effective_parts(dist, parts);
@@ -928,12 +939,7 @@ int linear_vector_width(const LinearLayout *dist, int dim) {
         }
         int j = 0;
         for (; j < parts[p].bits; j++) {
-            const int32_t *b = dist->bases[0][parts[p].first + j];
-            bool unit = b[dim] == width;
-            for (int d = 0; d < dist->num_out; d++)
-                if (d != dim && b[d])
-                    unit = false;
-            if (!unit)
+            if (!unit_step(dist, dist->bases[0][parts[p].first + j], dim, width))
                 break;
             width *= 2;
             used++;
@@ -961,11 +967,7 @@ int linear_dim_run(const LinearLayout *dist, int dim) {
         const int32_t *b = dist->bases[0][j];
         if (!b[dim])
             continue;
-        bool unit = b[dim] == width;
-        for (int d = 0; d < dist->num_out; d++)
-            if (d != dim && b[d])
-                unit = false;
-        if (!unit)
+        if (!unit_step(dist, b, dim, width))
             break;
         width *= 2;
         run |= 1u << j;

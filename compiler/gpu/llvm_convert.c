@@ -136,23 +136,6 @@ static bool remat_scalar(Lowering *L, const IrValue *v) {
     return t && (t->splat || ir_type_elements(&v->type) == 1);
 }
 
-/* The dim a reshape inserts (size 1, the other dims unchanged), or -1. */
-static int inserted_unit_dim(const IrType *src, const IrType *dst) {
-    if (dst->rank != src->rank + 1)
-        return -1;
-    for (int p = 0; p < dst->rank; p++) {
-        if (dst->dims[p].size != 1)
-            continue;
-        bool same = true;
-        for (int d = 0, s = 0; d < dst->rank && same; d++)
-            if (d != p)
-                same = dst->dims[d].size == src->dims[s++].size;
-        if (same)
-            return p;
-    }
-    return -1;
-}
-
 static Tile *remat(Lowering *L, const IrValue *v, const Layout *to) {
     if (remat_scalar(L, v)) {
         Tile *t = llvm_kernel_tile(L, v);
@@ -168,7 +151,7 @@ static Tile *remat(Lowering *L, const IrValue *v, const Layout *to) {
     }
     if (op->opcode == IR_RESHAPE || op->opcode == IR_BROADCAST) {
         const Layout *from = op->opcode == IR_RESHAPE
-                                 ? layout_slice(L->kernel, to, inserted_unit_dim(&op->operands[0]->type, &v->type))
+                                 ? layout_slice(L->kernel, to, ir_type_inserted_unit_dim(&op->operands[0]->type, &v->type))
                                  : to;
         move_registers(L, op->opcode, out, remat(L, op->operands[0], from));
         return out;

@@ -122,6 +122,7 @@ typedef struct Interp {
     int64_t scratch_cap;
     jmp_buf fail;
     InterpError *error;
+    ArenaOutOfMemory previous_oom;   /* the arena's handler before interp_open */
 } Interp;
 
 enum { MAX_TILE_ELEMENTS = 1 << 26, MAX_PLAN_ELEMENTS = 1 << 28 };
@@ -1329,19 +1330,35 @@ static void interp_out_of_memory(void *context) {
     longjmp(I->fail, 1);
 }
 
-bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, int64_t grid[3],
-                 InterpError *error) {
+/* A launch's state, with the arena's out-of-memory handler pointed at it
+   (the caller then sets its jmp_buf before allocating); NULL, with `error`
+   said, when even that cannot be allocated. interp_close undoes it. */
+static Interp *interp_open(const IrKernel *kernel, InterpError *error) {
     memset(error, 0, sizeof *error);
     Interp *I = calloc(1, sizeof *I);
     if (!I) {
         snprintf(error->message, sizeof error->message, "out of memory");
         error->out_of_memory = true;
-        return false;
+        return NULL;
     }
     I->kernel = kernel;
     I->error = error;
+    I->previous_oom = arena_on_out_of_memory((ArenaOutOfMemory){interp_out_of_memory, I});
+    return I;
+}
+
+static void interp_close(Interp *I) {
+    arena_on_out_of_memory(I->previous_oom);
+    arena_free(&I->arena);
+    free(I);
+}
+
+bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, int64_t grid[3],
+                 InterpError *error) {
+    Interp *I = interp_open(kernel, error);
+    if (!I)
+        return false;
     bool ok = false;
-    ArenaOutOfMemory previous = arena_on_out_of_memory((ArenaOutOfMemory){interp_out_of_memory, I});
     if (setjmp(I->fail) == 0) {
         if (num_args != kernel->num_params)
             launch_fail(I, "%d arguments for %d parameters", num_args, kernel->num_params);
@@ -1349,24 +1366,15 @@ bool interp_grid(const IrKernel *kernel, const InterpArg *args, int num_args, in
         memcpy(grid, I->grid, sizeof I->grid);
         ok = true;
     }
-    arena_on_out_of_memory(previous);
-    arena_free(&I->arena);
-    free(I);
+    interp_close(I);
     return ok;
 }
 
 bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_args, InterpError *error) {
-    memset(error, 0, sizeof *error);
-    Interp *I = calloc(1, sizeof *I);
-    if (!I) {
-        snprintf(error->message, sizeof error->message, "out of memory");
-        error->out_of_memory = true;
+    Interp *I = interp_open(kernel, error);
+    if (!I)
         return false;
-    }
-    I->kernel = kernel;
-    I->error = error;
     bool ok = false;
-    ArenaOutOfMemory previous = arena_on_out_of_memory((ArenaOutOfMemory){interp_out_of_memory, I});
     if (setjmp(I->fail) == 0) {
         bind_params(I, args, num_args);
         compute_grid(I, args, true);
@@ -1374,8 +1382,6 @@ bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_ar
         run_grid(I);
         ok = true;
     }
-    arena_on_out_of_memory(previous);
-    arena_free(&I->arena);
-    free(I);
+    interp_close(I);
     return ok;
 }

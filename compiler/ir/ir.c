@@ -214,6 +214,22 @@ int64_t ir_type_elements(const IrType *type) {
     return n;
 }
 
+int ir_type_inserted_unit_dim(const IrType *src, const IrType *dst) {
+    if (dst->rank != src->rank + 1)
+        return -1;
+    for (int p = 0; p < dst->rank; p++) {
+        if (dst->dims[p].size != 1)
+            continue;
+        bool same = true;
+        for (int d = 0, s = 0; d < dst->rank && same; d++)
+            if (d != p)
+                same = dst->dims[d].size == src->dims[s++].size;
+        if (same)
+            return p;
+    }
+    return -1;
+}
+
 void ir_type_format(const IrType *type, char *buf, size_t size) {
     if (size == 0)
         return;

@@ -221,6 +221,9 @@ IrType ir_tile_type(DType dtype, int rank, const int64_t *dims);
 IrType ir_scalar_type(DType dtype);
 bool ir_type_equal(const IrType *a, const IrType *b);
 int64_t ir_type_elements(const IrType *type);   /* tiles only */
+/* The dim a reshape from `src` to `dst` inserts (size 1, the other dims
+   unchanged), or -1. */
+int ir_type_inserted_unit_dim(const IrType *src, const IrType *dst);
 /* Writes the textual type ("tile<f32[128,64]>", "i32", "ref<f16[128,K] @global in>"). */
 void ir_type_format(const IrType *type, char *buf, size_t size);
 
