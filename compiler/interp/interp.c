@@ -25,6 +25,15 @@
  *   walk the view in runs along its last dim, clipped to the box.
  * - The grid is three loops, axis 0 fastest; programs run one at a time.
  *
+ * Asynchronous copies (async_copy, async_commit, async_wait; docs/ir.md
+ * "async"): a copy reads its source when issued (sources are `in` arrays,
+ * which nothing writes) and lands in shared memory when an async_wait
+ * retires its group. Until then its elements are pending: reading one, or
+ * writing one with a store or another copy, is an error. An async_wait is
+ * the point where the GPU also synchronizes the block, so a copy into an
+ * element some op read since the last wait is an error too (on the GPU
+ * another warp may still be reading it: the "stage still being read").
+ *
  * Checks beyond the GPU: a read of shared memory no op wrote (one written
  * byte per element of each alloc, cleared when the alloc runs), an integer
  * index outside the dim it indexes, integer division by zero, and a
@@ -61,9 +70,12 @@ typedef struct Memory {
     int64_t count;
     bool shared;
     Span alloc_loc;              /* shared: the alloc */
-    uint8_t *written;            /* shared: one byte per element */
+    uint8_t *written;            /* shared: per element SHARED_WRITTEN | SHARED_PENDING */
+    int64_t *read_epoch;         /* shared: the wait epoch of the element's last read */
     int64_t *writer;             /* global: 0 none, -1 atomic, else program + 1 */
 } Memory;
+
+enum { SHARED_WRITTEN = 1, SHARED_PENDING = 2 };
 
 typedef struct Ref {
     Memory *mem;
@@ -104,6 +116,15 @@ struct Code {
     int num_args;
 };
 
+/* An async copy in flight: its source's values, read at issue, land in
+   `dst` when a wait retires `group`. */
+typedef struct PendingCopy {
+    const IrOp *op;
+    Ref dst;
+    Elem *data;                  /* malloc'd; one per element of dst */
+    int64_t group;
+} PendingCopy;
+
 typedef struct Interp {
     const IrKernel *kernel;
     Arena arena;
@@ -119,6 +140,10 @@ typedef struct Interp {
     int64_t linear_pid;
     int64_t total_elements;      /* tile elements the plan allocated */
     float *scratch_a, *scratch_b, *scratch_acc;
+    PendingCopy *pending;        /* malloc'd, freed by interp_close */
+    int num_pending, cap_pending;
+    int64_t committed_groups;    /* groups committed by this program; the open one is this index */
+    int64_t wait_epoch;          /* counts async_waits (and programs) */
     int64_t scratch_cap;
     jmp_buf fail;
     InterpError *error;
@@ -339,6 +364,7 @@ static void plan_op(Interp *I, const IrOp *op, Instr *in) {
         }
         m->data = arena_alloc(&I->arena, (size_t)(m->count * m->elem_bytes) + 1);
         m->written = arena_alloc(&I->arena, (size_t)m->count + 1);
+        m->read_epoch = ARENA_ARRAY(&I->arena, int64_t, m->count + 1);
         in->shared = m;
     }
 }
@@ -903,11 +929,21 @@ static void exec_load(Interp *I, const Instr *in) {
         Elem *z = r->e + it.tile;
         if (mem->written) {
             for (int64_t i = 0; i < it.count; i++) {
-                if ((!mask || mask[it.tile + i].i) && !mem->written[it.offset + i * it.step]) {
+                int64_t offset = it.offset + i * it.step;
+                if (mask && !mask[it.tile + i].i)
+                    continue;
+                if (mem->written[offset] & SHARED_PENDING) {
                     char where[256];
-                    format_element(mem, it.offset + i * it.step, where, sizeof where);
+                    format_element(mem, offset, where, sizeof where);
+                    interp_fail(I, op, "read of shared memory before the async copy into it was waited for: "
+                                "element %s", where);
+                }
+                if (!mem->written[offset]) {
+                    char where[256];
+                    format_element(mem, offset, where, sizeof where);
                     interp_fail(I, op, "read of shared memory that nothing wrote: element %s", where);
                 }
+                mem->read_epoch[offset] = I->wait_epoch;
             }
         }
         read_run(mem->dtype, mem->data, it.offset, it.step, it.count, z);
@@ -970,8 +1006,14 @@ static void exec_store(Interp *I, const Instr *in) {
                 continue;
             for (int64_t j = start; j < i; j++) {
                 int64_t offset = it.offset + j * it.step;
+                if (mem->shared && (mem->written[offset] & SHARED_PENDING)) {
+                    char where[256];
+                    format_element(mem, offset, where, sizeof where);
+                    interp_fail(I, op, "write of shared memory while an async copy into it is in flight: "
+                                "element %s", where);
+                }
                 if (mem->shared)
-                    mem->written[offset] = 1;
+                    mem->written[offset] = SHARED_WRITTEN;
                 else
                     note_write(I, op, mem, offset, false);
             }
@@ -996,7 +1038,7 @@ static void exec_atomic(Interp *I, const Instr *in) {
                 continue;
             int64_t offset = it.offset + i * it.step;
             if (mem->shared) {
-                if (!mem->written[offset]) {
+                if (mem->written[offset] != SHARED_WRITTEN) {
                     char where[256];
                     format_element(mem, offset, where, sizeof where);
                     interp_fail(I, op, "atomic update of shared memory that nothing wrote: element %s",
@@ -1038,11 +1080,106 @@ static void ref_of_memory(Ref *ref, Memory *mem) {
     }
 }
 
+static void drop_pending(Interp *I, const Memory *m);
+
 static void exec_alloc(Interp *I, const Instr *in) {
     Memory *m = in->shared;
+    drop_pending(I, m);
     memset(m->written, 0, (size_t)m->count);
+    memset(m->read_epoch, 0, sizeof(int64_t) * (size_t)m->count);
     memset(m->data, 0, (size_t)(m->count * m->elem_bytes));
     ref_of_memory(&I->slots[in->out[0]].ref, m);
+}
+
+/* ---- asynchronous copies ---------------------------------------------------------------- */
+
+static void drop_pending(Interp *I, const Memory *m) {
+    int kept = 0;
+    for (int i = 0; i < I->num_pending; i++) {
+        if (I->pending[i].dst.mem == m)
+            free(I->pending[i].data);
+        else
+            I->pending[kept++] = I->pending[i];
+    }
+    I->num_pending = kept;
+}
+
+/* async_copy dst, src [mask]: the source's tile (0 where masked off or out
+   of bounds) is read now; dst's in-bounds elements become pending. */
+static void exec_async_copy(Interp *I, const Instr *in) {
+    const IrOp *op = in->op;
+    const Ref *dst = &I->slots[in->in[0]].ref;
+    const Ref *src = &I->slots[in->in[1]].ref;
+    const Elem *mask = op->has_mask ? I->slots[in->in[2]].e : NULL;
+    int64_t n = 1;
+    for (int d = 0; d < dst->rank; d++)
+        n *= dst->size[d];
+    if (I->num_pending == I->cap_pending) {
+        int cap = I->cap_pending ? 2 * I->cap_pending : 16;
+        PendingCopy *grown = realloc(I->pending, sizeof(PendingCopy) * (size_t)cap);
+        if (!grown)
+            interp_fail(I, op, "out of memory");
+        I->pending = grown;
+        I->cap_pending = cap;
+    }
+    Elem *data = calloc((size_t)(n > 0 ? n : 1), sizeof(Elem));
+    if (!data)
+        interp_fail(I, op, "out of memory");
+    I->pending[I->num_pending++] = (PendingCopy){op, *dst, data, I->committed_groups};
+    Runs it;
+    runs_init(&it, src);
+    while (runs_next(&it)) {
+        read_run(src->mem->dtype, src->mem->data, it.offset, it.step, it.count, data + it.tile);
+        for (int64_t i = 0; mask && i < it.count; i++)
+            if (!mask[it.tile + i].i)
+                data[it.tile + i] = (Elem){0};
+    }
+    Memory *mem = dst->mem;
+    runs_init(&it, dst);
+    while (runs_next(&it)) {
+        for (int64_t i = 0; i < it.count; i++) {
+            int64_t offset = it.offset + i * it.step;
+            const char *what = (mem->written[offset] & SHARED_PENDING)
+                                   ? "async copy into shared memory that another async copy is still filling"
+                               : mem->read_epoch[offset] == I->wait_epoch
+                                   ? "async copy into shared memory read since the last async_wait (a stage "
+                                     "still being read)"
+                                   : NULL;
+            if (what) {
+                char where[256];
+                format_element(mem, offset, where, sizeof where);
+                interp_fail(I, op, "%s: element %s", what, where);
+            }
+            mem->written[offset] |= SHARED_PENDING;
+        }
+    }
+}
+
+static void land_copy(PendingCopy *c) {
+    Memory *mem = c->dst.mem;
+    Runs it;
+    runs_init(&it, &c->dst);
+    while (runs_next(&it)) {
+        write_run(mem->dtype, mem->data, it.offset, it.step, it.count, c->data + it.tile);
+        for (int64_t i = 0; i < it.count; i++)
+            mem->written[it.offset + i * it.step] = SHARED_WRITTEN;
+    }
+    free(c->data);
+}
+
+/* async_wait N: the groups older than the newest N committed land; a new
+   wait epoch starts (the block's barrier on the GPU). */
+static void exec_async_wait(Interp *I, const Instr *in) {
+    int64_t retire_below = I->committed_groups - in->op->int_value;
+    int kept = 0;
+    for (int i = 0; i < I->num_pending; i++) {
+        if (I->pending[i].group < retire_below)
+            land_copy(&I->pending[i]);
+        else
+            I->pending[kept++] = I->pending[i];
+    }
+    I->num_pending = kept;
+    I->wait_epoch++;
 }
 
 /* ---- control flow ---------------------------------------------------------------------- */
@@ -1149,6 +1286,9 @@ static void exec_instr(Interp *I, const Instr *in) {
     case IR_STORE: exec_store(I, in); break;
     case IR_ATOMIC: exec_atomic(I, in); break;
     case IR_ALLOC: exec_alloc(I, in); break;
+    case IR_ASYNC_COPY: exec_async_copy(I, in); break;
+    case IR_ASYNC_COMMIT: I->committed_groups++; break;
+    case IR_ASYNC_WAIT: exec_async_wait(I, in); break;
     case IR_FOR: exec_for(I, in); break;
     case IR_IF: exec_if(I, in); break;
     case IR_YIELD: break;
@@ -1314,7 +1454,12 @@ static void run_grid(Interp *I) {
                 I->pid[1] = y;
                 I->pid[2] = z;
                 I->linear_pid = x + I->grid[0] * (y + I->grid[1] * z);
+                I->committed_groups = 0;
+                I->wait_epoch++;
                 exec_code(I, I->body);
+                for (int i = 0; i < I->num_pending; i++)   /* never waited for: they land unseen */
+                    free(I->pending[i].data);
+                I->num_pending = 0;
             }
 }
 
@@ -1348,6 +1493,9 @@ static Interp *interp_open(const IrKernel *kernel, InterpError *error) {
 }
 
 static void interp_close(Interp *I) {
+    for (int i = 0; i < I->num_pending; i++)
+        free(I->pending[i].data);
+    free(I->pending);
     arena_on_out_of_memory(I->previous_oom);
     arena_free(&I->arena);
     free(I);

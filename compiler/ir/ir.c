@@ -289,6 +289,8 @@ static const char *const opcode_names[IR_OPCODE_COUNT] = {
     [IR_STORE] = "store",       [IR_ATOMIC] = "atomic",
     [IR_ALLOC] = "alloc",       [IR_FOR] = "for",
     [IR_IF] = "if",             [IR_YIELD] = "yield",
+    [IR_ASYNC_COPY] = "async_copy", [IR_ASYNC_COMMIT] = "async_commit",
+    [IR_ASYNC_WAIT] = "async_wait",
 };
 
 const char *ir_opcode_name(IrOpcode opcode) {

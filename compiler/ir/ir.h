@@ -78,6 +78,10 @@ typedef enum IrOpcode {
     IR_STORE,                /* (ref, value [, mask]) */
     IR_ATOMIC,               /* (ref, value [, mask]) ; combine */
     IR_ALLOC,                /* -> ref<... @shared inout> */
+    /* asynchronous copies (made by passes/pipeline.c, docs/ir.md "async") */
+    IR_ASYNC_COPY,           /* (dst @shared, src @global [, mask]) ; lands at a wait */
+    IR_ASYNC_COMMIT,         /* closes the open group of copies */
+    IR_ASYNC_WAIT,           /* int_value: groups that may still be pending */
     /* control */
     IR_FOR,                  /* (lo, hi, step, inits...) -> finals ; body args (iv, carried...) */
     IR_IF,                   /* (cond) -> results ; then and else blocks */
@@ -111,11 +115,11 @@ struct IrOp {
     IrOp *prev, *next;
 
     /* attributes; which ones an opcode uses is listed above */
-    int64_t int_value;       /* IR_CONST of an integer or bool type */
+    int64_t int_value;       /* IR_CONST of an integer or bool type; IR_ASYNC_WAIT */
     double float_value;      /* IR_CONST of a float type */
     int axis;                /* PROGRAM_ID, NUM_PROGRAMS, REDUCE */
     IrCombine combine;       /* REDUCE, ATOMIC */
-    bool has_mask;           /* LOAD, STORE, ATOMIC */
+    bool has_mask;           /* LOAD, STORE, ATOMIC, ASYNC_COPY */
     bool has_other;          /* LOAD */
     IrViewDim *view_dims;    /* VIEW: one per source dim */
     int64_t *starts;         /* EXTRACT: one per dim */
@@ -294,5 +298,6 @@ void pass_fold(IrKernel *kernel);  /* passes/fold.c */
 void pass_cse(IrKernel *kernel);   /* passes/cse.c */
 void pass_dce(IrKernel *kernel);   /* passes/dce.c */
 void pass_prefetch(IrKernel *kernel); /* passes/prefetch.c */
+void pass_pipeline(IrKernel *kernel); /* passes/pipeline.c */
 
 #endif

@@ -1060,6 +1060,26 @@ static void parse_op(Parser *P, IrBlock *block) {
     case IR_ATOMIC:
         op = parse_memory(P, &head);
         break;
+    case IR_ASYNC_COPY: {
+        check_result_count(P, &head, 0, 0);
+        IrValue *operands[3];
+        int n = parse_operand_list(P, operands, 2, head.opcode_tok.span.line);
+        if (n != 2)
+            expected(P, n == 0 ? "the shared ref to copy into" : "',' and the global ref to copy from");
+        bool has_mask = accept_keyword(P, "mask");
+        if (has_mask)
+            operands[n++] = parse_operand(P);
+        op = make_op(P, &head, n, operands, NULL);
+        op->has_mask = has_mask;
+        break;
+    }
+    case IR_ASYNC_WAIT: {
+        check_result_count(P, &head, 0, 0);
+        int64_t pending = parse_int(P, 0, 64, "the number of groups that may stay pending (0..64)");
+        op = make_op(P, &head, 0, NULL, NULL);
+        op->int_value = pending;
+        break;
+    }
     case IR_FOR:
         op = parse_for(P, &head);
         break;
@@ -1067,7 +1087,7 @@ static void parse_op(Parser *P, IrBlock *block) {
         op = parse_if(P, &head);
         break;
     default: {
-        bool has_result = head.opcode != IR_YIELD;
+        bool has_result = head.opcode != IR_YIELD && head.opcode != IR_ASYNC_COMMIT;
         check_result_count(P, &head, has_result ? 1 : 0, has_result ? 1 : 0);
         IrValue *operands[64];
         int n = parse_operand_list(P, operands, 64, head.opcode_tok.span.line);

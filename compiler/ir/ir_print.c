@@ -314,6 +314,17 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
             print_value(op->operands[2], out);
         }
         break;
+    case IR_ASYNC_COPY:
+        fputc(' ', out);
+        print_operands(op, 0, 2, out);
+        if (op->has_mask && op->num_operands > 2) {
+            fputs(" mask ", out);
+            print_value(op->operands[2], out);
+        }
+        break;
+    case IR_ASYNC_WAIT:
+        fprintf(out, " %lld", (long long)op->int_value);
+        break;
     case IR_FOR: {
         const IrBlock *body = op->body;
         fputc(' ', out);

@@ -375,6 +375,30 @@ static bool verify_memory(Verifier *V, const IrOp *op) {
     return true;
 }
 
+/* async_copy (dst @shared, src @global [, mask]): one dtype, one static shape. */
+static bool verify_async_copy(Verifier *V, const IrOp *op) {
+    if (!want_operands(V, op, 2 + op->has_mask, 2 + op->has_mask) || !want_results(V, op, 0, 0))
+        return false;
+    const IrValue *dst = op->operands[0], *src = op->operands[1];
+    if (!is_ref(dst) || dst->type.space != SPACE_SHARED || dst->type.access == ACCESS_IN)
+        return fail(V, op, "'async_copy' copies into a writable @shared ref, not %s", type_text(V, &dst->type));
+    if (!is_ref(src) || src->type.space != SPACE_GLOBAL)
+        return fail(V, op, "'async_copy' copies from a @global ref, not %s", type_text(V, &src->type));
+    for (int i = 0; i < src->type.rank; i++)
+        if (src->type.dims[i].sym || (i < dst->type.rank && dst->type.dims[i].sym))
+            return fail(V, op, "'async_copy' refs must have static shapes (view them first)");
+    if (dst->type.dtype != src->type.dtype || !same_shape(&dst->type, &src->type))
+        return fail(V, op, "'async_copy' from %s into %s: dtype and shape must agree", type_text(V, &src->type),
+                    type_text(V, &dst->type));
+    if (op->has_mask) {
+        const IrType *mask = &op->operands[2]->type;
+        if (mask->kind != IRT_TILE || mask->dtype != DT_BOOL || !same_shape(mask, &src->type))
+            return fail(V, op, "'async_copy' mask must be a bool tile of the refs' shape, found %s",
+                        type_text(V, mask));
+    }
+    return true;
+}
+
 static bool verify_block(Verifier *V, const IrBlock *block, const IrOp *parent);
 
 static bool verify_for(Verifier *V, const IrOp *op) {
@@ -585,6 +609,16 @@ static bool verify_op(Verifier *V, const IrOp *op) {
         for (int i = 0; i < r->rank; i++)
             if (r->dims[i].sym)
                 return fail(V, op, "'alloc' needs a static shape, found %s", type_text(V, r));
+        return true;
+    case IR_ASYNC_COPY:
+        return verify_async_copy(V, op);
+    case IR_ASYNC_COMMIT:
+        return want_operands(V, op, 0, 0) && want_results(V, op, 0, 0);
+    case IR_ASYNC_WAIT:
+        if (!want_operands(V, op, 0, 0) || !want_results(V, op, 0, 0))
+            return false;
+        if (op->int_value < 0 || op->int_value > 64)
+            return fail(V, op, "'async_wait' of %lld pending groups (0..64)", (long long)op->int_value);
         return true;
     case IR_FOR:
         return verify_for(V, op);
