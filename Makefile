@@ -124,6 +124,8 @@ COMPILER_SRCS := \
 	compiler/ir/passes/cse.c \
 	compiler/ir/passes/dce.c \
 	compiler/ir/passes/prefetch.c \
+	compiler/ir/passes/pipeline.c \
+	compiler/ir/passes/loop_edit.c \
 	compiler/interp/interp.c \
 	compiler/driver/run.c \
 	compiler/gpu/layout.c \

@@ -122,12 +122,19 @@ def tessera_variants(c):
         return [(v, "add2d", "add2d") for v in vs]
     if k == "matmul":
         return [(v, "matmul", "matmul") for v in ("matmul_128x128x64_w8", "matmul_64x64x32_w4", "matmul_128x128x32_w8",
-                                                  "matmul_128x64x64_w4", "matmul_128x128x64_w8_s3")]
+                                                  "matmul_128x64x64_w4", "matmul_128x128x64_w8_s3",
+                                                  "matmul_128x128x64_w8_s2", "matmul_128x128x64_w8_s4",
+                                                  "matmul_128x128x32_w8_s3", "matmul_128x128x32_w8_s4",
+                                                  "matmul_128x256x32_w8_s3", "matmul_128x64x64_w4_s3",
+                                                  "matmul_64x64x32_w4_s4", "matmul_128x128x64_w8_s3_sm80")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:
-            return [(v, "attention", kern) for v in ("attn_d64_bq128_w8", "attn_d64_bq64_w4", "attn_d64_bq128_w8_s1")]
-        return [(v, "attention", kern) for v in ("attn_d128_bq64_w8", "attn_d128_bq128_w8")]
+            return [(v, "attention", kern) for v in ("attn_d64_bq128_w8", "attn_d64_bq64_w4", "attn_d64_bq128_w8_s1",
+                                                     "attn_d64_bq128_w8_s3", "attn_d64_bq128_w8_sm80")]
+        return [(v, "attention", kern) for v in ("attn_d128_bq64_w8", "attn_d128_bq128_w8", "attn_d128_bq128_w8_s3",
+                                                 "attn_d128_bq64_w4", "attn_d128_bq128_w8_s1",
+                                                 "attn_d128_bq128_w8_sm80")]
     return []
 
 
@@ -683,9 +690,12 @@ def table(rows, lo):
                  and r.get("ms") and r.get("ok")]
         best_peer = min(peers, key=lambda r: r["ms"]) if peers else None
         tess = [r for r in rs if r["framework"] == "tessera" and r.get("ms") and r.get("ok")]
+        # the best sm_80 variant too (its PTX, JIT-compiled by the driver): the mma.sync path measured
+        sm80 = [r for r in tess if "_sm80" in r["impl"]]
+        best_sm80 = min(sm80, key=lambda r: r["ms"]) if sm80 else None
         best_tess = min(tess, key=lambda r: r["ms"]) if tess else None
         for r in rs:
-            if r["framework"] == "tessera" and best_tess is not None and r is not best_tess:
+            if r["framework"] == "tessera" and best_tess is not None and r is not best_tess and r is not best_sm80:
                 continue   # other variants: JSON only
             if r.get("ms"):
                 ratio = ""

@@ -12,7 +12,13 @@
  * ranges (a conversion or shape op through shared memory: barrier, write,
  * barrier, read; a dot's staging: barrier, write A and B, barrier, reads;
  * a load, store or atomic on an `alloc`: barrier, access) barrier at both
- * points, and after them any byte counts as accessed. A reduction across
+ * points, and after them any byte counts as accessed. An async_wait is
+ * followed by a barrier (the copies it retired are then visible to every
+ * thread); an async copy into a ring needs one before it only when an
+ * access other than another async copy may have touched the ring since the
+ * last (passes/pipeline.c writes only the slot that the wait's barrier
+ * freed). A tensor-core dot that reads both operands in place or from
+ * registers has no phase. A reduction across
  * warps describes its ranges: its scratch has two slots of
  * warps x elements partials; it writes the slot that no thread has accessed
  * since the last barrier on every path here, without a barrier before it
@@ -42,6 +48,7 @@ typedef struct Track {
     const char *why;                   /* why unknown, for the dump */
     int num_ranges;
     int64_t lo[TRACK_RANGES], hi[TRACK_RANGES];
+    bool async[TRACK_RANGES];          /* written by an async copy */
     int events;                        /* counts barriers and accesses (for regions) */
 } Track;
 
@@ -82,7 +89,7 @@ static bool range_free(const Track *t, int64_t lo, int64_t hi) {
     return true;
 }
 
-static void access_range(Barriers *B, int64_t lo, int64_t hi) {
+static void access_range_as(Barriers *B, int64_t lo, int64_t hi, bool async) {
     Track *t = &B->t;
     t->events++;
     if (t->num_ranges == TRACK_RANGES) {
@@ -90,8 +97,48 @@ static void access_range(Barriers *B, int64_t lo, int64_t hi) {
         t->why = "too many ranges";
         return;
     }
+    t->async[t->num_ranges] = async;
     t->lo[t->num_ranges] = lo;
     t->hi[t->num_ranges++] = hi;
+}
+
+static void access_range(Barriers *B, int64_t lo, int64_t hi) { access_range_as(B, lo, hi, false); }
+
+/* Only async copies since the last barrier: copies into a ring write the
+   slots no thread reads until the next wait, so they need no barrier
+   among themselves (passes/pipeline.c; the interpreter checks it). */
+static bool only_async(const Track *t) {
+    if (t->unknown)
+        return false;
+    for (int i = 0; i < t->num_ranges; i++)
+        if (!t->async[i])
+            return false;
+    return true;
+}
+
+/* The alloc a ref is a view of. */
+static const OpPlan *ref_alloc(const KernelPlan *plan, const IrValue *ref) {
+    while (ref->def && ref->def->opcode == IR_VIEW)
+        ref = ref->def->operands[0];
+    return ref->def && ref->def->opcode == IR_ALLOC ? layout_op_plan(plan, ref->def) : NULL;
+}
+
+/* async_copy into a ring slot: a barrier first only when some other
+   access since the last one may be to its bytes. */
+static void async_copy(Barriers *B, OpPlan *p) {
+    const OpPlan *ring = ref_alloc(B->plan, p->op->operands[0]);
+    if (!ring) {
+        place(B, p, NULL, BARRIER_BEFORE_WRITE, "before an async copy into shared memory");
+        access_any(B, "after an async copy");
+        return;
+    }
+    int64_t lo = ring->scratch_offset, hi = lo + ring->scratch_bytes;
+    bool free = !B->t.unknown;
+    for (int i = 0; i < B->t.num_ranges && free; i++)
+        free = B->t.async[i] || !(lo < B->t.hi[i] && B->t.lo[i] < hi);
+    if (!free)
+        place(B, p, NULL, BARRIER_BEFORE_WRITE, B->t.unknown ? B->t.why : "an access of the ring since the last barrier");
+    access_range_as(B, lo, hi, true);
 }
 
 /* Barrier, write, barrier, read, with undescribed accesses. */
@@ -171,13 +218,25 @@ static void walk_for(Barriers *B, OpPlan *p) {
 
 static void walk_if(Barriers *B, OpPlan *p) {
     Track before = B->t;
-    bool touched = false;
+    bool touched = false, async_only = true;
+    Track after[2];
     IrBlock *blocks[2] = {p->op->body, p->op->else_body};
     for (int k = 0; k < 2; k++) {
         B->t = before;
         if (blocks[k])
             walk_block(B, blocks[k]);
         touched |= B->t.events != before.events;
+        async_only &= only_async(&B->t);
+        after[k] = B->t;
+    }
+    /* Regions that only issued async copies (a pipeline's guarded copies):
+       the ranges of both, so that the next copies need no barrier. */
+    if (touched && async_only && only_async(&before) &&
+        after[0].num_ranges + after[1].num_ranges - before.num_ranges <= TRACK_RANGES) {
+        B->t = after[0];
+        for (int i = before.num_ranges; i < after[1].num_ranges; i++)
+            access_range_as(B, after[1].lo[i], after[1].hi[i], true);
+        return;
     }
     B->t = before;
     B->t.events = before.events + (touched ? 1 : 0);
@@ -209,7 +268,15 @@ static void walk_op(Barriers *B, IrOp *op) {
             phase_any(B, p, NULL, "after a shape op through shared memory");
         return;
     case IR_REDUCE: reduction(B, p); return;
-    case IR_DOT: phase_any(B, p, NULL, "after a dot's staging"); return;
+    case IR_DOT:
+        if (layout_dot_stages(plan, p))
+            phase_any(B, p, NULL, "after a dot's staging");
+        return;
+    case IR_ASYNC_COPY: async_copy(B, p); return;
+    case IR_ASYNC_WAIT:
+        place(B, p, NULL, BARRIER_BEFORE_READ,
+              "after the wait: the landed copies to every thread, and the stage read before to the next copies");
+        return;
     case IR_LOAD:
     case IR_STORE:
     case IR_ATOMIC:

@@ -183,6 +183,10 @@ typedef struct OpPlan {
     bool via_shared;                   /* a shape op that rearranges through shared memory */
     bool mma;                          /* a dot on tensor cores (mma.sync.m16n8k16) */
     bool mma_b_transposed;             /* mma: operand 1 is transpose(x), x staged as it is */
+    bool mma_a_shared, mma_b_shared;   /* mma: the operand (x for a transposed B) is a load of
+                                          an alloc, which ldmatrix reads in place (not staged) */
+    int64_t alloc_pitch;               /* alloc: elements between rows (its last dim padded,
+                                          0: dense): the rings async copies fill */
     bool elided;                       /* not lowered: its only user reads its operand instead */
     int64_t scratch_bytes;             /* shared scratch this op needs (alloc: its buffer) */
     int64_t scratch_offset;            /* from shared_alloc */
@@ -234,6 +238,13 @@ typedef struct KernelPlan {
    from the kernel's arena. The rules do not depend on the target yet. */
 KernelPlan *layout_assign(IrKernel *kernel, const ArchInfo *target, int threads);
 OpPlan *layout_op_plan(const KernelPlan *plan, const IrOp *op);
+/* A tensor-core dot whose A arrives in its accumulator's own layout with
+   one warp across N: its fragments are registers (llvm_dot.c). */
+bool layout_mma_a_in_registers(const KernelPlan *plan, const OpPlan *dot);
+/* Whether a dot stages an operand in its scratch (a barrier phase): FMA
+   dots always; tensor-core dots unless each operand is read in place
+   (mma_a_shared, mma_b_shared) or from registers. */
+bool layout_dot_stages(const KernelPlan *plan, const OpPlan *dot);
 const Layout *layout_of(const KernelPlan *plan, const IrValue *value);
 /* The layout that loads and stores of `shape` use: per-thread vectors of up
    to 16 bytes along the last dim, lanes then warps filled from the fastest

@@ -914,6 +914,27 @@ static bool dot_feeds_rows(IrBlock *block, bool *from_dot) {
     return found;
 }
 
+/* Whether a tensor-core dot reads operand `v` in place with ldmatrix: `v`
+   is an unmasked load, used once, of an alloc seen through views that only
+   index leading dims (the rows stay whole, 16-byte aligned, at the alloc's
+   pitch): a ring slot of passes/pipeline.c. */
+static bool in_place_operand(Assign *A, const IrValue *v) {
+    const IrOp *load = v->def;
+    if (!load || load->opcode != IR_LOAD || load->num_operands != 1 || A->uses[v->id] != 1 || v->type.rank != 2)
+        return false;
+    const IrValue *ref = load->operands[0];
+    while (ref->def && ref->def->opcode == IR_VIEW) {
+        const IrOp *view = ref->def;
+        const IrValue *src = view->operands[0];
+        for (int d = 0; d < src->type.rank; d++)
+            if (view->view_dims[d].kind == VIEW_RANGE ||
+                (view->view_dims[d].kind == VIEW_INDEX && d >= src->type.rank - 2))
+                return false;
+        ref = src;
+    }
+    return ref->def && ref->def->opcode == IR_ALLOC && ref->type.space == SPACE_SHARED;
+}
+
 static void assign_op(Assign *A, IrOp *op) {
     A->next_op++;
     const Layout **want = operand_array(A, op);
@@ -949,7 +970,10 @@ static void assign_op(Assign *A, IrOp *op) {
            flash attention) and, for a loop-invariant A (q), a conversion
            the lowering does once before the loop. */
         int64_t k = op->operands[0]->type.dims[op->operands[0]->type.rank - 1].size;
-        if (p->mma && l->warps_per_cta[1] == 1 && layout_is_pow2(k) && !splat_source(A, op->operands[0]))
+        p->mma_a_shared = p->mma && in_place_operand(A, op->operands[0]);
+        if (p->mma_a_shared)
+            layout_op_plan(A->plan, op->operands[0]->def)->elided = true;
+        else if (p->mma && l->warps_per_cta[1] == 1 && layout_is_pow2(k) && !splat_source(A, op->operands[0]))
             want[0] = l;
         else
             concrete(A, op->operands[0]);
@@ -959,14 +983,17 @@ static void assign_op(Assign *A, IrOp *op) {
         IrOp *t = op->operands[1]->def;
         p->mma_b_transposed = p->mma && t && t->opcode == IR_TRANSPOSE && t->operands[0]->type.rank == 2 &&
                               A->uses[op->operands[1]->id] == 1 && !splat_source(A, t->operands[0]);
+        IrValue *b_source = p->mma_b_transposed ? t->operands[0] : op->operands[1];
+        p->mma_b_shared = p->mma && in_place_operand(A, b_source);
+        if (p->mma_b_shared)
+            layout_op_plan(A->plan, b_source->def)->elided = true;
         if (p->mma_b_transposed) {
             OpPlan *tp = layout_op_plan(A->plan, t);
             tp->elided = true;
             tp->via_shared = false;
-            concrete(A, t->operands[0]);
-        } else {
-            concrete(A, op->operands[1]);
         }
+        if (!p->mma_b_shared)
+            concrete(A, b_source);
         if (op->num_operands > 2)
             want[2] = l;
         return;
@@ -988,6 +1015,22 @@ static void assign_op(Assign *A, IrOp *op) {
             want[i] = l;
         return;
     }
+    case IR_ASYNC_COPY: {
+        /* The ring it fills gets rows padded to layout_mma_pitch: 16 bytes
+           more than a row, so the 8 rows an ldmatrix matrix (and the 8
+           16-byte chunks a quarter warp copies) start in 8 different bank
+           quads. */
+        const IrValue *root = op->operands[0];
+        while (root->def && root->def->opcode == IR_VIEW)
+            root = root->def->operands[0];
+        if (root->def && root->def->opcode == IR_ALLOC && root->type.rank >= 2 && dtype_bytes(root->type.dtype) == 2)
+            layout_op_plan(A->plan, root->def)->alloc_pitch = layout_mma_pitch(root->type.dims[root->type.rank - 1].size);
+        if (op->has_mask)
+            want[2] = default_for(A, &op->operands[1]->type);
+        return;
+    }
+    case IR_ASYNC_COMMIT:
+    case IR_ASYNC_WAIT: return;
     case IR_FOR: assign_for(A, op); return;
     case IR_IF: assign_if(A, op); return;
     case IR_YIELD: return;
@@ -1079,10 +1122,11 @@ static void scratch_op(Assign *A, OpPlan *p) {
     if (op->opcode == IR_DOT) {
         const IrType *at = &op->operands[0]->type, *bt = &op->operands[1]->type;
         int64_t bytes = align16(tile_bytes(at)) + align16(tile_bytes(bt));
-        if (p->mma)   /* B's rows: k of n + 8, or (transposed) n of k + 8 */
-            bytes = align16(at->dims[0].size * layout_mma_pitch(at->dims[1].size) * 2) +
-                    align16(p->mma_b_transposed ? bt->dims[1].size * layout_mma_pitch(bt->dims[0].size) * 2
-                                                : bt->dims[0].size * layout_mma_pitch(bt->dims[1].size) * 2);
+        if (p->mma)   /* B's rows: k of n + 8, or (transposed) n of k + 8; none read in place */
+            bytes = (p->mma_a_shared || layout_mma_a_in_registers(A->plan, p) ? 0 : align16(at->dims[0].size * layout_mma_pitch(at->dims[1].size) * 2)) +
+                    (p->mma_b_shared ? 0
+                     : align16(p->mma_b_transposed ? bt->dims[1].size * layout_mma_pitch(bt->dims[0].size) * 2
+                                                   : bt->dims[0].size * layout_mma_pitch(bt->dims[1].size) * 2));
         if (bytes > need)
             need = bytes;
     }
@@ -1090,7 +1134,7 @@ static void scratch_op(Assign *A, OpPlan *p) {
         const IrType *t = &op->results[0]->type;
         need = t->dtype == DT_BOOL ? 1 : dtype_bytes(t->dtype);
         for (int d = 0; d < t->rank; d++)
-            need *= t->dims[d].size;
+            need *= d == t->rank - 1 && p->alloc_pitch ? p->alloc_pitch : t->dims[d].size;
     }
     p->scratch_bytes = need;
 }
@@ -1193,6 +1237,24 @@ KernelPlan *layout_assign(IrKernel *kernel, const ArchInfo *target, int threads)
     for (int i = 0; i < plan->num_ops; i++)
         scratch_op(&A, &plan->ops[i]);
     return plan;
+}
+
+bool layout_mma_a_in_registers(const KernelPlan *plan, const OpPlan *dot) {
+    const IrOp *op = dot->op;
+    if (!dot->mma || dot->mma_a_shared)
+        return false;
+    const IrValue *av = op->operands[0], *r = op->results[0];
+    const Layout *out = plan->values[r->id].layout;
+    const Layout *a = dot->operand_layouts && dot->operand_layouts[0] ? dot->operand_layouts[0]
+                                                                      : plan->values[av->id].layout;
+    LayoutTerm term;
+    return layout_warps_along(layout_map_new(plan->kernel, out, &r->type), 1, &term) == 1 && layout_equal(a, out);
+}
+
+bool layout_dot_stages(const KernelPlan *plan, const OpPlan *dot) {
+    if (!dot->mma)
+        return true;
+    return !dot->mma_b_shared || (!dot->mma_a_shared && !layout_mma_a_in_registers(plan, dot));
 }
 
 /* ---- the register limit ---------------------------------------------------------------- */

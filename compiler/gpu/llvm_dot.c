@@ -35,7 +35,7 @@ enum { MMA_UNROLLED_STEPS = 4 };
    elements, runs of registers that are contiguous along the row as one
    vector store (up to 16 bytes; every run starts at a multiple of its
    length and the pitch is a multiple of 8 elements, so each is aligned). */
-static void mma_stage(Lowering *L, Tile *t, int64_t offset, int64_t pitch) {
+static void mma_stage(Lowering *L, Tile *t, int64_t offset, int64_t pitch, LLVMValueRef base) {
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
     int64_t run = layout_contiguous_run(t->map, 1);
     if (run > 8)
@@ -52,7 +52,7 @@ static void mma_stage(Lowering *L, Tile *t, int64_t offset, int64_t pitch) {
             for (int64_t e = 0; e < run; e++)
                 value = LLVMBuildInsertElement(L->b, value, t->regs[r + e], llvm_kernel_i32(L, e), "");
         }
-        LLVMValueRef st = LLVMBuildStore(L->b, value, llvm_kernel_smem(L, byte));
+        LLVMValueRef st = LLVMBuildStore(L->b, value, LLVMBuildGEP2(L->b, L->i8, base, &byte, 1, ""));
         LLVMSetAlignment(st, (unsigned)(run * 2));
     }
 }
@@ -60,12 +60,12 @@ static void mma_stage(Lowering *L, Tile *t, int64_t offset, int64_t pitch) {
 /* ldmatrix.sync.aligned.m8n8.{x4,x2}[.trans].shared.b16: four (two) 8x8
    matrices, lane l giving the address of row l % 8 of matrix l / 8 (lanes
    16-31 unused by x2); returns this lane's 32-bit pieces (two b16 each). */
-static void mma_ldmatrix(Lowering *L, LLVMValueRef byte, bool trans, int count, LLVMValueRef *out) {
+static void mma_ldmatrix(Lowering *L, LLVMValueRef base, LLVMValueRef byte, bool trans, int count, LLVMValueRef *out) {
     static const char *const names[2][2] = {
         {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.b16", "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.trans.b16"},
         {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16", "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16"},
     };
-    LLVMValueRef ptr = llvm_kernel_smem(L, byte);
+    LLVMValueRef ptr = LLVMBuildGEP2(L->b, L->i8, base, &byte, 1, "");
     LLVMTypeRef ptr_type = L->ptr_shared;
     LLVMValueRef v = llvm_kernel_intrinsic(L, names[count == 4][trans], &ptr_type, 1, &ptr, 1);
     for (int i = 0; i < count; i++)
@@ -113,16 +113,32 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     int64_t m = av->type.dims[0].size, k = av->type.dims[1].size, n = r->type.dims[1].size;
     bool b_t = p->mma_b_transposed;
     int64_t a_pitch = layout_mma_pitch(k), b_pitch = layout_mma_pitch(b_t ? k : n);
-    int64_t a_offset = p->scratch_offset, b_offset = a_offset + dot_align16(m * a_pitch * 2);
     Tile *out = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
     LayoutTerm warp_m_term, warp_n_term;
     int wm = layout_warps_along(out->map, 0, &warp_m_term), wn = layout_warps_along(out->map, 1, &warp_n_term);
     /* A in the accumulator's layout (layout.c): its fragments are registers. */
-    bool a_in_registers = wn == 1 && layout_equal(a->layout, out->layout);
+    bool a_in_registers = !p->mma_a_shared && wn == 1 && layout_equal(a->layout, out->layout);
+    /* Each operand's rows: read in place from a ring (layout.c's
+       mma_a_shared, mma_b_shared: the load's ref, at the alloc's pitch),
+       or staged in the scratch at layout_mma_pitch, A first. */
+    int64_t a_offset = p->scratch_offset;
+    int64_t b_offset = a_offset + (p->mma_a_shared || a_in_registers ? 0 : dot_align16(m * a_pitch * 2));
+    LLVMValueRef a_base = NULL, b_base = NULL;
+    if (p->mma_a_shared)
+        a_base = llvm_memory_shared_rows(L, av->def->operands[0], &a_pitch);
+    else if (!a_in_registers)
+        a_base = llvm_kernel_smem(L, llvm_kernel_i32(L, a_offset));
+    if (p->mma_b_shared) {
+        const IrValue *x = b_t ? op->operands[1]->def->operands[0] : op->operands[1];
+        b_base = llvm_memory_shared_rows(L, x->def->operands[0], &b_pitch);
+    } else {
+        b_base = llvm_kernel_smem(L, llvm_kernel_i32(L, b_offset));
+    }
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
-    if (!a_in_registers)
-        mma_stage(L, a, a_offset, a_pitch);
-    mma_stage(L, b, b_offset, b_pitch);
+    if (!a_in_registers && !p->mma_a_shared)
+        mma_stage(L, a, 0, a_pitch, a_base);
+    if (!p->mma_b_shared)
+        mma_stage(L, b, 0, b_pitch, b_base);
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
     int64_t row_regs = layout_dim_regs(out->map, 0), col_regs = layout_dim_regs(out->map, 1);
     for (int64_t reg = 0; reg < out->num_regs; reg++)
@@ -144,7 +160,7 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
                                       LLVMBuildAdd(L->b, LLVMBuildMul(L->b, warp_m, llvm_kernel_i32(L, 8), ""), r8, ""), "");
     LLVMValueRef a_lane = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, a_row, llvm_kernel_i32(L, a_pitch), ""),
                                        LLVMBuildMul(L->b, q_hi, llvm_kernel_i32(L, 8), ""), "");
-    a_lane = LLVMBuildAdd(L->b, llvm_kernel_i32(L, a_offset), LLVMBuildShl(L->b, a_lane, llvm_kernel_i32(L, 1), ""), "");
+    a_lane = LLVMBuildShl(L->b, a_lane, llvm_kernel_i32(L, 1), "");
     /* B: k row = q_lo * 8 + r8, column = q_hi * 8 * wn + 8 * warp_n. B = x.T
        staged as x [n][k + 8]: x row (B column) = q_hi * 8 * wn + 8 * warp_n
        + r8, x column (k) = q_lo * 8, loaded without .trans. */
@@ -156,7 +172,7 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
                           k_row, "")
            : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, LLVMBuildAdd(L->b, k_row, r8, ""), llvm_kernel_i32(L, b_pitch), ""),
                           n_row, "");
-    b_lane = LLVMBuildAdd(L->b, llvm_kernel_i32(L, b_offset), LLVMBuildShl(L->b, b_lane, llvm_kernel_i32(L, 1), ""), "");
+    b_lane = LLVMBuildShl(L->b, b_lane, llvm_kernel_i32(L, 1), "");
     /* Byte steps: one k step of 16 and one n tile. */
     int64_t b_k_step = b_t ? 16 * 2 : 16 * b_pitch * 2, b_n_step = b_t ? 8 * wn * b_pitch * 2 : 8 * wn * 2;
 
@@ -195,11 +211,11 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
         for (int64_t mt = 0; mt < m_tiles && a_in_registers; mt++)
             mma_fragment_from_registers(L, a, mt, ks, af + 4 * mt);
         for (int64_t mt = 0; mt < m_tiles && !a_in_registers; mt++)
-            mma_ldmatrix(L, LLVMBuildAdd(L->b, a_lane, llvm_kernel_i32(L, (mt * 16 * wm * a_pitch + ks * 16) * 2), ""),
+            mma_ldmatrix(L, a_base, LLVMBuildAdd(L->b, a_lane, llvm_kernel_i32(L, (mt * 16 * wm * a_pitch + ks * 16) * 2), ""),
                          false, 4, af + 4 * mt);
         /* Two n tiles per ldmatrix.x4; a last odd one with x2 (lanes 0-15). */
         for (int64_t nt = 0; nt < n_tiles; nt += 2)
-            mma_ldmatrix(L, LLVMBuildAdd(L->b, b_lane, llvm_kernel_i32(L, ks * b_k_step + nt * b_n_step), ""),
+            mma_ldmatrix(L, b_base, LLVMBuildAdd(L->b, b_lane, llvm_kernel_i32(L, ks * b_k_step + nt * b_n_step), ""),
                          !b_t, nt + 1 < n_tiles ? 4 : 2, bf + 2 * nt);
         for (int64_t mt = 0; mt < m_tiles; mt++) {
             for (int64_t nt = 0; nt < n_tiles; nt++) {
@@ -241,8 +257,9 @@ void llvm_dot_op(Lowering *L, IrOp *op) {
     OpPlan *p = layout_op_plan(L->plan, op);
 
     Tile *acc_in = op->num_operands > 2 ? llvm_kernel_operand(L, op, 2) : NULL;
-    Tile *a = llvm_kernel_operand(L, op, 0);
-    Tile *b = p->mma_b_transposed ? llvm_kernel_tile(L, bv->def->operands[0]) : llvm_kernel_operand(L, op, 1);
+    Tile *a = p->mma_a_shared ? NULL : llvm_kernel_operand(L, op, 0);
+    Tile *b = p->mma_b_shared ? NULL
+              : p->mma_b_transposed ? llvm_kernel_tile(L, bv->def->operands[0]) : llvm_kernel_operand(L, op, 1);
     if (p->mma) {
         dot_mma(L, op, p, a, b, acc_in);
         return;

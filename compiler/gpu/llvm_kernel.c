@@ -430,6 +430,18 @@ static void lower_op(Lowering *L, IrOp *op) {
     case IR_STORE: llvm_memory_store(L, op); return;
     case IR_ATOMIC: llvm_memory_atomic(L, op); return;
     case IR_ALLOC: llvm_memory_alloc(L, op); return;
+    case IR_ASYNC_COPY: llvm_memory_async_copy(L, op); return;
+    case IR_ASYNC_COMMIT:
+        llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0);
+        return;
+    case IR_ASYNC_WAIT: {
+        /* cp.async.wait_group N (PTX ISA 9.7.9.25.3.3), then the barrier
+           barrier.c placed after it */
+        LLVMValueRef n = llvm_kernel_i32(L, op->int_value);
+        llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
+        llvm_kernel_barrier_at(L, layout_op_plan(L->plan, op)->barriers, BARRIER_BEFORE_READ);
+        return;
+    }
     case IR_FOR: lower_for(L, op); return;
     case IR_IF: lower_if(L, op); return;
     case IR_YIELD: return;   /* read by the parent for/if */

@@ -122,6 +122,10 @@ void llvm_memory_alloc(Lowering *L, IrOp *op);
 void llvm_memory_load(Lowering *L, IrOp *op);
 void llvm_memory_store(Lowering *L, IrOp *op);
 void llvm_memory_atomic(Lowering *L, IrOp *op);
+void llvm_memory_async_copy(Lowering *L, IrOp *op);
+/* Element (0, 0) of a rank-2 shared ref whose rows are contiguous, and the
+   elements between rows (a constant): a dot operand read in place. */
+LLVMValueRef llvm_memory_shared_rows(Lowering *L, const IrValue *ref, int64_t *pitch);
 
 /* llvm_convert.c: layout conversions and shape ops through shared memory.
    `barriers`: the BarrierStep bits barrier_plan set for the conversion. */

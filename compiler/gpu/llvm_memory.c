@@ -79,6 +79,22 @@ void llvm_memory_alloc(Lowering *L, IrOp *op) {
     r->base = llvm_kernel_smem(L, llvm_kernel_i32(L, p->scratch_offset));
     r->offset = llvm_kernel_i64(L, 0);
     ref_dense(L, r, &v->type);
+    if (p->alloc_pitch && v->type.rank >= 2) {
+        /* rows padded to alloc_pitch elements (layout.c: the rings) */
+        int64_t stride = p->alloc_pitch;
+        for (int d = v->type.rank - 2; d >= 0; d--) {
+            r->dims[d].stride = llvm_kernel_i64(L, stride);
+            stride *= v->type.dims[d].size;
+        }
+    }
+}
+
+LLVMValueRef llvm_memory_shared_rows(Lowering *L, const IrValue *ref, int64_t *pitch) {
+    const Ref *r = ref_of(L, ref);
+    if (r->space != SPACE_SHARED || r->rank != 2 || !r->dims[1].unit_stride || !LLVMIsAConstantInt(r->dims[0].stride))
+        INTERNAL_ERROR("kernel '%s': a dot operand read in place is not rows of shared memory", L->kernel->name);
+    *pitch = LLVMConstIntGetSExtValue(r->dims[0].stride);
+    return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, r->dtype), r->base, (LLVMValueRef *)&r->offset, 1, "");
 }
 
 /* Is the i32 scalar `v` known not to be negative? Program ids, sizes,
@@ -761,5 +777,71 @@ void llvm_memory_atomic(Lowering *L, IrOp *op) {
             LLVMBuildBr(L->b, merge);
             LLVMPositionBuilderAtEnd(L->b, merge);
         }
+    }
+}
+
+/* async_copy dst, src [mask]: each thread's vectors of the default load
+   layout, 4, 8 or 16 bytes along the last dim, as cp.async (PTX ISA
+   9.7.9.25.3: .cg, through L2 only, for 16 bytes; .ca otherwise) when the
+   whole of the thread's part is in bounds and aligned (the test loads
+   make, tile_fast_condition); otherwise, and for a masked copy, a load
+   (0 where out of bounds or masked off) and a st.shared, which the next
+   wait's barrier publishes like the asynchronous ones. Threads holding
+   copies of an element (a tile smaller than the block) copy only once. */
+void llvm_memory_async_copy(Lowering *L, IrOp *op) {
+    const IrValue *srcv = op->operands[1];
+    IrType type = srcv->type;
+    type.kind = IRT_TILE;
+    type.space = 0;
+    type.access = 0;
+    const Layout *layout = layout_blocked_default(L->kernel, &type, L->plan->threads);
+    MemAccess in = {.ref = ref_of(L, srcv)};
+    in.tile = llvm_kernel_tile_new(L, layout, &type);
+    if (op->has_mask)
+        in.mask = llvm_kernel_operand(L, op, 2);
+    MemAccess out = {.ref = ref_of(L, op->operands[0]), .tile = in.tile, .is_store = true};
+    ThreadInfo *ti = llvm_kernel_thread(L, layout, &type);
+    LLVMValueRef unique = ti->unique;
+    LLVMBasicBlockRef done = NULL;
+    if (!(LLVMIsAConstantInt(unique) && LLVMConstIntGetZExtValue(unique) == 1)) {
+        LLVMBasicBlockRef copy = llvm_kernel_block(L, "cp.unique");
+        done = llvm_kernel_block(L, "cp.unique.done");
+        LLVMBuildCondBr(L->b, unique, copy, done);
+        LLVMPositionBuilderAtEnd(L->b, copy);
+    }
+    in.thread_ptr = element_ptr(L, in.ref, ti->base);
+    out.thread_ptr = element_ptr(L, out.ref, ti->base);
+    int g = vector_width(in.ref, in.tile);
+    int chunk = g * llvm_kernel_mem_bytes(type.dtype);
+    LLVMValueRef fast = chunk == 4 || chunk == 8 || chunk == 16 ? tile_fast_condition(L, &in, ti, g) : NULL;
+    LLVMBasicBlockRef slow_bb = NULL, merge = NULL;
+    if (fast) {
+        LLVMBasicBlockRef fast_bb = llvm_kernel_block(L, "cp.async");
+        slow_bb = llvm_kernel_block(L, "cp.edge");
+        merge = llvm_kernel_block(L, "cp.done");
+        LLVMBuildCondBr(L->b, fast, fast_bb, slow_bb);
+        LLVMPositionBuilderAtEnd(L->b, fast_bb);
+        char name[64];
+        snprintf(name, sizeof name, "llvm.nvvm.cp.async.%s.shared.global.%d", chunk == 16 ? "cg" : "ca", chunk);
+        for (int64_t r0 = 0; r0 < in.tile->num_regs; r0 += g) {
+            LLVMValueRef args[2] = {register_ptr(L, &out, r0), register_ptr(L, &in, r0)};
+            llvm_kernel_intrinsic(L, name, NULL, 0, args, 2);
+        }
+        LLVMBuildBr(L->b, merge);
+        LLVMPositionBuilderAtEnd(L->b, slow_bb);
+    }
+    if (in.ref->space == SPACE_GLOBAL && !in.mask)
+        access_edge(L, &in, ti, g);
+    else
+        for (int64_t r0 = 0; r0 < in.tile->num_regs; r0 += g)
+            access_group(L, &in, ti, r0, g);
+    access_fast(L, &out, g);
+    if (fast) {
+        LLVMBuildBr(L->b, merge);
+        LLVMPositionBuilderAtEnd(L->b, merge);
+    }
+    if (done) {
+        LLVMBuildBr(L->b, done);
+        LLVMPositionBuilderAtEnd(L->b, done);
     }
 }

@@ -71,7 +71,8 @@ static void shared_format(const KernelPlan *plan, Buffer *b) {
             b->format = SHARED_MMA_PITCH;
             b->a_pitch = layout_mma_pitch(at->dims[1].size);
             b->b_pitch = layout_mma_pitch(p->mma_b_transposed ? bt->dims[0].size : bt->dims[1].size);
-            b->b_offset = shared_align(at->dims[0].size * b->a_pitch * 2);
+            b->b_offset = p->mma_a_shared || layout_mma_a_in_registers(plan, p) ? 0
+                          : shared_align(at->dims[0].size * b->a_pitch * 2);
         } else {
             b->format = SHARED_STAGED;
             b->b_offset = shared_align(tile_bytes(at));
@@ -93,7 +94,7 @@ static void shared_find_uses(KernelPlan *plan, OpPlan **root, Buffer *buffers, i
             /* Loops around the use but not around the alloc repeat the use. */
             for (IrBlock *blk = op->parent; blk && blk->parent_op; blk = blk->parent_op->parent) {
                 OpPlan *outer = layout_op_plan(plan, blk->parent_op);
-                if (outer->op->opcode == IR_FOR && outer->index < alloc->index && outer->end_index > end)
+                if (outer->op->opcode == IR_FOR && outer->index > alloc->index && outer->end_index > end)
                     end = outer->end_index;
             }
             if (end > b->end)
@@ -180,13 +181,13 @@ static void shared_mma_figures(const KernelPlan *plan, Buffer *b) {
     bool a_in_registers = wn == 1 && layout_equal(a_layout, plan->values[r->id].layout);
     LinearLayout l;
     LinearShared shared;
-    if (!a_in_registers && linear_ldmatrix(LINEAR_MMA_A, false, m, k, wm, wn, &l)) {
+    if (!a_in_registers && !p->mma_a_shared && linear_ldmatrix(LINEAR_MMA_A, false, m, k, wm, wn, &l)) {
         int64_t stride[2] = {b->a_pitch, 1};
         linear_shared_strided(&shared, 2, stride);
         b->a_wavefronts = linear_shared_wavefronts(&l, &shared, 2, 8, &b->a_ideal);
     }
     bool bt = p->mma_b_transposed;
-    if (linear_ldmatrix(LINEAR_MMA_B, bt, bt ? n : k, bt ? k : n, wm, wn, &l)) {
+    if (!p->mma_b_shared && linear_ldmatrix(LINEAR_MMA_B, bt, bt ? n : k, bt ? k : n, wm, wn, &l)) {
         int64_t stride[2] = {b->b_pitch, 1};
         linear_shared_strided(&shared, 2, stride);
         b->b_wavefronts = linear_shared_wavefronts(&l, &shared, 2, 8, &b->b_ideal);

@@ -291,7 +291,7 @@ typedef struct PassOptions {
 /* Runs the pass list on every kernel; returns false after a verifier failure
    (already reported as an internal error). */
 bool passes_run(IrModule *module, const PassOptions *options);
-const char *passes_names(void);    /* "prefetch, fold, cse, dce" for --help and errors */
+const char *passes_names(void);    /* "pipeline, prefetch, fold, cse, dce" for --help and errors */
 bool passes_known(const char *name);
 
 void pass_fold(IrKernel *kernel);  /* passes/fold.c */

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-static const char *const pass_list_names[] = {"prefetch", "fold", "cse", "dce"};
+static const char *const pass_list_names[] = {"pipeline", "prefetch", "fold", "cse", "dce"};
 
 /* Verifies `kernel` after the step called `after`; false (reported) on a
    failure. */
@@ -41,7 +41,9 @@ static bool run_pass(IrKernel *kernel, const char *name, void (*pass)(IrKernel *
     return verify_after(kernel, name, options);
 }
 
-/* THE pass list. prefetch first (the address ops it copies in front of
+/* THE pass list. pipeline first (it takes the loads that feed dots into
+   shared-memory rings; prefetch then carries the loop's other loads in
+   registers), prefetch next (the address ops it copies in front of
    and into loops are then folded and merged like any others), fold next
    (it makes constants that CSE can merge and dead ops that DCE removes),
    CSE (it leaves duplicates unused), DCE last. */
@@ -50,6 +52,7 @@ static bool run_kernel_passes(IrKernel *kernel, const PassOptions *options) {
         return false;
     if (options->opt_level <= 0)
         return true;
+    if (!run_pass(kernel, "pipeline", pass_pipeline, options)) return false;
     if (!run_pass(kernel, "prefetch", pass_prefetch, options)) return false;
     if (!run_pass(kernel, "fold", pass_fold, options)) return false;
     if (!run_pass(kernel, "cse", pass_cse, options)) return false;
@@ -64,7 +67,7 @@ bool passes_run(IrModule *module, const PassOptions *options) {
     return true;
 }
 
-const char *passes_names(void) { return "prefetch, fold, cse, dce"; }
+const char *passes_names(void) { return "pipeline, prefetch, fold, cse, dce"; }
 
 bool passes_known(const char *name) {
     for (size_t i = 0; i < sizeof pass_list_names / sizeof pass_list_names[0]; i++)

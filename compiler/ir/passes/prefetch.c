@@ -45,102 +45,20 @@
  * because of this pass.
  */
 #include "ir.h"
+#include "loop_edit.h"
 
 #include <string.h>
 
-enum { PREFETCH_MAX_REGS = 128, PREFETCH_MAX_SLICE = 64, PREFETCH_MAX_MAP = 4 * PREFETCH_MAX_SLICE };
-
-/* Original value -> its copy, for the copies made in front of one loop or
-   at the top of its body (shared by the loop's loads, so that an address op
-   two loads use is copied once). */
-typedef struct ValueMap {
-    IrValue *from[PREFETCH_MAX_MAP];
-    IrValue *to[PREFETCH_MAX_MAP];
-    int n;
-} ValueMap;
-
-static IrValue *map_value(const ValueMap *map, IrValue *v) {
-    for (int i = 0; i < map->n; i++)
-        if (map->from[i] == v)
-            return map->to[i];
-    return v;
-}
-
-static bool is_pure_address_op(IrOpcode opcode) {
-    switch (opcode) {
-    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_IOTA:
-    case IR_SELECT: case IR_CAST: case IR_BROADCAST: case IR_RESHAPE: case IR_VIEW:
-        return true;
-    default:
-        return ir_opcode_is_elementwise_binary(opcode) || ir_opcode_is_elementwise_unary(opcode);
-    }
-}
-
-/* Collects, in body order, the body ops `v` depends on; false when one of
-   them is not a pure address op or `v` depends on a carried value. */
-static bool collect_slice(IrBlock *body, IrValue *v, IrOp **slice, int *n) {
-    if (v->arg_of == body)
-        return v == body->args[0];   /* the induction variable only */
-    IrOp *op = v->def;
-    if (!op || op->parent != body)
-        return true;                 /* defined outside: invariant */
-    for (int i = 0; i < *n; i++)
-        if (slice[i] == op)
-            return true;
-    if (!is_pure_address_op(op->opcode) || *n == PREFETCH_MAX_SLICE)
-        return false;
-    for (int i = 0; i < op->num_operands; i++)
-        if (!collect_slice(body, op->operands[i], slice, n))
-            return false;
-    slice[(*n)++] = op;
-    return true;
-}
-
-/* The ref a view chain starts from. */
-static const IrValue *root_ref(const IrValue *ref) {
-    while (ref->def && ref->def->opcode == IR_VIEW)
-        ref = ref->def->operands[0];
-    return ref;
-}
-
-static IrOp *clone_op(IrKernel *kernel, const IrOp *op, ValueMap *map) {
-    IrOp *c = ir_op_new(kernel, op->opcode, op->loc, op->num_operands, op->num_results);
-    IrValue **operands = c->operands, **results = c->results;
-    int num_operands = c->num_operands, num_results = c->num_results;
-    *c = *op;
-    c->operands = operands;
-    c->results = results;
-    c->num_operands = num_operands;
-    c->num_results = num_results;
-    c->parent = NULL;
-    c->prev = c->next = NULL;
-    for (int i = 0; i < op->num_operands; i++)
-        c->operands[i] = map_value(map, op->operands[i]);
-    for (int i = 0; i < op->num_results; i++) {
-        c->results[i]->type = op->results[i]->type;
-        if (map->n == PREFETCH_MAX_MAP)
-            INTERNAL_ERROR("prefetch: value map full");   /* prefetch_loop checks the room first */
-        map->from[map->n] = op->results[i];
-        map->to[map->n++] = c->results[i];
-    }
-    return c;
-}
-
-static bool is_mapped(const ValueMap *map, const IrValue *v) {
-    for (int i = 0; i < map->n; i++)
-        if (map->from[i] == v)
-            return true;
-    return false;
-}
+enum { PREFETCH_MAX_REGS = 128 };
 
 /* Clones the slice ops not cloned yet (map: original -> clone, the
    induction variable -> its value there) and the load in front of
    `before`; returns the new load's result. */
 static IrValue *emit_load(IrKernel *kernel, IrOp *before, IrOp **slice, int n, IrOp *load, ValueMap *map) {
     for (int i = 0; i < n; i++)
-        if (!is_mapped(map, slice[i]->results[0]))
-            ir_op_insert_before(before, clone_op(kernel, slice[i], map));
-    IrOp *c = clone_op(kernel, load, map);
+        if (!loop_is_mapped(map, slice[i]->results[0]))
+            ir_op_insert_before(before, loop_clone_op(kernel, slice[i], map));
+    IrOp *c = loop_clone_op(kernel, load, map);
     ir_op_insert_before(before, c);
     return c->results[0];
 }
@@ -169,57 +87,6 @@ static int64_t tile_registers(const IrType *type, int threads) {
     return (words + threads - 1) / threads;
 }
 
-/* `array` of n values with `v` appended, in a new arena array (n may be 0
-   and array NULL). */
-static IrValue **append_value(IrKernel *kernel, IrValue **array, int *n, IrValue *v) {
-    IrValue **grown = ARENA_ARRAY(&kernel->arena, IrValue *, *n + 1);
-    if (*n > 0)
-        memcpy(grown, array, sizeof(IrValue *) * (size_t)*n);
-    grown[(*n)++] = v;
-    return grown;
-}
-
-/* Appends one carried value to `loop`: init, block argument, result, and
-   the yield's operand. Returns the block argument. */
-static IrValue *add_carried(IrKernel *kernel, IrOp *loop, IrValue *init, IrValue *next) {
-    IrBlock *body = loop->body;
-    IrValue *arg = ARENA_NEW(&kernel->arena, IrValue);
-    arg->type = init->type;
-    arg->arg_of = body;
-    arg->result_index = body->num_args;
-    IrValue *result = ARENA_NEW(&kernel->arena, IrValue);
-    result->type = init->type;
-    result->def = loop;
-    result->result_index = loop->num_results;
-    IrOp *yield = body->last;
-    loop->operands = append_value(kernel, loop->operands, &loop->num_operands, init);
-    body->args = append_value(kernel, body->args, &body->num_args, arg);
-    loop->results = append_value(kernel, loop->results, &loop->num_results, result);
-    yield->operands = append_value(kernel, yield->operands, &yield->num_operands, next);
-    return arg;
-}
-
-/* A new op of one result of `type` in front of `before`, at the loop's
-   location (an op of the loop's bookkeeping, not of any expression). */
-static IrOp *new_op(IrKernel *kernel, IrOp *before, Span loc, IrOpcode opcode, const IrType *type, IrValue *a,
-                    IrValue *b, IrValue *c) {
-    IrValue *operands[3] = {a, b, c};
-    int n = c ? 3 : b ? 2 : a ? 1 : 0;
-    IrOp *op = ir_op_new(kernel, opcode, loc, n, 1);
-    for (int i = 0; i < n; i++)
-        op->operands[i] = operands[i];
-    op->results[0]->type = *type;
-    ir_op_insert_before(before, op);
-    return op;
-}
-
-static bool is_int_const(const IrValue *v, int64_t *value) {
-    if (!v->def || v->def->opcode != IR_CONST)
-        return false;
-    *value = v->def->int_value;
-    return true;
-}
-
 /* In front of `loop`: `if lo < hi [and step > 0] { yield } else { yield }`,
    the guard of the first iteration's loads (none when the loop runs no
    iteration: a scalar index at lo may be outside its dim then, and the
@@ -227,12 +94,12 @@ static bool is_int_const(const IrValue *v, int64_t *value) {
    zeros into its else block; add_guarded adds one. */
 static IrOp *new_guard(IrKernel *kernel, IrOp *loop) {
     IrType boolean = ir_scalar_type(DT_BOOL), i32 = ir_scalar_type(DT_I32);
-    IrValue *cond = new_op(kernel, loop, loop->loc, IR_LT, &boolean, loop->operands[0], loop->operands[1], NULL)->results[0];
+    IrValue *cond = loop_new_op(kernel, loop, loop->loc, IR_LT, &boolean, loop->operands[0], loop->operands[1], NULL)->results[0];
     int64_t step;
-    if (!is_int_const(loop->operands[2], &step) || step <= 0) {
-        IrValue *zero = new_op(kernel, loop, loop->loc, IR_CONST, &i32, NULL, NULL, NULL)->results[0];
-        IrValue *up = new_op(kernel, loop, loop->loc, IR_GT, &boolean, loop->operands[2], zero, NULL)->results[0];
-        cond = new_op(kernel, loop, loop->loc, IR_AND, &boolean, cond, up, NULL)->results[0];
+    if (!loop_int_const(loop->operands[2], &step) || step <= 0) {
+        IrValue *zero = loop_new_op(kernel, loop, loop->loc, IR_CONST, &i32, NULL, NULL, NULL)->results[0];
+        IrValue *up = loop_new_op(kernel, loop, loop->loc, IR_GT, &boolean, loop->operands[2], zero, NULL)->results[0];
+        cond = loop_new_op(kernel, loop, loop->loc, IR_AND, &boolean, cond, up, NULL)->results[0];
     }
     IrOp *guard = ir_op_new(kernel, IR_IF, loop->loc, 1, 0);
     guard->operands[0] = cond;
@@ -252,14 +119,14 @@ static IrOp *new_guard(IrKernel *kernel, IrOp *loop) {
    of its type in the else block. Returns the result. */
 static IrValue *add_guarded(IrKernel *kernel, IrOp *guard, IrValue *value) {
     IrOp *then_yield = guard->body->last, *else_yield = guard->else_body->last;
-    IrValue *zero = new_op(kernel, else_yield, guard->loc, IR_CONST, &value->type, NULL, NULL, NULL)->results[0];
+    IrValue *zero = loop_new_op(kernel, else_yield, guard->loc, IR_CONST, &value->type, NULL, NULL, NULL)->results[0];
     IrValue *result = ARENA_NEW(&kernel->arena, IrValue);
     result->type = value->type;
     result->def = guard;
     result->result_index = guard->num_results;
-    then_yield->operands = append_value(kernel, then_yield->operands, &then_yield->num_operands, value);
-    else_yield->operands = append_value(kernel, else_yield->operands, &else_yield->num_operands, zero);
-    guard->results = append_value(kernel, guard->results, &guard->num_results, result);
+    then_yield->operands = loop_append_value(kernel, then_yield->operands, &then_yield->num_operands, value);
+    else_yield->operands = loop_append_value(kernel, else_yield->operands, &else_yield->num_operands, zero);
+    guard->results = loop_append_value(kernel, guard->results, &guard->num_results, result);
     return result;
 }
 
@@ -272,14 +139,14 @@ static IrOp *next_iteration(IrKernel *kernel, IrOp *loop) {
     IrValue *iv = body->args[0];
     IrType boolean = ir_scalar_type(DT_BOOL);
     IrOp *first = body->first;
-    IrValue *next = new_op(kernel, first, loop->loc, IR_ADD, &iv->type, iv, loop->operands[2], NULL)->results[0];
-    IrValue *valid = new_op(kernel, first, loop->loc, IR_LT, &boolean, next, loop->operands[1], NULL)->results[0];
+    IrValue *next = loop_new_op(kernel, first, loop->loc, IR_ADD, &iv->type, iv, loop->operands[2], NULL)->results[0];
+    IrValue *valid = loop_new_op(kernel, first, loop->loc, IR_LT, &boolean, next, loop->operands[1], NULL)->results[0];
     int64_t step;
-    if (!is_int_const(loop->operands[2], &step) || step != 1) {
-        IrValue *up = new_op(kernel, first, loop->loc, IR_GT, &boolean, next, iv, NULL)->results[0];
-        valid = new_op(kernel, first, loop->loc, IR_AND, &boolean, valid, up, NULL)->results[0];
+    if (!loop_int_const(loop->operands[2], &step) || step != 1) {
+        IrValue *up = loop_new_op(kernel, first, loop->loc, IR_GT, &boolean, next, iv, NULL)->results[0];
+        valid = loop_new_op(kernel, first, loop->loc, IR_AND, &boolean, valid, up, NULL)->results[0];
     }
-    return new_op(kernel, first, loop->loc, IR_SELECT, &iv->type, valid, next, iv);
+    return loop_new_op(kernel, first, loop->loc, IR_SELECT, &iv->type, valid, next, iv);
 }
 
 static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
@@ -300,20 +167,20 @@ static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
         if (op->opcode != IR_LOAD)
             continue;
         IrValue *ref = op->operands[0];
-        const IrValue *root = root_ref(ref);
+        const IrValue *root = loop_root_ref(ref);
         if (ref->type.space != SPACE_GLOBAL || root->type.access != ACCESS_IN || root->def ||
             only_yielded(body, op->results[0]))
             continue;
         int64_t need = tile_registers(&op->results[0]->type, threads);
         if (registers + need > PREFETCH_MAX_REGS)
             continue;
-        IrOp *slice[PREFETCH_MAX_SLICE];
+        IrOp *slice[LOOP_MAX_SLICE];
         int n = 0;
         bool ok = true;
         for (int i = 0; i < op->num_operands && ok; i++)
-            ok = collect_slice(body, op->operands[i], slice, &n);
+            ok = loop_collect_slice(body, op->operands[i], slice, &n);
         /* Room for the copies (each slice op and the load has one result). */
-        if (!ok || before.n + n + 1 > PREFETCH_MAX_MAP || inside.n + n + 1 > PREFETCH_MAX_MAP)
+        if (!ok || before.n + n + 1 > LOOP_MAX_MAP || inside.n + n + 1 > LOOP_MAX_MAP)
             continue;
         if (!guard) {
             guard = new_guard(kernel, loop);
@@ -324,7 +191,7 @@ static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
         IrValue *x0 = add_guarded(kernel, guard, emit_load(kernel, guard->body->last, slice, n, op, &before));
         IrValue *xn = emit_load(kernel, top->next, slice, n, op, &inside);
         top = xn->def;
-        IrValue *x = add_carried(kernel, loop, x0, xn);
+        IrValue *x = loop_add_carried(kernel, loop, x0, xn);
         ir_replace_uses(body, op->results[0], x);
         ir_op_remove(op);
         registers += need;

@@ -1,0 +1,302 @@
+/*
+ * pipeline.c: multi-stage asynchronous copies of the tiles a loop's dots
+ * read (the kernel's `stages` clause: the ring depth; 1 means none).
+ *
+ * Requires: a verified kernel.
+ * Preserves: verification and meaning: every copy reads what the original
+ *   load of some iteration read (the same view, from an `in` array, which
+ *   no op of the kernel writes), zero where the view is out of bounds, as
+ *   the load gave; the value the body then reads from shared memory is that
+ *   tile. The interpreter checks the protocol below as it runs it (a read
+ *   of a stage before its wait, a copy into a stage read since the last
+ *   wait: interp.c).
+ * Leaves behind: the original loads' address ops, unused (DCE).
+ *
+ * A load at the top level of a `for` body with a positive constant step,
+ * from a global `in` array, without an `other`, of a rank-2 f16 or bf16
+ * tile that only tensor-core dots read (as either operand, or transposed
+ * as the second), whose operands are computed from the induction variable,
+ * loop invariants and pure ops of the body, becomes a ring of `stages`
+ * shared buffers:
+ *
+ *     ring = alloc dtype[S, rows, cols] @shared          before the loop
+ *     for s in 0 .. S-2:                                  (unrolled)
+ *         if lo + s*step < hi [and no wrap] { async_copy ring[s], addr(lo + s*step) }
+ *         async_commit
+ *     for i = lo to hi step st iter(..., r = 0, w = S-1) {
+ *         async_wait S-2                  iteration i's group has landed; the block is in step
+ *         if i + (S-1)*st < hi [and no wrap] { async_copy ring[w], addr(i + (S-1)*st) }
+ *         async_commit
+ *         x = load ring[r]                where the load was
+ *         ...
+ *         yield ..., r + 1 mod S, w + 1 mod S
+ *     }
+ *
+ * Group g holds iteration g's tile: the prologue commits groups 0 .. S-2,
+ * iteration j commits group j + S-1 (empty when that iteration does not
+ * exist), so at iteration i, S-1 + i groups are committed and waiting
+ * until at most S-2 are pending retires groups 0 .. i. The copy of
+ * iteration i goes into slot (i + S-1) mod S = (i - 1) mod S, the one
+ * iteration i-1 read: the wait at the top of iteration i is followed by a
+ * block barrier on the GPU (barrier.c), after which no thread still reads
+ * it. Every group committed after the last iteration's is empty, so
+ * nothing is in flight when the loop ends. Trip counts 0, 1 and fewer
+ * than S are the guards' business: a copy is issued only for an iteration
+ * that runs.
+ *
+ * A dot's operand then goes global -> shared by cp.async, S-1 iterations
+ * ahead, and shared -> registers by ldmatrix (llvm_dot.c), without the
+ * registers and the barriers of staging it.
+ */
+#include "ir.h"
+#include "loop_edit.h"
+
+#include <string.h>
+
+enum { PIPELINE_MAX_STAGES = 8, PIPELINE_MAX_LOADS = 8 };
+
+static bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/* Whether `dot` runs on tensor cores by the rules of layout.c's
+   mma_layout that the IR alone decides (the warp split is the backend's). */
+static bool mma_dot(const IrOp *dot) {
+    const IrValue *a = dot->operands[0], *b = dot->operands[1], *r = dot->results[0];
+    if ((a->type.dtype != DT_F16 && a->type.dtype != DT_BF16) || b->type.dtype != a->type.dtype ||
+        r->type.dtype != DT_F32 || a->type.rank != 2 || b->type.rank != 2)
+        return false;
+    int64_t m = r->type.dims[0].size, n = r->type.dims[1].size, k = a->type.dims[1].size;
+    return is_pow2(m) && is_pow2(n) && m >= 16 && n >= 8 && k % 16 == 0;
+}
+
+/* Every use of `v` anywhere under `block`: counted into *uses; false when
+   one is not an mma dot's operand (0 or 1), or a transpose whose only
+   uses are an mma dot's operand 1. */
+static bool only_dots_read(const IrBlock *block, const IrValue *v, int *uses) {
+    for (const IrOp *op = block->first; op; op = op->next) {
+        for (int i = 0; i < op->num_operands; i++) {
+            if (op->operands[i] != v)
+                continue;
+            (*uses)++;
+            if (op->opcode == IR_DOT && i < 2 && mma_dot(op))
+                continue;
+            if (op->opcode != IR_TRANSPOSE || op->parent != v->def->parent)
+                return false;
+            int t_uses = 0;
+            if (!only_dots_read(op->parent, op->results[0], &t_uses) || t_uses == 0)
+                return false;
+            for (const IrOp *u = op->parent->first; u; u = u->next)
+                for (int j = 0; j < u->num_operands; j++)
+                    if (u->operands[j] == op->results[0] && (u->opcode != IR_DOT || j != 1))
+                        return false;
+        }
+        if ((op->body && !only_dots_read(op->body, v, uses)) || (op->else_body && !only_dots_read(op->else_body, v, uses)))
+            return false;
+    }
+    return true;
+}
+
+static IrValue *int_const(IrKernel *kernel, IrOp *before, Span loc, DType dtype, int64_t value) {
+    IrType t = ir_scalar_type(dtype);
+    IrOp *c = loop_new_op(kernel, before, loc, IR_CONST, &t, NULL, NULL, NULL);
+    c->int_value = value;
+    return c->results[0];
+}
+
+/* `view ring[slot, :, :]` in front of `before`. */
+static IrValue *ring_slot(IrKernel *kernel, IrOp *before, Span loc, IrValue *ring, IrValue *slot) {
+    IrOp *v = ir_op_new(kernel, IR_VIEW, loc, 2, 1);
+    v->operands[0] = ring;
+    v->operands[1] = slot;
+    v->view_dims = ARENA_ARRAY(&kernel->arena, IrViewDim, 3);
+    v->view_dims[0] = (IrViewDim){.kind = VIEW_INDEX, .offset_operand = 1};
+    v->view_dims[1] = (IrViewDim){.kind = VIEW_FULL};
+    v->view_dims[2] = (IrViewDim){.kind = VIEW_FULL};
+    IrType t = ring->type;
+    t.rank = 2;
+    t.dims[0] = ring->type.dims[1];
+    t.dims[1] = ring->type.dims[2];
+    memset(&t.dims[2], 0, sizeof(IrDim));
+    v->results[0]->type = t;
+    ir_op_insert_before(before, v);
+    return v->results[0];
+}
+
+/* `if cond { } else { }` in front of `before`; the copies go in front of
+   its then block's yield. */
+static IrOp *new_if(IrKernel *kernel, IrOp *before, Span loc, IrValue *cond) {
+    IrOp *guard = ir_op_new(kernel, IR_IF, loc, 1, 0);
+    guard->operands[0] = cond;
+    IrBlock *blocks[2];
+    for (int k = 0; k < 2; k++) {
+        blocks[k] = ir_block_new(kernel, 0, NULL);
+        blocks[k]->parent_op = guard;
+        ir_block_append(blocks[k], ir_op_new(kernel, IR_YIELD, loc, 0, 0));
+    }
+    guard->body = blocks[0];
+    guard->else_body = blocks[1];
+    ir_op_insert_before(before, guard);
+    return guard;
+}
+
+/* `base + offset < hi` and, for offset > 0, `base + offset > base` (no
+   wrap past INT32_MAX), in front of `before`; *at gets base + offset. */
+static IrValue *iteration_runs(IrKernel *kernel, IrOp *before, Span loc, IrValue *base, int64_t offset,
+                               IrValue *hi, IrValue **at) {
+    IrType boolean = ir_scalar_type(DT_BOOL);
+    IrValue *it = base;
+    if (offset != 0)
+        it = loop_new_op(kernel, before, loc, IR_ADD, &base->type, base, int_const(kernel, before, loc, DT_I32, offset),
+                         NULL)->results[0];
+    IrValue *valid = loop_new_op(kernel, before, loc, IR_LT, &boolean, it, hi, NULL)->results[0];
+    if (offset != 0) {
+        IrValue *up = loop_new_op(kernel, before, loc, IR_GT, &boolean, it, base, NULL)->results[0];
+        valid = loop_new_op(kernel, before, loc, IR_AND, &boolean, valid, up, NULL)->results[0];
+    }
+    *at = it;
+    return valid;
+}
+
+/* The copies of every ring's tile at iteration `it` into slot `slot`,
+   under `valid`, in front of `before`, then the commit. */
+typedef struct RingLoad {
+    IrOp *load;
+    IrOp *slice[LOOP_MAX_SLICE];
+    int n;
+    IrValue *ring;
+} RingLoad;
+
+static void issue_copies(IrKernel *kernel, IrOp *loop, IrOp *before, RingLoad *rings, int num_rings, IrValue *valid,
+                         IrValue *it, IrValue *slot) {
+    Span loc = loop->loc;
+    IrOp *guard = new_if(kernel, before, loc, valid);
+    IrOp *at = guard->body->last;
+    ValueMap map = {.n = 1};
+    map.from[0] = loop->body->args[0];
+    map.to[0] = it;
+    for (int k = 0; k < num_rings; k++) {
+        RingLoad *rl = &rings[k];
+        for (int i = 0; i < rl->n; i++)
+            if (!loop_is_mapped(&map, rl->slice[i]->results[0]))
+                ir_op_insert_before(at, loop_clone_op(kernel, rl->slice[i], &map));
+        IrValue *dst = ring_slot(kernel, at, rl->load->loc, rl->ring, slot);
+        IrOp *copy = ir_op_new(kernel, IR_ASYNC_COPY, rl->load->loc, 2 + rl->load->has_mask, 0);
+        copy->operands[0] = dst;
+        copy->operands[1] = loop_map_value(&map, rl->load->operands[0]);
+        if (rl->load->has_mask)
+            copy->operands[2] = loop_map_value(&map, rl->load->operands[1]);
+        copy->has_mask = rl->load->has_mask;
+        ir_op_insert_before(at, copy);
+    }
+    ir_op_insert_before(before, ir_op_new(kernel, IR_ASYNC_COMMIT, loc, 0, 0));
+}
+
+/* slot + 1, back to 0 at `stages`, in front of `before`. */
+static IrValue *next_slot(IrKernel *kernel, IrOp *before, Span loc, IrValue *slot, int stages) {
+    IrType i32 = ir_scalar_type(DT_I32), boolean = ir_scalar_type(DT_BOOL);
+    IrValue *one = int_const(kernel, before, loc, DT_I32, 1);
+    IrValue *up = loop_new_op(kernel, before, loc, IR_ADD, &i32, slot, one, NULL)->results[0];
+    IrValue *end = int_const(kernel, before, loc, DT_I32, stages);
+    IrValue *wrap = loop_new_op(kernel, before, loc, IR_EQ, &boolean, up, end, NULL)->results[0];
+    IrValue *zero = int_const(kernel, before, loc, DT_I32, 0);
+    return loop_new_op(kernel, before, loc, IR_SELECT, &i32, wrap, zero, up)->results[0];
+}
+
+static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages) {
+    IrBlock *body = loop->body;
+    int64_t step;
+    if (!body || !body->first || body->last->opcode != IR_YIELD || !loop_int_const(loop->operands[2], &step) ||
+        step <= 0)
+        return;
+    RingLoad rings[PIPELINE_MAX_LOADS];
+    int num_rings = 0, mapped = 1;
+    for (IrOp *op = body->first; op && num_rings < PIPELINE_MAX_LOADS; op = op->next) {
+        if (op->opcode != IR_LOAD || op->has_other)
+            continue;
+        IrValue *ref = op->operands[0];
+        const IrValue *root = loop_root_ref(ref);
+        const IrType *t = &op->results[0]->type;
+        if (ref->type.space != SPACE_GLOBAL || root->type.access != ACCESS_IN || root->def || t->rank != 2 ||
+            (t->dtype != DT_F16 && t->dtype != DT_BF16) || (t->dims[1].size * 2) % 16 != 0)
+            continue;
+        int uses = 0;
+        if (!only_dots_read(body, op->results[0], &uses) || uses == 0)
+            continue;
+        RingLoad *rl = &rings[num_rings];
+        rl->load = op;
+        rl->n = 0;
+        bool ok = true;
+        for (int i = 0; i < op->num_operands && ok; i++)
+            ok = loop_collect_slice(body, op->operands[i], rl->slice, &rl->n);
+        /* Room in one map for every ring's clones (each op has one result). */
+        if (!ok || mapped + rl->n + 1 > LOOP_MAX_MAP)
+            continue;
+        mapped += rl->n + 1;
+        num_rings++;
+    }
+    if (num_rings == 0)
+        return;
+
+    Span loc = loop->loc;
+    for (int k = 0; k < num_rings; k++) {
+        const IrType *t = &rings[k].load->results[0]->type;
+        IrOp *alloc = ir_op_new(kernel, IR_ALLOC, rings[k].load->loc, 0, 1);
+        IrType rt = *t;
+        rt.kind = IRT_REF;
+        rt.rank = 3;
+        rt.dims[0] = (IrDim){.size = stages};
+        rt.dims[1] = t->dims[0];
+        rt.dims[2] = t->dims[1];
+        rt.space = SPACE_SHARED;
+        rt.access = ACCESS_INOUT;
+        alloc->results[0]->type = rt;
+        ir_op_insert_before(loop, alloc);
+        rings[k].ring = alloc->results[0];
+    }
+    /* The prologue: iterations lo .. lo + (S-2) step. */
+    for (int s = 0; s + 1 < stages; s++) {
+        IrValue *it;
+        IrValue *valid = iteration_runs(kernel, loop, loc, loop->operands[0], s * step, loop->operands[1], &it);
+        issue_copies(kernel, loop, loop, rings, num_rings, valid, it, int_const(kernel, loop, loc, DT_I32, s));
+    }
+    /* The slots: read r, written w, carried. */
+    IrValue *r = loop_add_carried(kernel, loop, int_const(kernel, loop, loc, DT_I32, 0), NULL);
+    IrValue *w = loop_add_carried(kernel, loop, int_const(kernel, loop, loc, DT_I32, stages - 1), NULL);
+    IrOp *first = body->first;
+    IrOp *wait = ir_op_new(kernel, IR_ASYNC_WAIT, loc, 0, 0);
+    wait->int_value = stages - 2;
+    ir_op_insert_before(first, wait);
+    IrValue *it;
+    IrValue *valid = iteration_runs(kernel, first, loc, body->args[0], (stages - 1) * step, loop->operands[1], &it);
+    issue_copies(kernel, loop, first, rings, num_rings, valid, it, w);
+    for (int k = 0; k < num_rings; k++) {
+        IrOp *load = rings[k].load;
+        IrValue *slot = ring_slot(kernel, load, load->loc, rings[k].ring, r);
+        IrOp *from_ring = ir_op_new(kernel, IR_LOAD, load->loc, 1, 1);
+        from_ring->operands[0] = slot;
+        from_ring->results[0]->type = load->results[0]->type;
+        ir_op_insert_before(load, from_ring);
+        ir_replace_uses(body, load->results[0], from_ring->results[0]);
+        ir_op_remove(load);
+    }
+    IrOp *yield = body->last;
+    yield->operands[yield->num_operands - 2] = next_slot(kernel, yield, loc, r, stages);
+    yield->operands[yield->num_operands - 1] = next_slot(kernel, yield, loc, w, stages);
+}
+
+static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages) {
+    for (IrOp *op = block->first; op; op = op->next) {
+        if (op->body)
+            pipeline_block(kernel, op->body, stages);
+        if (op->else_body)
+            pipeline_block(kernel, op->else_body, stages);
+        if (op->opcode == IR_FOR)
+            pipeline_loop(kernel, op, stages);
+    }
+}
+
+void pass_pipeline(IrKernel *kernel) {
+    if (kernel->stages < 2)
+        return;
+    int stages = kernel->stages > PIPELINE_MAX_STAGES ? PIPELINE_MAX_STAGES : kernel->stages;
+    pipeline_block(kernel, kernel->body, stages);
+}
