@@ -126,7 +126,10 @@ def tessera_variants(c):
                                                   "matmul_128x128x64_w8_s2", "matmul_128x128x64_w8_s4",
                                                   "matmul_128x128x32_w8_s3", "matmul_128x128x32_w8_s4",
                                                   "matmul_128x256x32_w8_s3", "matmul_128x64x64_w4_s3",
-                                                  "matmul_64x64x32_w4_s4", "matmul_128x128x64_w8_s3_sm80")]
+                                                  "matmul_64x64x32_w4_s4", "matmul_128x128x64_w8_s3_sm80",
+                                                  "matmul_128x128x32_w4_s3", "matmul_128x128x32_w4_s4",
+                                                  "matmul_128x128x64_w4_s3", "matmul_256x128x32_w8_s3",
+                                                  "matmul_128x128x32_w4_s4_sm80")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:

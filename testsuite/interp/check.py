@@ -209,6 +209,41 @@ def matmul_small(rng):
     return matmul_case(rng, 100, 333, 70)
 
 
+# The pipeline pass's rings (testsuite/interp/Inputs/pipeline.tess): K = 0 (no
+# iteration), K < BK (one, masked), trip counts 1 and NS - 1, K not a multiple
+# of BK, edges in M and N, ring depths 2 to 4, B transposed, bf16.
+@case("pipe-k0", inputs("pipeline.tess"), kernel="pipe_matmul")
+def pipe_k0(rng):
+    return matmul_case(rng, 64, 0, 64)
+
+
+@case("pipe-k-below-bk", inputs("pipeline.tess"), kernel="pipe_matmul")
+def pipe_k_below_bk(rng):
+    return matmul_case(rng, 70, 20, 64)
+
+
+@case("pipe-trip-stages-minus-1", inputs("pipeline.tess"), kernel="pipe_matmul")
+def pipe_trip_short(rng):
+    return matmul_case(rng, 64, 64, 96)
+
+
+@case("pipe-odd-s2", inputs("pipeline.tess"), kernel="pipe_matmul", defines=["NS=2"])
+def pipe_odd_s2(rng):
+    return matmul_case(rng, 100, 333, 70)
+
+
+@case("pipe-odd-s4", inputs("pipeline.tess"), kernel="pipe_matmul", defines=["NS=4", "BM=32", "BN=32", "BK=16"])
+def pipe_odd_s4(rng):
+    return matmul_case(rng, 45, 250, 77)
+
+
+@case("pipe-bt-bf16", inputs("pipeline.tess"), kernel="pipe_matmul_bt")
+def pipe_bt(rng):
+    a = array_in("a", "bf16", rng.standard_normal((90, 200)))
+    b = array_in("b", "bf16", rng.standard_normal((50, 200)))
+    return [a, b, array_out("c", "f32")], lambda: {"c": f(a) @ f(b).T}
+
+
 @case("rowsum", example("rowsum.tess"))
 def rowsum(rng):
     x = array_in("x", "f32", rng.standard_normal((37, 1000)))
