@@ -1038,7 +1038,13 @@ static void exec_atomic(Interp *I, const Instr *in) {
                 continue;
             int64_t offset = it.offset + i * it.step;
             if (mem->shared) {
-                if (mem->written[offset] != SHARED_WRITTEN) {
+                if (mem->written[offset] & SHARED_PENDING) {
+                    char where[256];
+                    format_element(mem, offset, where, sizeof where);
+                    interp_fail(I, op, "atomic update of shared memory while an async copy into it is in "
+                                "flight: element %s", where);
+                }
+                if (!mem->written[offset]) {
                     char where[256];
                     format_element(mem, offset, where, sizeof where);
                     interp_fail(I, op, "atomic update of shared memory that nothing wrote: element %s",
