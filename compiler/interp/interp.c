@@ -29,10 +29,11 @@
  * "async"): a copy reads its source when issued (sources are `in` arrays,
  * which nothing writes) and lands in shared memory when an async_wait
  * retires its group. Until then its elements are pending: reading one, or
- * writing one with a store or another copy, is an error. An async_wait is
- * the point where the GPU also synchronizes the block, so a copy into an
- * element some op read since the last wait is an error too (on the GPU
- * another warp may still be reading it: the "stage still being read").
+ * writing one with a store, an atomic or another copy, is an error. An
+ * async_wait is the point where the GPU also synchronizes the block, so a
+ * copy into an element some op read since the last wait is an error too (on
+ * the GPU another warp may still be reading it: the "stage still being
+ * read").
  *
  * Checks beyond the GPU: a read of shared memory no op wrote (one written
  * byte per element of each alloc, cleared when the alloc runs), an integer
@@ -1038,7 +1039,13 @@ static void exec_atomic(Interp *I, const Instr *in) {
                 continue;
             int64_t offset = it.offset + i * it.step;
             if (mem->shared) {
-                if (mem->written[offset] != SHARED_WRITTEN) {
+                if (mem->written[offset] & SHARED_PENDING) {
+                    char where[256];
+                    format_element(mem, offset, where, sizeof where);
+                    interp_fail(I, op, "atomic update of shared memory while an async copy into it is in "
+                                "flight: element %s", where);
+                }
+                if (!mem->written[offset]) {
                     char where[256];
                     format_element(mem, offset, where, sizeof where);
                     interp_fail(I, op, "atomic update of shared memory that nothing wrote: element %s",

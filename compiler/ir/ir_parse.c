@@ -17,7 +17,6 @@
 #include "ir.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -364,7 +363,7 @@ static int64_t parse_int(Parser *P, int64_t min, int64_t max, const char *what) 
             ok = false;
     }
     if (!ok || value < min || value > max)
-        parse_error(P, at, "%s out of range [%" PRId64 ", %" PRId64 "]", what, min, max);
+        parse_error(P, at, "%s out of range [%lld, %lld]", what, (long long)min, (long long)max);
     advance(P);
     return value;
 }
