@@ -384,6 +384,11 @@ static bool verify_async_copy(Verifier *V, const IrOp *op) {
         return fail(V, op, "'async_copy' copies into a writable @shared ref, not %s", type_text(V, &dst->type));
     if (!is_ref(src) || src->type.space != SPACE_GLOBAL)
         return fail(V, op, "'async_copy' copies from a @global ref, not %s", type_text(V, &src->type));
+    /* The copy reads its source some time before the wait (the
+       interpreter: when issued); only an `in` array is unchanged meanwhile. */
+    if (src->type.access != ACCESS_IN)
+        return fail(V, op, "'async_copy' copies from an 'in' ref (nothing writes it while the copy is in flight), "
+                    "not %s", type_text(V, &src->type));
     for (int i = 0; i < src->type.rank; i++)
         if (src->type.dims[i].sym || (i < dst->type.rank && dst->type.dims[i].sym))
             return fail(V, op, "'async_copy' refs must have static shapes (view them first)");

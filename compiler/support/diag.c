@@ -459,6 +459,7 @@ static const struct {
     {"E0905", "'async_copy' from %s into %s: dtype and shape must agree"},
     {"E0906", "'async_copy' mask must be a bool tile of the refs' shape, found %s"},
     {"E0907", "'async_wait' of %lld pending groups (0..64)"},
+    {"E0908", "'async_copy' copies from an 'in' ref (nothing writes it while the copy is in flight), not %s"},
     {"W0001", "this expression's value is unused"},
     {"W0002", "no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped"},
 };
