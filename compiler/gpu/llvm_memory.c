@@ -800,6 +800,7 @@ void llvm_memory_async_copy(Lowering *L, IrOp *op) {
     if (op->has_mask)
         in.mask = llvm_kernel_operand(L, op, 2);
     MemAccess out = {.ref = ref_of(L, op->operands[0]), .tile = in.tile, .is_store = true};
+    llvm_kernel_barrier_at(L, layout_op_plan(L->plan, op)->barriers, BARRIER_BEFORE_WRITE);
     ThreadInfo *ti = llvm_kernel_thread(L, layout, &type);
     LLVMValueRef unique = ti->unique;
     LLVMBasicBlockRef done = NULL;

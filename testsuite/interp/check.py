@@ -237,6 +237,11 @@ def pipe_odd_s4(rng):
     return matmul_case(rng, 45, 250, 77)
 
 
+@case("pipe-two-loops", inputs("pipeline.tess"), kernel="pipe_two_loops")
+def pipe_two_loops(rng):
+    return matmul_case(rng, 100, 300, 70)
+
+
 @case("pipe-bt-bf16", inputs("pipeline.tess"), kernel="pipe_matmul_bt")
 def pipe_bt(rng):
     a = array_in("a", "bf16", rng.standard_normal((90, 200)))
