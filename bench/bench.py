@@ -134,10 +134,12 @@ def tessera_variants(c):
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:
             return [(v, "attention", kern) for v in ("attn_d64_bq128_w8", "attn_d64_bq64_w4", "attn_d64_bq128_w8_s1",
-                                                     "attn_d64_bq128_w8_s3", "attn_d64_bq128_w8_sm80")]
+                                                     "attn_d64_bq128_w8_s3", "attn_d64_bq128_w8_sm80",
+                                                     "attn_d64_bq128_w4", "attn_d64_bq128_bk32_w4_s3")]
         return [(v, "attention", kern) for v in ("attn_d128_bq64_w8", "attn_d128_bq128_w8", "attn_d128_bq128_w8_s3",
                                                  "attn_d128_bq64_w4", "attn_d128_bq128_w8_s1",
-                                                 "attn_d128_bq128_w8_sm80")]
+                                                 "attn_d128_bq128_w8_sm80", "attn_d128_bq128_bk32_w4",
+                                                 "attn_d128_bq128_bk32_w4_s3")]
     return []
 
 

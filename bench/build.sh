@@ -126,6 +126,10 @@ attn_d128_bq64_w4     attention  D=128 BQ=64 BK=64 W=4
 attn_d128_bq128_w8_s1 attention  D=128 BQ=128 BK=64 W=8 NS=1
 attn_d128_bq128_w8_sm80 attention D=128 BQ=128 BK=64 W=8 --arch=sm_80
 attn_d64_bq128_w8_sm80 attention D=64 BQ=128 BK=64 W=8 --arch=sm_80
+attn_d128_bq128_bk32_w4 attention D=128 BQ=128 BK=32 W=4
+attn_d128_bq128_bk32_w4_s3 attention D=128 BQ=128 BK=32 W=4 NS=3
+attn_d64_bq128_w4     attention  D=64 BQ=128 BK=64 W=4
+attn_d64_bq128_bk32_w4_s3 attention D=64 BQ=128 BK=32 W=4 NS=3
 '
 fail=0
 count=0

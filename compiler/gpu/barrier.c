@@ -191,6 +191,31 @@ static void reduction(Barriers *B, OpPlan *p) {
     access_range(B, offset, offset + slot);
 }
 
+/* A tensor-core dot's operands read in place (ldmatrix from an alloc):
+   a barrier first when an access other than a ring's async copies may
+   have written their alloc since the last one (a stationary operand's
+   store before its loop); the reads then count as accesses of it. */
+static void in_place_reads(Barriers *B, OpPlan *p, bool may_place) {
+    const IrOp *op = p->op;
+    const IrValue *sources[2] = {
+        p->mma_a_shared ? op->operands[0] : NULL,
+        !p->mma_b_shared ? NULL : p->mma_b_transposed ? op->operands[1]->def->operands[0] : op->operands[1],
+    };
+    for (int k = 0; k < 2; k++) {
+        if (!sources[k])
+            continue;
+        const OpPlan *alloc = ref_alloc(B->plan, sources[k]->def->operands[0]);
+        int64_t lo = alloc->scratch_offset, hi = lo + alloc->scratch_bytes;
+        bool free = !B->t.unknown;
+        for (int i = 0; i < B->t.num_ranges && free; i++)
+            free = B->t.async[i] || !(lo < B->t.hi[i] && B->t.lo[i] < hi);
+        if (!free && may_place)
+            place(B, p, NULL, BARRIER_BEFORE_WRITE,
+                  B->t.unknown ? B->t.why : "between a write of the alloc and the dot's in-place reads");
+        access_range_as(B, lo, hi, true);
+    }
+}
+
 static void walk_block(Barriers *B, IrBlock *block);
 
 /* After a region: as before it when it had no phase, else unknown. */
@@ -269,8 +294,10 @@ static void walk_op(Barriers *B, IrOp *op) {
         return;
     case IR_REDUCE: reduction(B, p); return;
     case IR_DOT:
+        /* A staging dot's barriers come before all of its reads. */
         if (layout_dot_stages(plan, p))
             phase_any(B, p, NULL, "after a dot's staging");
+        in_place_reads(B, p, !layout_dot_stages(plan, p));
         return;
     case IR_ASYNC_COPY: async_copy(B, p); return;
     case IR_ASYNC_WAIT:

@@ -935,6 +935,16 @@ static bool in_place_operand(Assign *A, const IrValue *v) {
     return ref->def && ref->def->opcode == IR_ALLOC && ref->type.space == SPACE_SHARED;
 }
 
+/* The alloc an in-place operand's load reads, its rows padded to
+   layout_mma_pitch (16 bytes more than a row: the 8 rows of an ldmatrix
+   matrix start in 8 different bank quads). */
+static void pad_alloc_rows(Assign *A, const IrValue *v) {
+    const IrValue *ref = v->def->operands[0];
+    while (ref->def && ref->def->opcode == IR_VIEW)
+        ref = ref->def->operands[0];
+    layout_op_plan(A->plan, ref->def)->alloc_pitch = layout_mma_pitch(ref->type.dims[ref->type.rank - 1].size);
+}
+
 static void assign_op(Assign *A, IrOp *op) {
     A->next_op++;
     const Layout **want = operand_array(A, op);
@@ -971,8 +981,10 @@ static void assign_op(Assign *A, IrOp *op) {
            the lowering does once before the loop. */
         int64_t k = op->operands[0]->type.dims[op->operands[0]->type.rank - 1].size;
         p->mma_a_shared = p->mma && in_place_operand(A, op->operands[0]);
-        if (p->mma_a_shared)
+        if (p->mma_a_shared) {
             layout_op_plan(A->plan, op->operands[0]->def)->elided = true;
+            pad_alloc_rows(A, op->operands[0]);
+        }
         else if (p->mma && l->warps_per_cta[1] == 1 && layout_is_pow2(k) && !splat_source(A, op->operands[0]))
             want[0] = l;
         else
@@ -985,8 +997,10 @@ static void assign_op(Assign *A, IrOp *op) {
                               A->uses[op->operands[1]->id] == 1 && !splat_source(A, t->operands[0]);
         IrValue *b_source = p->mma_b_transposed ? t->operands[0] : op->operands[1];
         p->mma_b_shared = p->mma && in_place_operand(A, b_source);
-        if (p->mma_b_shared)
+        if (p->mma_b_shared) {
             layout_op_plan(A->plan, b_source->def)->elided = true;
+            pad_alloc_rows(A, b_source);
+        }
         if (p->mma_b_transposed) {
             OpPlan *tp = layout_op_plan(A->plan, t);
             tp->elided = true;

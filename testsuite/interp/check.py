@@ -242,6 +242,28 @@ def pipe_two_loops(rng):
     return matmul_case(rng, 100, 300, 70)
 
 
+@case("pipe-stationary", inputs("pipeline.tess"), kernel="pipe_stationary")
+def pipe_stationary(rng):
+    T = 150
+    q = array_in("q", "f16", rng.standard_normal((128, 128)))
+    k = array_in("k", "f16", rng.standard_normal((T, 128)))
+    kp = np.zeros((5 * 32, 128))
+    kp[:T] = f(k)
+    ref = sum(f(q) @ kp[j * 32:(j + 1) * 32].T for j in range(5))
+    return [q, k, array_out("o", "f32")], lambda: {"o": ref}
+
+
+@case("attention-d128-stationary", example("attention.tess"), defines=["D=128", "BK=32"])
+def attention_d128(rng):
+    B, S, T, H, D = 1, 150, 150, 2, 128
+    q = array_in("q", "f16", rng.standard_normal((B, S, H, D)))
+    k = array_in("k", "f16", rng.standard_normal((B, T, H, D)))
+    v = array_in("v", "f16", rng.standard_normal((B, T, H, D)))
+    scale = 0.09
+    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
+    return args, lambda: {"o": attention_ref(f(q), f(k), f(v), scale)}
+
+
 @case("pipe-bt-bf16", inputs("pipeline.tess"), kernel="pipe_matmul_bt")
 def pipe_bt(rng):
     a = array_in("a", "bf16", rng.standard_normal((90, 200)))

@@ -283,14 +283,63 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages) {
     yield->operands[yield->num_operands - 1] = next_slot(kernel, yield, loc, w, stages);
 }
 
-static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages) {
+/* A stationary A operand: `dot(a, ...)` in the body with `a` computed
+   before the loop (flash attention's q). Held as fragments in registers,
+   it costs m * k * 2 / (4 * threads) registers a thread for the whole loop;
+   past STATIONARY_MAX_REGS it is stored once into shared memory in front
+   of the loop and read in place by ldmatrix every iteration (as
+   FlashAttention-2 keeps q for head dim 128), which frees the registers
+   for more rows per warp. */
+enum { STATIONARY_MAX_REGS = 32 };
+
+static bool stationary_candidate(const IrOp *loop, const IrOp *dot, int threads) {
+    const IrValue *a = dot->operands[0];
+    if (dot->opcode != IR_DOT || !mma_dot(dot) || !a->def || a->def->opcode == IR_CONST)
+        return false;
+    for (const IrBlock *b = a->def->parent; b; b = b->parent_op ? b->parent_op->parent : NULL)
+        if (b == loop->body)
+            return false;   /* computed inside the loop */
+    int64_t words = a->type.dims[0].size * a->type.dims[1].size * 2 / 4;
+    return words > (int64_t)STATIONARY_MAX_REGS * threads;
+}
+
+static void stationary_operands(IrKernel *kernel, IrOp *loop, int threads) {
+    IrBlock *body = loop->body;
+    if (!body)
+        return;
+    for (IrOp *dot = body->first; dot; dot = dot->next) {
+        if (!stationary_candidate(loop, dot, threads))
+            continue;
+        IrValue *a = dot->operands[0];
+        IrOp *alloc = ir_op_new(kernel, IR_ALLOC, a->def->loc, 0, 1);
+        IrType rt = a->type;
+        rt.kind = IRT_REF;
+        rt.space = SPACE_SHARED;
+        rt.access = ACCESS_INOUT;
+        alloc->results[0]->type = rt;
+        ir_op_insert_before(loop, alloc);
+        IrOp *store = ir_op_new(kernel, IR_STORE, a->def->loc, 2, 0);
+        store->operands[0] = alloc->results[0];
+        store->operands[1] = a;
+        ir_op_insert_before(loop, store);
+        IrOp *load = ir_op_new(kernel, IR_LOAD, a->def->loc, 1, 1);
+        load->operands[0] = alloc->results[0];
+        load->results[0]->type = a->type;
+        ir_op_insert_before(dot, load);
+        dot->operands[0] = load->results[0];
+    }
+}
+
+static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages, int threads) {
     for (IrOp *op = block->first; op; op = op->next) {
         if (op->body)
-            pipeline_block(kernel, op->body, stages);
+            pipeline_block(kernel, op->body, stages, threads);
         if (op->else_body)
-            pipeline_block(kernel, op->else_body, stages);
-        if (op->opcode == IR_FOR)
+            pipeline_block(kernel, op->else_body, stages, threads);
+        if (op->opcode == IR_FOR) {
+            stationary_operands(kernel, op, threads);
             pipeline_loop(kernel, op, stages);
+        }
     }
 }
 
@@ -298,5 +347,5 @@ void pass_pipeline(IrKernel *kernel) {
     if (kernel->stages < 2)
         return;
     int stages = kernel->stages > PIPELINE_MAX_STAGES ? PIPELINE_MAX_STAGES : kernel->stages;
-    pipeline_block(kernel, kernel->body, stages);
+    pipeline_block(kernel, kernel->body, stages, (kernel->warps > 0 ? kernel->warps : 4) * 32);
 }
