@@ -311,7 +311,7 @@ $(BUILD)/tests/manifest_write_test: testsuite/runtime/Inputs/manifest_write_test
 # The layout unit tests, no LLVM: linear_layout.c against the PTX ISA's
 # fragment tables and layout.c's blocked layouts (testsuite/layout), and the
 # layout interface by enumeration (testsuite/codegen/layout-interface.test).
-LAYOUT_TEST_OBJS := $(addprefix $(BUILD)/obj/compiler/,gpu/linear_layout.o gpu/layout.o ir/ir.o ir/dtype.o \
+LAYOUT_TEST_OBJS := $(addprefix $(BUILD)/obj/compiler/,gpu/linear_layout.o gpu/layout.o gpu/convert.o ir/ir.o ir/dtype.o \
 	ir/numeric.o support/arena.o support/diag.o)
 $(BUILD)/tests/linear_layout_test: testsuite/layout/Inputs/linear_layout_test.c $(LAYOUT_TEST_OBJS) \
 		compiler/gpu/linear_layout.h compiler/gpu/layout_internal.h compiler/gpu/codegen.h

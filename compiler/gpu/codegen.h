@@ -293,6 +293,10 @@ const char *convert_method_name(ConvertMethod method);
 /* Whether v (not the result of the op being lowered) is a splat or a
    single element: what the lowering holds as one scalar. */
 bool convert_is_scalar(const KernelPlan *plan, const IrValue *v);
+/* Whether `v` is an index expression (iota, splats, elementwise ops,
+   broadcasts of them) that a conversion recomputes in the wanted layout
+   instead of moving it through shared memory. */
+bool convert_can_remat(const KernelPlan *plan, const IrValue *v);
 
 /* ---- shared memory (shared_alloc.c) ----------------------------------------- */
 

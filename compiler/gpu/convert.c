@@ -106,6 +106,8 @@ static bool can_remat(const KernelPlan *plan, const IrValue *v, const IrValue *s
     return v->def && (v == self || !convert_is_scalar(plan, v)) && remat_ok(plan, v, self, 0, &nodes);
 }
 
+bool convert_can_remat(const KernelPlan *plan, const IrValue *v) { return can_remat(plan, v, NULL); }
+
 /* ---- records ---------------------------------------------------------------------- */
 
 typedef struct Convert {

@@ -726,11 +726,19 @@ static void assign_elementwise(Assign *A, IrOp *op) {
             want[i] = NULL;
         return;
     }
+    /* An index expression (a mask from iotas) is recomputed in any layout
+       for free (convert.c's remat): the data operands decide, so that a
+       dot's result is not moved to the mask's layout. */
+    bool data_operand = false;
+    for (int i = 0; i < op->num_operands; i++) {
+        IrValue *v = op->operands[i];
+        data_operand |= !splat_source(A, v) && !is_open(A, v) && !convert_can_remat(A->plan, v);
+    }
     const Layout *best = NULL;
     int64_t best_regs = 0;
     for (int i = 0; i < op->num_operands; i++) {
         IrValue *v = op->operands[i];
-        if (splat_source(A, v) || is_open(A, v))
+        if (splat_source(A, v) || is_open(A, v) || (data_operand && convert_can_remat(A->plan, v)))
             continue;
         int64_t regs = layout_regs_per_thread(vplan(A, v)->layout, &r->type);
         if (!best || regs < best_regs) {
