@@ -256,11 +256,17 @@ static void walk_if(Barriers *B, OpPlan *p) {
     }
     /* Regions that only issued async copies (a pipeline's guarded copies):
        the ranges of both, so that the next copies need no barrier. */
-    if (touched && async_only && only_async(&before) &&
-        after[0].num_ranges + after[1].num_ranges - before.num_ranges <= TRACK_RANGES) {
+    if (touched && async_only && only_async(&before) && after[0].num_ranges + after[1].num_ranges <= TRACK_RANGES) {
+        /* the union of both paths' ranges (either may have placed a
+           barrier and dropped the ranges from before it) */
         B->t = after[0];
-        for (int i = before.num_ranges; i < after[1].num_ranges; i++)
-            access_range_as(B, after[1].lo[i], after[1].hi[i], true);
+        for (int i = 0; i < after[1].num_ranges; i++) {
+            bool seen = false;
+            for (int j = 0; j < after[0].num_ranges && !seen; j++)
+                seen = after[0].lo[j] == after[1].lo[i] && after[0].hi[j] == after[1].hi[i];
+            if (!seen)
+                access_range_as(B, after[1].lo[i], after[1].hi[i], true);
+        }
         return;
     }
     B->t = before;

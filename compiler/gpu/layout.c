@@ -926,10 +926,42 @@ static bool dot_feeds_rows(IrBlock *block, bool *from_dot) {
    is an unmasked load, used once, of an alloc seen through views that only
    index leading dims (the rows stay whole, 16-byte aligned, at the alloc's
    pitch): a ring slot of passes/pipeline.c. */
-static bool in_place_operand(Assign *A, const IrValue *v) {
+static const IrValue *root_alloc_ref(const IrValue *ref) {
+    while (ref->def && ref->def->opcode == IR_VIEW)
+        ref = ref->def->operands[0];
+    return ref;
+}
+
+/* Whether some op in `block` (nested regions included) may write the
+   alloc whose ref is `root`. */
+static bool block_writes(const IrBlock *block, const IrValue *root) {
+    for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
+        if ((op->opcode == IR_STORE || op->opcode == IR_ATOMIC || op->opcode == IR_ASYNC_COPY) &&
+            root_alloc_ref(op->operands[0]) == root)
+            return true;
+        if (block_writes(op->body, root) || block_writes(op->else_body, root))
+            return true;
+    }
+    return false;
+}
+
+static bool in_place_operand(Assign *A, const IrOp *dot, const IrValue *v) {
     const IrOp *load = v->def;
     if (!load || load->opcode != IR_LOAD || load->num_operands != 1 || A->uses[v->id] != 1 || v->type.rank != 2)
         return false;
+    /* The dot reads the bytes when it runs, not when the load would have:
+       same block, and no write of the alloc in between (shared_alloc.c
+       keeps the alloc live until the dot). */
+    const IrValue *root = root_alloc_ref(load->operands[0]);
+    if (load->parent != dot->parent)
+        return false;
+    for (const IrOp *op = load->next; op && op != dot; op = op->next) {
+        if ((op->opcode == IR_STORE || op->opcode == IR_ATOMIC || op->opcode == IR_ASYNC_COPY) &&
+            root_alloc_ref(op->operands[0]) == root)
+            return false;
+        if (block_writes(op->body, root) || block_writes(op->else_body, root))
+            return false;
+    }
     const IrValue *ref = load->operands[0];
     while (ref->def && ref->def->opcode == IR_VIEW) {
         const IrOp *view = ref->def;
@@ -988,7 +1020,7 @@ static void assign_op(Assign *A, IrOp *op) {
            flash attention) and, for a loop-invariant A (q), a conversion
            the lowering does once before the loop. */
         int64_t k = op->operands[0]->type.dims[op->operands[0]->type.rank - 1].size;
-        p->mma_a_shared = p->mma && in_place_operand(A, op->operands[0]);
+        p->mma_a_shared = p->mma && in_place_operand(A, op, op->operands[0]);
         if (p->mma_a_shared) {
             layout_op_plan(A->plan, op->operands[0]->def)->elided = true;
             pad_alloc_rows(A, op->operands[0]);
@@ -1004,7 +1036,7 @@ static void assign_op(Assign *A, IrOp *op) {
         p->mma_b_transposed = p->mma && t && t->opcode == IR_TRANSPOSE && t->operands[0]->type.rank == 2 &&
                               A->uses[op->operands[1]->id] == 1 && !splat_source(A, t->operands[0]);
         IrValue *b_source = p->mma_b_transposed ? t->operands[0] : op->operands[1];
-        p->mma_b_shared = p->mma && in_place_operand(A, b_source);
+        p->mma_b_shared = p->mma && in_place_operand(A, op, b_source);
         if (p->mma_b_shared) {
             layout_op_plan(A->plan, b_source->def)->elided = true;
             pad_alloc_rows(A, b_source);

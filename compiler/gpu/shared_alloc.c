@@ -85,8 +85,18 @@ static void shared_find_uses(KernelPlan *plan, OpPlan **root, Buffer *buffers, i
     for (int i = 0; i < plan->num_ops; i++) {
         OpPlan *p = &plan->ops[i];
         IrOp *op = p->op;
-        for (int k = 0; k < op->num_operands; k++) {
-            OpPlan *alloc = root[op->operands[k]->id];
+        /* A dot reading an operand in place (layout.c) reads its alloc
+           itself: the alloc lives until the dot, not just its elided load. */
+        const IrValue *in_place[2] = {NULL, NULL};
+        if (op->opcode == IR_DOT && p->mma_a_shared)
+            in_place[0] = op->operands[0]->def->operands[0];
+        if (op->opcode == IR_DOT && p->mma_b_shared)
+            in_place[1] = (p->mma_b_transposed ? op->operands[1]->def->operands[0] : op->operands[1])->def->operands[0];
+        for (int k = 0; k < op->num_operands + 2; k++) {
+            const IrValue *v = k < op->num_operands ? op->operands[k] : in_place[k - op->num_operands];
+            while (v && k >= op->num_operands && v->def && v->def->opcode == IR_VIEW)
+                v = v->def->operands[0];
+            OpPlan *alloc = v ? root[v->id] : NULL;
             if (!alloc)
                 continue;
             Buffer *b = &buffers[buffer_of[alloc->index]];

@@ -1087,11 +1087,11 @@ static void ref_of_memory(Ref *ref, Memory *mem) {
     }
 }
 
-static void drop_pending(Interp *I, const Memory *m);
+static void check_no_pending(Interp *I, const IrOp *op, const Memory *m);
 
 static void exec_alloc(Interp *I, const Instr *in) {
     Memory *m = in->shared;
-    drop_pending(I, m);
+    check_no_pending(I, in->op, m);
     memset(m->written, 0, (size_t)m->count);
     memset(m->read_epoch, 0, sizeof(int64_t) * (size_t)m->count);
     memset(m->data, 0, (size_t)(m->count * m->elem_bytes));
@@ -1100,15 +1100,14 @@ static void exec_alloc(Interp *I, const Instr *in) {
 
 /* ---- asynchronous copies ---------------------------------------------------------------- */
 
-static void drop_pending(Interp *I, const Memory *m) {
-    int kept = 0;
-    for (int i = 0; i < I->num_pending; i++) {
+/* An alloc that runs again while a copy into its buffer is in flight: on
+   the GPU the copy would still land, in bytes that now belong to the new
+   buffer. */
+static void check_no_pending(Interp *I, const IrOp *op, const Memory *m) {
+    for (int i = 0; i < I->num_pending; i++)
         if (I->pending[i].dst.mem == m)
-            free(I->pending[i].data);
-        else
-            I->pending[kept++] = I->pending[i];
-    }
-    I->num_pending = kept;
+            interp_fail(I, op, "alloc runs again while an async copy into its buffer (line %d) is in flight",
+                        I->pending[i].op->loc.line);
 }
 
 /* async_copy dst, src [mask]: the source's tile (0 where masked off or out

@@ -204,8 +204,11 @@ static IrValue *next_slot(IrKernel *kernel, IrOp *before, Span loc, IrValue *slo
 static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages) {
     IrBlock *body = loop->body;
     int64_t step;
+    /* (S-1) step must be an i32 offset: a copy's iteration i + (S-1) step
+       is tested against hi and against wrapping past INT32_MAX, which one
+       i32 add detects only for an offset below 2^31. */
     if (!body || !body->first || body->last->opcode != IR_YIELD || !loop_int_const(loop->operands[2], &step) ||
-        step <= 0)
+        step <= 0 || step > INT32_MAX / (stages - 1))
         return;
     RingLoad rings[PIPELINE_MAX_LOADS];
     int num_rings = 0, mapped = 1;
