@@ -296,8 +296,10 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages) {
 enum { STATIONARY_MAX_REGS = 32 };
 
 static bool stationary_candidate(const IrOp *loop, const IrOp *dot, int threads) {
+    if (dot->opcode != IR_DOT || !mma_dot(dot))
+        return false;
     const IrValue *a = dot->operands[0];
-    if (dot->opcode != IR_DOT || !mma_dot(dot) || !a->def || a->def->opcode == IR_CONST)
+    if (!a->def || a->def->opcode == IR_CONST)
         return false;
     for (const IrBlock *b = a->def->parent; b; b = b->parent_op ? b->parent_op->parent : NULL)
         if (b == loop->body)
