@@ -222,6 +222,13 @@ static void format_element(const Memory *mem, int64_t offset, char *buf, size_t 
         snprintf(buf + n, size - n, "] of '%s'", mem->name);
 }
 
+/* Ends the run with "WHAT: element [i, j] of ...". */
+static _Noreturn void element_fail(Interp *I, const IrOp *op, const Memory *mem, int64_t offset, const char *what) {
+    char where[256];
+    format_element(mem, offset, where, sizeof where);
+    interp_fail(I, op, "%s: element %s", what, where);
+}
+
 /* ---- the plan: slots for values -------------------------------------------------- */
 
 static void map_grow(Interp *I) {
@@ -933,17 +940,12 @@ static void exec_load(Interp *I, const Instr *in) {
                 int64_t offset = it.offset + i * it.step;
                 if (mask && !mask[it.tile + i].i)
                     continue;
-                if (mem->written[offset] & SHARED_PENDING) {
-                    char where[256];
-                    format_element(mem, offset, where, sizeof where);
-                    interp_fail(I, op, "read of shared memory before the async copy into it was waited for: "
-                                "element %s", where);
-                }
-                if (!mem->written[offset]) {
-                    char where[256];
-                    format_element(mem, offset, where, sizeof where);
-                    interp_fail(I, op, "read of shared memory that nothing wrote: element %s", where);
-                }
+                if (mem->written[offset] & SHARED_PENDING)
+                    element_fail(I, op, mem, offset,
+                                 "read of shared memory before the async copy into it was "
+                                 "waited for");
+                if (!mem->written[offset])
+                    element_fail(I, op, mem, offset, "read of shared memory that nothing wrote");
                 mem->read_epoch[offset] = I->wait_epoch;
             }
         }
@@ -1007,12 +1009,10 @@ static void exec_store(Interp *I, const Instr *in) {
                 continue;
             for (int64_t j = start; j < i; j++) {
                 int64_t offset = it.offset + j * it.step;
-                if (mem->shared && (mem->written[offset] & SHARED_PENDING)) {
-                    char where[256];
-                    format_element(mem, offset, where, sizeof where);
-                    interp_fail(I, op, "write of shared memory while an async copy into it is in flight: "
-                                "element %s", where);
-                }
+                if (mem->shared && (mem->written[offset] & SHARED_PENDING))
+                    element_fail(I, op, mem, offset,
+                                 "write of shared memory while an async copy into it is in "
+                                 "flight");
                 if (mem->shared)
                     mem->written[offset] = SHARED_WRITTEN;
                 else
@@ -1039,18 +1039,12 @@ static void exec_atomic(Interp *I, const Instr *in) {
                 continue;
             int64_t offset = it.offset + i * it.step;
             if (mem->shared) {
-                if (mem->written[offset] & SHARED_PENDING) {
-                    char where[256];
-                    format_element(mem, offset, where, sizeof where);
-                    interp_fail(I, op, "atomic update of shared memory while an async copy into it is in "
-                                "flight: element %s", where);
-                }
-                if (!mem->written[offset]) {
-                    char where[256];
-                    format_element(mem, offset, where, sizeof where);
-                    interp_fail(I, op, "atomic update of shared memory that nothing wrote: element %s",
-                                where);
-                }
+                if (mem->written[offset] & SHARED_PENDING)
+                    element_fail(I, op, mem, offset,
+                                 "atomic update of shared memory while an async copy into "
+                                 "it is in flight");
+                if (!mem->written[offset])
+                    element_fail(I, op, mem, offset, "atomic update of shared memory that nothing wrote");
             } else {
                 note_write(I, op, mem, offset, true);
             }
@@ -1151,11 +1145,8 @@ static void exec_async_copy(Interp *I, const Instr *in) {
                                    ? "async copy into shared memory read since the last async_wait (a stage "
                                      "still being read)"
                                    : NULL;
-            if (what) {
-                char where[256];
-                format_element(mem, offset, where, sizeof where);
-                interp_fail(I, op, "%s: element %s", what, where);
-            }
+            if (what)
+                element_fail(I, op, mem, offset, what);
             mem->written[offset] |= SHARED_PENDING;
         }
     }

@@ -305,16 +305,9 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
     }
     case IR_STORE:
     case IR_ATOMIC:
+    case IR_ASYNC_COPY:   /* store's form: destination, source, mask */
         if (op->opcode == IR_ATOMIC)
             fprintf(out, " %s", ir_combine_name(op->combine));
-        fputc(' ', out);
-        print_operands(op, 0, 2, out);
-        if (op->has_mask && op->num_operands > 2) {
-            fputs(" mask ", out);
-            print_value(op->operands[2], out);
-        }
-        break;
-    case IR_ASYNC_COPY:
         fputc(' ', out);
         print_operands(op, 0, 2, out);
         if (op->has_mask && op->num_operands > 2) {
