@@ -47,6 +47,11 @@
  * A dot's operand then goes global -> shared by cp.async, S-1 iterations
  * ahead, and shared -> registers by ldmatrix (llvm_dot.c), without the
  * registers and the barriers of staging it.
+ *
+ * The same loops' stationary operands: a loop-invariant A of such a dot
+ * that would take more than STATIONARY_MAX_REGS registers a thread as
+ * fragments is stored once into an alloc in front of the loop, and the dot
+ * reads a load of it (in place, on the GPU) instead (stationary_operands).
  */
 #include "ir.h"
 #include "loop_edit.h"
