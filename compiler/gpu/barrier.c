@@ -116,27 +116,29 @@ static bool only_async(const Track *t) {
     return true;
 }
 
-/* The alloc a ref is a view of. */
-static const OpPlan *ref_alloc(const KernelPlan *plan, const IrValue *ref) {
-    while (ref->def && ref->def->opcode == IR_VIEW)
-        ref = ref->def->operands[0];
-    return ref->def && ref->def->opcode == IR_ALLOC ? layout_op_plan(plan, ref->def) : NULL;
+/* Whether no access but async copies and in-place reads may have touched
+   [lo, hi) since the last barrier. */
+static bool free_of_plain_accesses(const Track *t, int64_t lo, int64_t hi) {
+    if (t->unknown)
+        return false;
+    for (int i = 0; i < t->num_ranges; i++)
+        if (!t->async[i] && lo < t->hi[i] && t->lo[i] < hi)
+            return false;
+    return true;
 }
 
 /* async_copy into a ring slot: a barrier first only when some other
    access since the last one may be to its bytes. */
 static void async_copy(Barriers *B, OpPlan *p) {
-    const OpPlan *ring = ref_alloc(B->plan, p->op->operands[0]);
-    if (!ring) {
+    const IrOp *alloc = layout_alloc_of(p->op->operands[0]);
+    if (!alloc) {
         place(B, p, NULL, BARRIER_BEFORE_WRITE, "before an async copy into shared memory");
         access_any(B, "after an async copy");
         return;
     }
+    const OpPlan *ring = layout_op_plan(B->plan, alloc);
     int64_t lo = ring->scratch_offset, hi = lo + ring->scratch_bytes;
-    bool free = !B->t.unknown;
-    for (int i = 0; i < B->t.num_ranges && free; i++)
-        free = B->t.async[i] || !(lo < B->t.hi[i] && B->t.lo[i] < hi);
-    if (!free)
+    if (!free_of_plain_accesses(&B->t, lo, hi))
         place(B, p, NULL, BARRIER_BEFORE_WRITE, B->t.unknown ? B->t.why : "an access of the ring since the last barrier");
     access_range_as(B, lo, hi, true);
 }
@@ -196,20 +198,13 @@ static void reduction(Barriers *B, OpPlan *p) {
    have written their alloc since the last one (a stationary operand's
    store before its loop); the reads then count as accesses of it. */
 static void in_place_reads(Barriers *B, OpPlan *p, bool may_place) {
-    const IrOp *op = p->op;
-    const IrValue *sources[2] = {
-        p->mma_a_shared ? op->operands[0] : NULL,
-        !p->mma_b_shared ? NULL : p->mma_b_transposed ? op->operands[1]->def->operands[0] : op->operands[1],
-    };
     for (int k = 0; k < 2; k++) {
-        if (!sources[k])
+        const IrValue *ref = layout_in_place_ref(p, k);
+        if (!ref)
             continue;
-        const OpPlan *alloc = ref_alloc(B->plan, sources[k]->def->operands[0]);
+        const OpPlan *alloc = layout_op_plan(B->plan, layout_alloc_of(ref));
         int64_t lo = alloc->scratch_offset, hi = lo + alloc->scratch_bytes;
-        bool free = !B->t.unknown;
-        for (int i = 0; i < B->t.num_ranges && free; i++)
-            free = B->t.async[i] || !(lo < B->t.hi[i] && B->t.lo[i] < hi);
-        if (!free && may_place)
+        if (!free_of_plain_accesses(&B->t, lo, hi) && may_place)
             place(B, p, NULL, BARRIER_BEFORE_WRITE,
                   B->t.unknown ? B->t.why : "between a write of the alloc and the dot's in-place reads");
         access_range_as(B, lo, hi, true);
@@ -299,12 +294,14 @@ static void walk_op(Barriers *B, IrOp *op) {
             phase_any(B, p, NULL, "after a shape op through shared memory");
         return;
     case IR_REDUCE: reduction(B, p); return;
-    case IR_DOT:
+    case IR_DOT: {
         /* A staging dot's barriers come before all of its reads. */
-        if (layout_dot_stages(plan, p))
+        bool stages = layout_dot_stages(plan, p);
+        if (stages)
             phase_any(B, p, NULL, "after a dot's staging");
-        in_place_reads(B, p, !layout_dot_stages(plan, p));
+        in_place_reads(B, p, !stages);
         return;
+    }
     case IR_ASYNC_COPY: async_copy(B, p); return;
     case IR_ASYNC_WAIT:
         place(B, p, NULL, BARRIER_BEFORE_READ,

@@ -245,6 +245,12 @@ bool layout_mma_a_in_registers(const KernelPlan *plan, const OpPlan *dot);
    dots always; tensor-core dots unless each operand is read in place
    (mma_a_shared, mma_b_shared) or from registers. */
 bool layout_dot_stages(const KernelPlan *plan, const OpPlan *dot);
+/* The alloc op a ref is a view of (through any views), or NULL. */
+const IrOp *layout_alloc_of(const IrValue *ref);
+/* The ref a tensor-core dot reads operand `operand` (0: A, 1: B, or x of a
+   transposed B) from in place (mma_a_shared, mma_b_shared: the elided
+   load's ref), or NULL when it does not. */
+const IrValue *layout_in_place_ref(const OpPlan *dot, int operand);
 const Layout *layout_of(const KernelPlan *plan, const IrValue *value);
 /* The layout that loads and stores of `shape` use: per-thread vectors of up
    to 16 bytes along the last dim, lanes then warps filled from the fastest

@@ -922,46 +922,53 @@ static bool dot_feeds_rows(IrBlock *block, bool *from_dot) {
     return found;
 }
 
-/* Whether a tensor-core dot reads operand `v` in place with ldmatrix: `v`
-   is an unmasked load, used once, of an alloc seen through views that only
-   index leading dims (the rows stay whole, 16-byte aligned, at the alloc's
-   pitch): a ring slot of passes/pipeline.c. */
-static const IrValue *root_alloc_ref(const IrValue *ref) {
+const IrOp *layout_alloc_of(const IrValue *ref) {
     while (ref->def && ref->def->opcode == IR_VIEW)
         ref = ref->def->operands[0];
-    return ref;
+    return ref->def && ref->def->opcode == IR_ALLOC ? ref->def : NULL;
 }
 
-/* Whether some op in `block` (nested regions included) may write the
-   alloc whose ref is `root`. */
-static bool block_writes(const IrBlock *block, const IrValue *root) {
-    for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
-        if ((op->opcode == IR_STORE || op->opcode == IR_ATOMIC || op->opcode == IR_ASYNC_COPY) &&
-            root_alloc_ref(op->operands[0]) == root)
-            return true;
-        if (block_writes(op->body, root) || block_writes(op->else_body, root))
-            return true;
-    }
+const IrValue *layout_in_place_ref(const OpPlan *dot, int operand) {
+    const IrOp *op = dot->op;
+    if (operand == 0)
+        return dot->mma_a_shared ? op->operands[0]->def->operands[0] : NULL;
+    if (!dot->mma_b_shared)
+        return NULL;
+    const IrValue *x = dot->mma_b_transposed ? op->operands[1]->def->operands[0] : op->operands[1];
+    return x->def->operands[0];
+}
+
+/* Whether `op`, or an op in its regions, may write `alloc`. */
+static bool writes_alloc(const IrOp *op, const IrOp *alloc) {
+    if ((op->opcode == IR_STORE || op->opcode == IR_ATOMIC || op->opcode == IR_ASYNC_COPY) &&
+        layout_alloc_of(op->operands[0]) == alloc)
+        return true;
+    const IrBlock *blocks[2] = {op->body, op->else_body};
+    for (int k = 0; k < 2; k++)
+        for (const IrOp *o = blocks[k] ? blocks[k]->first : NULL; o; o = o->next)
+            if (writes_alloc(o, alloc))
+                return true;
     return false;
 }
 
+/* Whether a tensor-core dot reads operand `v` in place with ldmatrix: `v`
+   is an unmasked load, used once, of an alloc seen through views that only
+   index leading dims (the rows stay whole, 16-byte aligned, at the alloc's
+   pitch): a ring slot of passes/pipeline.c or a stationary buffer. The dot
+   reads the bytes when it runs, not when the load would have: same block,
+   and no write of the alloc in between (shared_alloc.c keeps the alloc
+   live until the dot). */
 static bool in_place_operand(Assign *A, const IrOp *dot, const IrValue *v) {
     const IrOp *load = v->def;
-    if (!load || load->opcode != IR_LOAD || load->num_operands != 1 || A->uses[v->id] != 1 || v->type.rank != 2)
+    if (!load || load->opcode != IR_LOAD || load->num_operands != 1 || A->uses[v->id] != 1 || v->type.rank != 2 ||
+        load->parent != dot->parent)
         return false;
-    /* The dot reads the bytes when it runs, not when the load would have:
-       same block, and no write of the alloc in between (shared_alloc.c
-       keeps the alloc live until the dot). */
-    const IrValue *root = root_alloc_ref(load->operands[0]);
-    if (load->parent != dot->parent)
+    const IrOp *alloc = layout_alloc_of(load->operands[0]);
+    if (!alloc || alloc->results[0]->type.space != SPACE_SHARED)
         return false;
-    for (const IrOp *op = load->next; op && op != dot; op = op->next) {
-        if ((op->opcode == IR_STORE || op->opcode == IR_ATOMIC || op->opcode == IR_ASYNC_COPY) &&
-            root_alloc_ref(op->operands[0]) == root)
+    for (const IrOp *op = load->next; op && op != dot; op = op->next)
+        if (writes_alloc(op, alloc))
             return false;
-        if (block_writes(op->body, root) || block_writes(op->else_body, root))
-            return false;
-    }
     const IrValue *ref = load->operands[0];
     while (ref->def && ref->def->opcode == IR_VIEW) {
         const IrOp *view = ref->def;
@@ -972,17 +979,18 @@ static bool in_place_operand(Assign *A, const IrOp *dot, const IrValue *v) {
                 return false;
         ref = src;
     }
-    return ref->def && ref->def->opcode == IR_ALLOC && ref->type.space == SPACE_SHARED;
+    return true;
 }
 
-/* The alloc an in-place operand's load reads, its rows padded to
-   layout_mma_pitch (16 bytes more than a row: the 8 rows of an ldmatrix
-   matrix start in 8 different bank quads). */
-static void pad_alloc_rows(Assign *A, const IrValue *v) {
-    const IrValue *ref = v->def->operands[0];
-    while (ref->def && ref->def->opcode == IR_VIEW)
-        ref = ref->def->operands[0];
-    layout_op_plan(A->plan, ref->def)->alloc_pitch = layout_mma_pitch(ref->type.dims[ref->type.rank - 1].size);
+/* The alloc `ref` views, its rows padded to layout_mma_pitch (16 bytes
+   more than a row: the 8 rows of an ldmatrix matrix start in 8 different
+   bank quads): the allocs dots read in place, and the rings async copies
+   fill. */
+static void pad_alloc_rows(Assign *A, const IrValue *ref) {
+    const IrOp *alloc = layout_alloc_of(ref);
+    const IrType *t = alloc ? &alloc->results[0]->type : NULL;
+    if (t && t->rank >= 2 && dtype_bytes(t->dtype) == 2)
+        layout_op_plan(A->plan, alloc)->alloc_pitch = layout_mma_pitch(t->dims[t->rank - 1].size);
 }
 
 static void assign_op(Assign *A, IrOp *op) {
@@ -1023,7 +1031,7 @@ static void assign_op(Assign *A, IrOp *op) {
         p->mma_a_shared = p->mma && in_place_operand(A, op, op->operands[0]);
         if (p->mma_a_shared) {
             layout_op_plan(A->plan, op->operands[0]->def)->elided = true;
-            pad_alloc_rows(A, op->operands[0]);
+            pad_alloc_rows(A, op->operands[0]->def->operands[0]);
         }
         else if (p->mma && l->warps_per_cta[1] == 1 && layout_is_pow2(k) && !splat_source(A, op->operands[0]))
             want[0] = l;
@@ -1039,7 +1047,7 @@ static void assign_op(Assign *A, IrOp *op) {
         p->mma_b_shared = p->mma && in_place_operand(A, op, b_source);
         if (p->mma_b_shared) {
             layout_op_plan(A->plan, b_source->def)->elided = true;
-            pad_alloc_rows(A, b_source);
+            pad_alloc_rows(A, b_source->def->operands[0]);
         }
         if (p->mma_b_transposed) {
             OpPlan *tp = layout_op_plan(A->plan, t);
@@ -1069,20 +1077,11 @@ static void assign_op(Assign *A, IrOp *op) {
             want[i] = l;
         return;
     }
-    case IR_ASYNC_COPY: {
-        /* The ring it fills gets rows padded to layout_mma_pitch: 16 bytes
-           more than a row, so the 8 rows an ldmatrix matrix (and the 8
-           16-byte chunks a quarter warp copies) start in 8 different bank
-           quads. */
-        const IrValue *root = op->operands[0];
-        while (root->def && root->def->opcode == IR_VIEW)
-            root = root->def->operands[0];
-        if (root->def && root->def->opcode == IR_ALLOC && root->type.rank >= 2 && dtype_bytes(root->type.dtype) == 2)
-            layout_op_plan(A->plan, root->def)->alloc_pitch = layout_mma_pitch(root->type.dims[root->type.rank - 1].size);
+    case IR_ASYNC_COPY:
+        pad_alloc_rows(A, op->operands[0]);
         if (op->has_mask)
             want[2] = default_for(A, &op->operands[1]->type);
         return;
-    }
     case IR_ASYNC_COMMIT:
     case IR_ASYNC_WAIT: return;
     case IR_FOR: assign_for(A, op); return;
@@ -1176,11 +1175,13 @@ static void scratch_op(Assign *A, OpPlan *p) {
     if (op->opcode == IR_DOT) {
         const IrType *at = &op->operands[0]->type, *bt = &op->operands[1]->type;
         int64_t bytes = align16(tile_bytes(at)) + align16(tile_bytes(bt));
-        if (p->mma)   /* B's rows: k of n + 8, or (transposed) n of k + 8; none read in place */
-            bytes = (p->mma_a_shared || layout_mma_a_in_registers(A->plan, p) ? 0 : align16(at->dims[0].size * layout_mma_pitch(at->dims[1].size) * 2)) +
-                    (p->mma_b_shared ? 0
-                     : align16(p->mma_b_transposed ? bt->dims[1].size * layout_mma_pitch(bt->dims[0].size) * 2
-                                                   : bt->dims[0].size * layout_mma_pitch(bt->dims[1].size) * 2));
+        if (p->mma) {   /* the staged operands only: A's rows of k + 8; B's of n + 8, or (transposed) k + 8 */
+            bool a_staged = !p->mma_a_shared && !layout_mma_a_in_registers(A->plan, p);
+            int64_t b_rows = p->mma_b_transposed ? bt->dims[1].size : bt->dims[0].size;
+            int64_t b_cols = p->mma_b_transposed ? bt->dims[0].size : bt->dims[1].size;
+            bytes = (a_staged ? align16(at->dims[0].size * layout_mma_pitch(at->dims[1].size) * 2) : 0) +
+                    (p->mma_b_shared ? 0 : align16(b_rows * layout_mma_pitch(b_cols) * 2));
+        }
         if (bytes > need)
             need = bytes;
     }

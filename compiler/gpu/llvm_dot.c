@@ -117,7 +117,7 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     LayoutTerm warp_m_term, warp_n_term;
     int wm = layout_warps_along(out->map, 0, &warp_m_term), wn = layout_warps_along(out->map, 1, &warp_n_term);
     /* A in the accumulator's layout (layout.c): its fragments are registers. */
-    bool a_in_registers = !p->mma_a_shared && wn == 1 && layout_equal(a->layout, out->layout);
+    bool a_in_registers = layout_mma_a_in_registers(L->plan, p);
     /* Each operand's rows: read in place from a ring (layout.c's
        mma_a_shared, mma_b_shared: the load's ref, at the alloc's pitch),
        or staged in the scratch at layout_mma_pitch, A first. */
@@ -125,15 +125,13 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     int64_t b_offset = a_offset + (p->mma_a_shared || a_in_registers ? 0 : dot_align16(m * a_pitch * 2));
     LLVMValueRef a_base = NULL, b_base = NULL;
     if (p->mma_a_shared)
-        a_base = llvm_memory_shared_rows(L, av->def->operands[0], &a_pitch);
+        a_base = llvm_memory_shared_rows(L, layout_in_place_ref(p, 0), &a_pitch);
     else if (!a_in_registers)
         a_base = llvm_kernel_smem(L, llvm_kernel_i32(L, a_offset));
-    if (p->mma_b_shared) {
-        const IrValue *x = b_t ? op->operands[1]->def->operands[0] : op->operands[1];
-        b_base = llvm_memory_shared_rows(L, x->def->operands[0], &b_pitch);
-    } else {
+    if (p->mma_b_shared)
+        b_base = llvm_memory_shared_rows(L, layout_in_place_ref(p, 1), &b_pitch);
+    else
         b_base = llvm_kernel_smem(L, llvm_kernel_i32(L, b_offset));
-    }
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
     if (!a_in_registers && !p->mma_a_shared)
         mma_stage(L, a, 0, a_pitch, a_base);

@@ -831,7 +831,7 @@ void llvm_memory_async_copy(Lowering *L, IrOp *op) {
         LLVMBuildBr(L->b, merge);
         LLVMPositionBuilderAtEnd(L->b, slow_bb);
     }
-    if (in.ref->space == SPACE_GLOBAL && !in.mask)
+    if (!in.mask)   /* the source is global (ir_verify.c) */
         access_edge(L, &in, ti, g);
     else
         for (int64_t r0 = 0; r0 < in.tile->num_regs; r0 += g)

@@ -87,15 +87,12 @@ static void shared_find_uses(KernelPlan *plan, OpPlan **root, Buffer *buffers, i
         IrOp *op = p->op;
         /* A dot reading an operand in place (layout.c) reads its alloc
            itself: the alloc lives until the dot, not just its elided load. */
-        const IrValue *in_place[2] = {NULL, NULL};
-        if (op->opcode == IR_DOT && p->mma_a_shared)
-            in_place[0] = op->operands[0]->def->operands[0];
-        if (op->opcode == IR_DOT && p->mma_b_shared)
-            in_place[1] = (p->mma_b_transposed ? op->operands[1]->def->operands[0] : op->operands[1])->def->operands[0];
         for (int k = 0; k < op->num_operands + 2; k++) {
-            const IrValue *v = k < op->num_operands ? op->operands[k] : in_place[k - op->num_operands];
-            while (v && k >= op->num_operands && v->def && v->def->opcode == IR_VIEW)
-                v = v->def->operands[0];
+            const IrValue *v = k < op->num_operands ? op->operands[k] : NULL;
+            if (k >= op->num_operands && op->opcode == IR_DOT) {
+                const IrValue *ref = layout_in_place_ref(p, k - op->num_operands);
+                v = ref ? layout_alloc_of(ref)->results[0] : NULL;
+            }
             OpPlan *alloc = v ? root[v->id] : NULL;
             if (!alloc)
                 continue;
@@ -186,9 +183,7 @@ static void shared_mma_figures(const KernelPlan *plan, Buffer *b) {
     int64_t m = av->type.dims[0].size, k = av->type.dims[1].size, n = r->type.dims[1].size;
     /* A in the accumulator's layout with one warp across N is read from
        registers (llvm_dot.c): its staging rows are not read. */
-    const Layout *a_layout = p->operand_layouts && p->operand_layouts[0] ? p->operand_layouts[0]
-                                                                         : plan->values[av->id].layout;
-    bool a_in_registers = wn == 1 && layout_equal(a_layout, plan->values[r->id].layout);
+    bool a_in_registers = layout_mma_a_in_registers(plan, p);
     LinearLayout l;
     LinearShared shared;
     if (!a_in_registers && !p->mma_a_shared && linear_ldmatrix(LINEAR_MMA_A, false, m, k, wm, wn, &l)) {
