@@ -43,6 +43,7 @@
     X(module_get_function, cuModuleGetFunction)               \
     X(module_unload, cuModuleUnload)                          \
     X(func_set_attribute, cuFuncSetAttribute)                 \
+    X(func_get_attribute, cuFuncGetAttribute)                 \
     X(launch_kernel, cuLaunchKernel)                          \
     X(mem_alloc, cuMemAlloc_v2)                               \
     X(mem_free, cuMemFree_v2)                                 \
@@ -68,6 +69,7 @@ typedef struct DriverDevice {
     CUdevice device;
     int major, minor;
     int shared_optin;            /* max shared bytes per block with the opt-in */
+    int sm_shared, sm_registers, sm_threads, sm_blocks, block_reserved; /* per multiprocessor; reserved per block */
     _Atomic(CUcontext) context;  /* primary context, retained on first use */
 } DriverDevice;
 
@@ -153,6 +155,16 @@ static void driver_open_once(void) {
                                           d->device)) != CUDA_SUCCESS ||
             (r = drv.device_get_attribute(&d->shared_optin,
                                           CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                                          d->device)) != CUDA_SUCCESS ||
+            (r = drv.device_get_attribute(&d->sm_shared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+                                          d->device)) != CUDA_SUCCESS ||
+            (r = drv.device_get_attribute(&d->sm_registers, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+                                          d->device)) != CUDA_SUCCESS ||
+            (r = drv.device_get_attribute(&d->sm_threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+                                          d->device)) != CUDA_SUCCESS ||
+            (r = drv.device_get_attribute(&d->sm_blocks, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+                                          d->device)) != CUDA_SUCCESS ||
+            (r = drv.device_get_attribute(&d->block_reserved, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
                                           d->device)) != CUDA_SUCCESS) {
             driver_status = TESSRT_ERROR_CUDA;
             snprintf(driver_message, sizeof driver_message, "CUDA device %d: %s", i,
@@ -265,6 +277,35 @@ static char *driver_read_file(const char *path, size_t *length) {
     return buf;
 }
 
+/* The shared-memory carveout of a function that uses shared memory: as
+   much of the unified L1/shared array as the blocks that its registers and
+   threads let run at once on a multiprocessor need, the rest left to L1.
+   Left to itself the driver may pick a carveout that fits fewer blocks than
+   that; the attribute is a hint in percent of the most shared
+   memory a multiprocessor has, and the driver rounds it up to a size it
+   supports. Failing to set it only costs speed, so it is not an error. */
+static void driver_set_carveout(const DriverDevice *d, CUfunction f, int threads, int shared) {
+    int registers = 0, static_shared = 0;
+    if (d->sm_shared <= 0 || threads <= 0 ||
+        drv.func_get_attribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f) != CUDA_SUCCESS ||
+        drv.func_get_attribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) != CUDA_SUCCESS)
+        return;
+    int warps = (threads + 31) / 32;
+    long warp_registers = ((long)(registers > 0 ? registers : 1) * 32 + 255) / 256 * 256;
+    long blocks = d->sm_threads / (warps * 32);
+    if (d->sm_blocks > 0 && blocks > d->sm_blocks)
+        blocks = d->sm_blocks;
+    if (d->sm_registers > 0 && blocks > d->sm_registers / (warps * warp_registers))
+        blocks = d->sm_registers / (warps * warp_registers);
+    if (blocks < 1)
+        blocks = 1;
+    long need = blocks * ((long)shared + static_shared + d->block_reserved);
+    long percent = (need * 100 + d->sm_shared - 1) / d->sm_shared;
+    if (percent > 100)
+        percent = 100;
+    (void)drv.func_set_attribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, (int)percent);
+}
+
 tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int ordinal, void **function,
                                  int *threads, int *shared_bytes) {
     TessrtLoaded *slot = (TessrtLoaded *)&kernel->loaded[ordinal];
@@ -341,6 +382,8 @@ tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int ordinal, void 
             goto done;
         }
     }
+    if (shared > 0)
+        driver_set_carveout(d, f, a->threads, shared);
     slot->module = module;
     slot->artifact = index;
     slot->threads = a->threads;
