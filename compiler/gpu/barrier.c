@@ -28,10 +28,11 @@
  *
  * The walk follows the lowering's order (an op's operand conversions before
  * its own phase; a loop's init conversions, then its hoisted ones, then its
- * body) and its rules for regions: a loop body starts with every byte
- * possibly accessed (the back edge brings the previous iteration's
- * phases); a `for` or `if` whose regions contain a phase leaves every byte
- * possibly accessed after it; one without leaves the state as before it.
+ * body) and its rules for regions: a loop body starts with what the entry
+ * left merged with what the back edge brings (the end of the body, found
+ * by a walk that places nothing: walk_for); a `for` or `if` whose regions
+ * contain a phase leaves every byte possibly accessed after it; one
+ * without leaves the state as before it.
  * Every thread reaches every barrier: barriers sit only under conditions on
  * scalars, and scalars are uniform across the block.
  */
@@ -56,9 +57,16 @@ typedef struct Barriers {
     KernelPlan *plan;
     Track t;
     PtrVec list;
+    int dry;                           /* > 0: a walk that only computes the state (walk_for) */
 } Barriers;
 
 static void place(Barriers *B, OpPlan *op, ConvertRecord *convert, BarrierStep step, const char *why) {
+    if (B->dry) {
+        B->t.unknown = false;
+        B->t.num_ranges = 0;
+        B->t.events++;
+        return;
+    }
     BarrierRecord *r = ARENA_NEW(&B->plan->kernel->arena, BarrierRecord);
     r->op = op;
     r->convert = convert;
@@ -104,18 +112,6 @@ static void access_range_as(Barriers *B, int64_t lo, int64_t hi, bool async) {
 
 static void access_range(Barriers *B, int64_t lo, int64_t hi) { access_range_as(B, lo, hi, false); }
 
-/* Only async copies since the last barrier: copies into a ring write the
-   slots no thread reads until the next wait, so they need no barrier
-   among themselves (passes/pipeline.c; the interpreter checks it). */
-static bool only_async(const Track *t) {
-    if (t->unknown)
-        return false;
-    for (int i = 0; i < t->num_ranges; i++)
-        if (!t->async[i])
-            return false;
-    return true;
-}
-
 /* Whether no access but async copies and in-place reads may have touched
    [lo, hi) since the last barrier. */
 static bool free_of_plain_accesses(const Track *t, int64_t lo, int64_t hi) {
@@ -151,9 +147,17 @@ static void phase_any(Barriers *B, OpPlan *op, ConvertRecord *convert, const cha
     access_any(B, what);
 }
 
+/* A conversion through shared memory: barrier, write, barrier, read, of
+   its own bytes (shared_alloc), which is all it leaves accessed. */
 static void conversion(Barriers *B, OpPlan *at, ConvertRecord *c) {
-    if (c->method == CONVERT_SHARED || c->method == CONVERT_REBROADCAST)
-        phase_any(B, at, c, "after a conversion through shared memory");
+    if (c->method != CONVERT_SHARED && c->method != CONVERT_REBROADCAST)
+        return;
+    phase_any(B, at, c, "after a conversion through shared memory");
+    if (c->smem_hi > c->smem_lo) {
+        B->t.unknown = false;
+        B->t.num_ranges = 0;
+        access_range(B, c->smem_lo, c->smem_hi);
+    }
 }
 
 /* The operand conversions an op does itself (hoisted ones were done before
@@ -225,6 +229,38 @@ static void after_region(Barriers *B, const Track *before, bool touched) {
     }
 }
 
+/* The state where two paths meet: every range of either; unknown if
+   either is. */
+static void merge_tracks(Track *t, const Track *other) {
+    if (other->unknown) {
+        if (!t->unknown)
+            t->why = other->why;
+        t->unknown = true;
+    }
+    if (t->unknown)
+        return;
+    for (int i = 0; i < other->num_ranges; i++) {
+        bool seen = false;
+        for (int j = 0; j < t->num_ranges && !seen; j++)
+            seen = t->lo[j] == other->lo[i] && t->hi[j] == other->hi[i] && t->async[j] == other->async[i];
+        if (seen)
+            continue;
+        if (t->num_ranges == TRACK_RANGES) {
+            t->unknown = true;
+            t->why = "too many ranges";
+            return;
+        }
+        t->async[t->num_ranges] = other->async[i];
+        t->lo[t->num_ranges] = other->lo[i];
+        t->hi[t->num_ranges++] = other->hi[i];
+    }
+}
+
+/* A body starts with what the loop's entry left and what the back edge
+   brings: the state at the end of the body, found by a first walk that
+   places nothing (from "any byte", so it is exact only when the body
+   barriers on every path, as a pipelined loop's wait does, and unknown
+   otherwise). */
 static void walk_for(Barriers *B, OpPlan *p) {
     operand_conversions(B, p);
     for (int k = 0; k < p->num_hoisted; k++)
@@ -232,13 +268,21 @@ static void walk_for(Barriers *B, OpPlan *p) {
     Track before = B->t;
     B->t.unknown = true;   /* the back edge: the previous iteration's phases */
     B->t.why = "the loop's back edge (the previous iteration's phases)";
+    B->dry++;
+    walk_block(B, p->op->body);
+    B->dry--;
+    Track back = B->t;
+    B->t = before;
+    merge_tracks(&B->t, &back);
+    if (B->t.unknown && back.unknown)
+        B->t.why = "the loop's back edge (the previous iteration's phases)";
     walk_block(B, p->op->body);
     after_region(B, &before, B->t.events != before.events);
 }
 
 static void walk_if(Barriers *B, OpPlan *p) {
     Track before = B->t;
-    bool touched = false, async_only = true;
+    bool touched = false;
     Track after[2];
     IrBlock *blocks[2] = {p->op->body, p->op->else_body};
     for (int k = 0; k < 2; k++) {
@@ -246,22 +290,17 @@ static void walk_if(Barriers *B, OpPlan *p) {
         if (blocks[k])
             walk_block(B, blocks[k]);
         touched |= B->t.events != before.events;
-        async_only &= only_async(&B->t);
         after[k] = B->t;
     }
-    /* Regions that only issued async copies (a pipeline's guarded copies):
-       the ranges of both, so that the next copies need no barrier. */
-    if (touched && async_only && only_async(&before) && after[0].num_ranges + after[1].num_ranges <= TRACK_RANGES) {
-        /* the union of both paths' ranges (either may have placed a
-           barrier and dropped the ranges from before it) */
+    /* Both paths' accesses described (a pipeline's guarded copies): the
+       ranges of either, so that the next copies need no barrier (either
+       path may have placed a barrier and dropped the ranges from before
+       it). */
+    if (touched && !after[0].unknown && !after[1].unknown) {
+        int events = after[0].events > after[1].events ? after[0].events : after[1].events;
         B->t = after[0];
-        for (int i = 0; i < after[1].num_ranges; i++) {
-            bool seen = false;
-            for (int j = 0; j < after[0].num_ranges && !seen; j++)
-                seen = after[0].lo[j] == after[1].lo[i] && after[0].hi[j] == after[1].hi[i];
-            if (!seen)
-                access_range_as(B, after[1].lo[i], after[1].hi[i], true);
-        }
+        merge_tracks(&B->t, &after[1]);
+        B->t.events = events + 1;
         return;
     }
     B->t = before;

@@ -23,24 +23,28 @@
  *     for s in 0 .. S-2:                                  (unrolled)
  *         if lo + s*step < hi [and no wrap] { async_copy ring[s], addr(lo + s*step) }
  *         async_commit
+ *     async_wait S-2                      iteration lo's group has landed
  *     for i = lo to hi step st iter(..., r = 0, w = S-1) {
- *         async_wait S-2                  iteration i's group has landed; the block is in step
  *         if i + (S-1)*st < hi [and no wrap] { async_copy ring[w], addr(i + (S-1)*st) }
  *         async_commit
+ *         r' = r + 1 mod S; w' = w + 1 mod S
  *         x = load ring[r]                where the load was
  *         ...
- *         yield ..., r + 1 mod S, w + 1 mod S
+ *         async_wait S-2                  iteration i+1's group has landed; the block is in step
+ *         yield ..., r', w'
  *     }
  *
  * Group g holds iteration g's tile: the prologue commits groups 0 .. S-2,
  * iteration j commits group j + S-1 (empty when that iteration does not
- * exist), so at iteration i, S-1 + i groups are committed and waiting
- * until at most S-2 are pending retires groups 0 .. i. The copy of
- * iteration i goes into slot (i + S-1) mod S = (i - 1) mod S, the one
- * iteration i-1 read: the wait at the top of iteration i is followed by a
- * block barrier on the GPU (barrier.c), after which no thread still reads
- * it. Every group committed after the last iteration's is empty, so
- * nothing is in flight when the loop ends. Trip counts 0, 1 and fewer
+ * exist), so after iteration i's commit S + i groups are committed, and
+ * waiting until at most S-2 are pending retires groups 0 .. i+1: the wait
+ * at the end of iteration i is the one iteration i+1 needs (the one in
+ * front of the loop iteration lo's). The copy of iteration i goes into
+ * slot (i + S-1) mod S = (i - 1) mod S, the one iteration i-1 read: the
+ * wait at the end of iteration i-1 is followed by a block barrier on the
+ * GPU (barrier.c), after which no thread still reads it. Every group
+ * committed after the last iteration's is empty, so nothing is in flight
+ * when the loop ends. Trip counts 0, 1 and fewer
  * than S are the guards' business: a copy is issued only for an iteration
  * that runs.
  *
@@ -270,12 +274,23 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages) {
     IrValue *r = loop_add_carried(kernel, loop, int_const(kernel, loop, loc, DT_I32, 0), NULL);
     IrValue *w = loop_add_carried(kernel, loop, int_const(kernel, loop, loc, DT_I32, stages - 1), NULL);
     IrOp *first = body->first;
-    IrOp *wait = ir_op_new(kernel, IR_ASYNC_WAIT, loc, 0, 0);
-    wait->int_value = stages - 2;
-    ir_op_insert_before(first, wait);
+    IrOp *yield = body->last;
+    /* The wait of iteration i + 1 at the end of iteration i (and the first
+       one in front of the loop): the same order, with the block's barrier
+       after the dots, so that the backend may read the next slot's first
+       fragments across it (llvm_dot.c, "carry"). */
+    for (int k = 0; k < 2; k++) {
+        IrOp *wait = ir_op_new(kernel, IR_ASYNC_WAIT, loc, 0, 0);
+        wait->int_value = stages - 2;
+        ir_op_insert_before(k == 0 ? loop : yield, wait);
+    }
     IrValue *it;
     IrValue *valid = iteration_runs(kernel, first, loc, body->args[0], (stages - 1) * step, loop->operands[1], &it);
     issue_copies(kernel, loop, first, rings, num_rings, valid, it, w);
+    /* The next slots before the body's own ops: a dot may read from the
+       next slot (llvm_dot.c) before the yield. */
+    IrValue *r_next = next_slot(kernel, first, loc, r, stages);
+    IrValue *w_next = next_slot(kernel, first, loc, w, stages);
     for (int k = 0; k < num_rings; k++) {
         IrOp *load = rings[k].load;
         IrValue *slot = ring_slot(kernel, load, load->loc, rings[k].ring, r);
@@ -286,9 +301,8 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages) {
         ir_replace_uses(body, load->results[0], from_ring->results[0]);
         ir_op_remove(load);
     }
-    IrOp *yield = body->last;
-    yield->operands[yield->num_operands - 2] = next_slot(kernel, yield, loc, r, stages);
-    yield->operands[yield->num_operands - 1] = next_slot(kernel, yield, loc, w, stages);
+    yield->operands[yield->num_operands - 2] = r_next;
+    yield->operands[yield->num_operands - 1] = w_next;
 }
 
 /* A stationary A operand: `dot(a, ...)` in the body with `a` computed
