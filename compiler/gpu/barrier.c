@@ -215,6 +215,16 @@ static void in_place_reads(Barriers *B, OpPlan *p, bool may_place) {
     }
 }
 
+/* A carrying dot's reads of its rings' next slot (layout.c plan_carry):
+   after the barrier of the wait it lowers, and in front of its loop after
+   the first wait's. In-place reads, like the dot's own. */
+static void carry_reads(Barriers *B, const OpPlan *dot) {
+    for (int k = 0; k < 2; k++) {
+        const OpPlan *alloc = layout_op_plan(B->plan, layout_alloc_of(layout_in_place_ref(dot, k)));
+        access_range_as(B, alloc->scratch_offset, alloc->scratch_offset + alloc->scratch_bytes, true);
+    }
+}
+
 static void walk_block(Barriers *B, IrBlock *block);
 
 /* After a region: as before it when it had no phase, else unknown. */
@@ -265,6 +275,9 @@ static void walk_for(Barriers *B, OpPlan *p) {
     operand_conversions(B, p);
     for (int k = 0; k < p->num_hoisted; k++)
         conversion(B, p, p->hoisted[k]);
+    for (IrOp *op = p->op->body->first; op; op = op->next)
+        if (op->opcode == IR_DOT && layout_op_plan(B->plan, op)->mma_carry_wait)
+            carry_reads(B, layout_op_plan(B->plan, op));
     Track before = B->t;
     B->t.unknown = true;   /* the back edge: the previous iteration's phases */
     B->t.why = "the loop's back edge (the previous iteration's phases)";
@@ -345,6 +358,8 @@ static void walk_op(Barriers *B, IrOp *op) {
     case IR_ASYNC_WAIT:
         place(B, p, NULL, BARRIER_BEFORE_READ,
               "after the wait: the landed copies to every thread, and the stage read before to the next copies");
+        if (p->carry_dot)
+            carry_reads(B, p->carry_dot);
         return;
     case IR_LOAD:
     case IR_STORE:

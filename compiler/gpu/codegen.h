@@ -175,6 +175,10 @@ struct ConvertRecord;
 
 /* What layout_assign decided for one op (and, below the line, what the
    conversion, shared-memory and barrier passes added). */
+/* A tensor-core dot's k steps of 16 up to this many are straight-line code
+   (llvm_dot.c); beyond, a rolled loop. */
+enum { LAYOUT_MMA_UNROLLED_STEPS = 4 };
+
 typedef struct OpPlan {
     IrOp *op;
     int index;                         /* position in program order (pre-order) */
@@ -185,6 +189,11 @@ typedef struct OpPlan {
     bool mma_b_transposed;             /* mma: operand 1 is transpose(x), x staged as it is */
     bool mma_a_shared, mma_b_shared;   /* mma: the operand (x for a transposed B) is a load of
                                           an alloc, which ldmatrix reads in place (not staged) */
+    IrOp *mma_carry_wait;              /* mma, both operands ring slots: the async_wait after it
+                                          in its loop body, which the dot lowers itself, loading
+                                          the next slot's first k step across its barrier
+                                          (layout.c plan_carry, llvm_dot.c); NULL: none */
+    struct OpPlan *carry_dot;          /* async_wait: the dot that lowers it (mma_carry_wait) */
     int64_t alloc_pitch;               /* alloc: elements between rows (its last dim padded,
                                           0: dense): the rings async copies fill */
     bool elided;                       /* not lowered: its only user reads its operand instead */

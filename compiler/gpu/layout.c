@@ -1244,6 +1244,81 @@ static int region_end(KernelPlan *plan, IrOp *op) {
     return end;
 }
 
+/* A scalar op without effects: what may sit between a dot and the wait
+   it lowers, and between a ring's first wait and its loop. */
+static bool pure_scalar(const IrOp *op) {
+    if (op->body || op->num_results != 1 || op->results[0]->type.kind != IRT_TILE || op->results[0]->type.rank != 0)
+        return false;
+    return op->opcode == IR_CONST || op->opcode == IR_SELECT || op->opcode == IR_CAST ||
+           ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode);
+}
+
+/* Whether `op` comes before `dot` in their block. */
+static bool comes_before(const IrOp *op, const IrOp *dot) {
+    for (const IrOp *o = op; o; o = o->next)
+        if (o == dot)
+            return true;
+    return false;
+}
+
+/* A dot that reads both operands in place from rings (passes/pipeline.c)
+   indexed by the same carried slot, in the body of a `for` whose only
+   other ops after it are pure scalars and one async_wait, the ring's first
+   wait in front of the loop, the next slot (the yield's) computed before
+   the dot, and its k steps unrolled: the dot lowers that wait itself and
+   loads the next slot's first k step after its barrier, before the mmas of
+   its last k step (llvm_dot.c, "carry"), so the first mmas after the
+   barrier never wait for an ldmatrix, as CUTLASS's multistage mainloop
+   orders them. The next slot is not written before the next iteration's
+   copies, which write the slot this iteration read (S >= 2). */
+static void plan_carry(KernelPlan *plan, OpPlan *p) {
+    IrOp *dot = p->op;
+    IrBlock *body = dot->parent;
+    IrOp *loop = body ? body->parent_op : NULL;
+    if (!p->mma || !p->mma_a_shared || !p->mma_b_shared || !loop || loop->opcode != IR_FOR || loop->body != body ||
+        dot->operands[0]->type.dims[1].size / 16 > LAYOUT_MMA_UNROLLED_STEPS)
+        return;
+    const IrValue *slot = NULL;
+    for (int k = 0; k < 2; k++) {
+        const IrValue *ref = layout_in_place_ref(p, k);
+        const IrOp *view = ref ? ref->def : NULL;
+        if (!view || view->opcode != IR_VIEW)
+            return;
+        const IrValue *ring = view->operands[0];
+        if (!ring->def || ring->def->opcode != IR_ALLOC || ring->def->parent == body || ring->type.rank != 3 ||
+            view->view_dims[0].kind != VIEW_INDEX || view->view_dims[1].kind != VIEW_FULL ||
+            view->view_dims[2].kind != VIEW_FULL)
+            return;
+        const IrValue *s = view->operands[view->view_dims[0].offset_operand];
+        if (s->arg_of != body || s == body->args[0] || (slot && s != slot))
+            return;
+        slot = s;
+    }
+    IrOp *yield = body->last;
+    int arg = 1;
+    while (arg < body->num_args && body->args[arg] != slot)
+        arg++;
+    if (!yield || yield->opcode != IR_YIELD || arg == body->num_args || arg - 1 >= yield->num_operands)
+        return;
+    const IrValue *next = yield->operands[arg - 1];
+    if (next->def && next->def->parent == body && !comes_before(next->def, dot))
+        return;
+    IrOp *wait = NULL;
+    for (IrOp *o = dot->next; o != yield; o = o->next) {
+        if (o->opcode == IR_ASYNC_WAIT && !wait)
+            wait = o;
+        else if (!pure_scalar(o))
+            return;
+    }
+    const IrOp *before = loop->prev;
+    while (before && pure_scalar(before))
+        before = before->prev;
+    if (!wait || !before || before->opcode != IR_ASYNC_WAIT)
+        return;
+    p->mma_carry_wait = wait;
+    layout_op_plan(plan, wait)->carry_dot = p;
+}
+
 KernelPlan *layout_assign(IrKernel *kernel, const ArchInfo *target, int threads) {
     Assign A = {.kernel = kernel};
     KernelPlan *plan = ARENA_NEW(&kernel->arena, KernelPlan);
@@ -1291,6 +1366,9 @@ KernelPlan *layout_assign(IrKernel *kernel, const ArchInfo *target, int threads)
     resolve_block(&A, kernel->body);
     for (int i = 0; i < plan->num_ops; i++)
         scratch_op(&A, &plan->ops[i]);
+    for (int i = 0; i < plan->num_ops; i++)
+        if (plan->ops[i].op->opcode == IR_DOT)
+            plan_carry(plan, &plan->ops[i]);
     return plan;
 }
 

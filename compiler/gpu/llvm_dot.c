@@ -27,8 +27,6 @@
 
 static int64_t dot_align16(int64_t v) { return (v + 15) & ~(int64_t)15; }
 
-enum { MMA_UNROLLED_STEPS = 4 };
-
 /* ---- tensor cores ------------------------------------------------------------------------- */
 
 /* Writes a rank-2 f16/bf16 tile into shared memory as rows of `pitch`
@@ -107,6 +105,99 @@ static void mma_issue(Lowering *L, DType in, LLVMValueRef a[4], LLVMValueRef b[2
         c[i] = LLVMBuildExtractValue(L->b, d, i, "");
 }
 
+/* Where a warp's ldmatrix fragments are: its lanes' byte offsets into A's
+   and B's rows, and the steps between k steps and tiles. */
+typedef struct MmaFragments {
+    LLVMValueRef a_lane, b_lane;
+    int64_t a_pitch, wm, b_k_step, b_n_step, m_tiles, n_tiles;
+    bool b_t;
+} MmaFragments;
+
+/* The A and B fragments of k step `ks` (ldmatrix from shared memory). */
+static void mma_load_step(Lowering *L, const MmaFragments *f, LLVMValueRef a_base, LLVMValueRef b_base, int64_t ks,
+                          LLVMValueRef *af, LLVMValueRef *bf) {
+    for (int64_t mt = 0; mt < f->m_tiles; mt++)
+        mma_ldmatrix(L, a_base, LLVMBuildAdd(L->b, f->a_lane, llvm_kernel_i32(L, (mt * 16 * f->wm * f->a_pitch + ks * 16) * 2), ""),
+                     false, 4, af + 4 * mt);
+    /* Two n tiles per ldmatrix.x4; a last odd one with x2 (lanes 0-15). */
+    for (int64_t nt = 0; nt < f->n_tiles; nt += 2)
+        mma_ldmatrix(L, b_base, LLVMBuildAdd(L->b, f->b_lane, llvm_kernel_i32(L, ks * f->b_k_step + nt * f->b_n_step), ""),
+                     !f->b_t, nt + 1 < f->n_tiles ? 4 : 2, bf + 2 * nt);
+}
+
+/* The mmas of one k step into the accumulator registers. */
+static void mma_step(Lowering *L, DType in, const MmaFragments *f, LLVMValueRef *af, LLVMValueRef *bf, Tile *out,
+                     int64_t col_regs) {
+    for (int64_t mt = 0; mt < f->m_tiles; mt++) {
+        for (int64_t nt = 0; nt < f->n_tiles; nt++) {
+            /* c0, c1: row register 2 mt, columns 2 nt, 2 nt + 1; c2, c3: row register 2 mt + 1. */
+            int64_t lo = (2 * mt) * col_regs + 2 * nt, hi = (2 * mt + 1) * col_regs + 2 * nt;
+            LLVMValueRef c[4] = {out->regs[lo], out->regs[lo + 1], out->regs[hi], out->regs[hi + 1]};
+            mma_issue(L, in, af + 4 * mt, bf + 2 * nt, c);
+            out->regs[lo] = c[0];
+            out->regs[lo + 1] = c[1];
+            out->regs[hi] = c[2];
+            out->regs[hi + 1] = c[3];
+        }
+    }
+}
+
+/* The carry (layout.c plan_carry): k step 0's fragments come around the
+   back edge; steps 1 .. K-1 load from this slot as usual; before the last
+   step's mmas, the wait after the dot (cp.async.wait_group and its
+   barrier) and then step 0 of the next slot, which the next iteration
+   takes. In front of the loop (the builder is there, after the first
+   wait's barrier) the first slot's step 0. So the mmas after every
+   barrier have their fragments, and the next slot's ldmatrix runs under
+   them (CUTLASS's MmaMultistage order). */
+static void dot_mma_carry(Lowering *L, IrOp *op, OpPlan *p, const MmaFragments *f, LLVMBasicBlockRef body_block,
+                          LLVMValueRef a_base, LLVMValueRef b_base, Tile *out, int64_t col_regs, int64_t steps) {
+    DType in = op->operands[0]->type.dtype;
+    LoopLowering *loop = L->loop;
+    const IrValue *a_view = layout_in_place_ref(p, 0), *b_view = layout_in_place_ref(p, 1);
+    const IrValue *slot = a_view->def->operands[a_view->def->view_dims[0].offset_operand];
+    IrBlock *body = op->parent;
+    int arg = 1;
+    while (body->args[arg] != slot)
+        arg++;
+    int64_t pitch;
+    int64_t na = 4 * f->m_tiles, nb = 2 * f->n_tiles;
+    LLVMValueRef *af = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, na + nb + 1), *bf = af + na;
+    LLVMValueRef *next = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, na + nb + 1);
+    LLVMValueRef *initial = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, na + nb + 1);
+    /* In front of the loop (the builder is there): the first slot's step 0. */
+    LLVMValueRef first = llvm_kernel_scalar(L, loop->op->operands[3 + arg - 1]);
+    mma_load_step(L, f, llvm_memory_shared_rows_at(L, a_view, first, &pitch),
+                  llvm_memory_shared_rows_at(L, b_view, first, &pitch), 0, initial, initial + na);
+    LLVMValueRef header_first = LLVMGetFirstInstruction(loop->header);
+    LLVMPositionBuilderBefore(L->b, header_first);
+    for (int64_t i = 0; i < na + nb; i++) {
+        af[i] = LLVMBuildPhi(L->b, LLVMTypeOf(initial[i]), "frag");
+        LLVMAddIncoming(af[i], &initial[i], &loop->pre, 1);
+    }
+    LLVMPositionBuilderAtEnd(L->b, body_block);
+    for (int64_t ks = 0; ks < steps; ks++) {
+        if (ks > 0)
+            mma_load_step(L, f, a_base, b_base, ks, af, bf);
+        if (ks == steps - 1) {
+            const IrOp *wait = p->mma_carry_wait;
+            LLVMValueRef n = llvm_kernel_i32(L, wait->int_value);
+            llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
+            llvm_kernel_barrier_at(L, layout_op_plan(L->plan, wait)->barriers, BARRIER_BEFORE_READ);
+            const IrValue *next_slot = body->last->operands[arg - 1];
+            LLVMValueRef s = llvm_kernel_scalar(L, next_slot);
+            mma_load_step(L, f, llvm_memory_shared_rows_at(L, a_view, s, &pitch),
+                          llvm_memory_shared_rows_at(L, b_view, s, &pitch), 0, next, next + na);
+        }
+        mma_step(L, in, f, af, bf, out, col_regs);
+        if (ks == 0)
+            for (int64_t i = 0; i < na + nb; i++)
+                ptrvec_push(&L->kernel->arena, &loop->phis, af[i]);
+    }
+    for (int64_t i = 0; i < na + nb; i++)
+        ptrvec_push(&L->kernel->arena, &loop->nexts, next[i]);
+}
+
 static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *acc_in) {
     IrValue *av = op->operands[0], *r = op->results[0];
     DType in = av->type.dtype;
@@ -148,6 +239,12 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
        ldmatrix matrix q = l / 8: for A, matrices (row half q % 2, k half
        q / 2) give a0..a3; for B (transposed on load), (k half q % 2,
        n tile q / 2) give b0, b1 of two n tiles. */
+    /* A carrying dot (layout.c plan_carry) computes its lanes' offsets in
+       front of the loop, where it loads the first slot's first k step. */
+    bool carry = p->mma_carry_wait && L->loop && L->loop->op->body == op->parent;
+    LLVMBasicBlockRef body_block = LLVMGetInsertBlock(L->b);
+    if (carry)
+        LLVMPositionBuilderBefore(L->b, LLVMGetBasicBlockTerminator(L->loop->pre));
     LLVMValueRef warp_m = llvm_kernel_term(L, &warp_m_term), warp_n = llvm_kernel_term(L, &warp_n_term);
     LLVMValueRef r8 = LLVMBuildURem(L->b, L->lane, llvm_kernel_i32(L, 8), "");
     LLVMValueRef q = LLVMBuildUDiv(L->b, L->lane, llvm_kernel_i32(L, 8), "");
@@ -177,13 +274,21 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     int64_t m_tiles = row_regs / 2, n_tiles = col_regs / 2;
     LLVMValueRef *af = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, 4 * m_tiles);
     LLVMValueRef *bf = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, 2 * n_tiles + 2);
-    /* The k steps: up to MMA_UNROLLED_STEPS straight-line (ptxas then
+    MmaFragments frags = {.a_lane = a_lane, .b_lane = b_lane, .a_pitch = a_pitch, .wm = wm, .b_t = b_t,
+                          .b_k_step = b_k_step, .b_n_step = b_n_step, .m_tiles = m_tiles, .n_tiles = n_tiles};
+    if (carry) {
+        dot_mma_carry(L, op, p, &frags, body_block, a_base, b_base, out, col_regs, k / 16);
+        llvm_kernel_set_tile(L, r, out);
+        return;
+    }
+    (void)body_block;
+    /* The k steps: up to LAYOUT_MMA_UNROLLED_STEPS straight-line (ptxas then
        overlaps one step's ldmatrix with the previous step's mma), beyond
        that a loop that stays rolled (llvm.loop.unroll.disable, PTX .pragma
        "nounroll"), since ptxas's time and the registers grow with the
        unrolled body. */
     int64_t steps = k / 16;
-    bool rolled = steps > MMA_UNROLLED_STEPS && !a_in_registers;   /* registers need a constant step */
+    bool rolled = steps > LAYOUT_MMA_UNROLLED_STEPS && !a_in_registers;   /* registers need a constant step */
     LLVMValueRef ks_byte = NULL;
     LLVMBasicBlockRef pre = NULL, loop = NULL;
     LLVMValueRef *phis = NULL;

@@ -333,6 +333,8 @@ static void lower_for(Lowering *L, IrOp *op) {
                                 LLVMBuildICmp(L->b, LLVMIntSLT, iv, hi, "");
     LLVMBuildCondBr(L->b, more, body, exit);
 
+    LoopLowering loop = {.op = op, .pre = pre, .header = header, .outer = L->loop};
+    L->loop = &loop;
     LLVMPositionBuilderAtEnd(L->b, body);
     IrType i32 = ir_scalar_type(DT_I32);
     llvm_kernel_set_tile(L, op->body->args[0], llvm_kernel_splat(L, layout_of(L->plan, op->body->args[0]) ?
@@ -355,6 +357,11 @@ static void lower_for(Lowering *L, IrOp *op) {
     for (int i = 0; i < n; i++)
         for (int64_t r = 0; r < carried[i]->num_regs; r++)
             LLVMAddIncoming(carried[i]->regs[r], &next[i]->regs[r], &latch, 1);
+    for (int i = 0; i < loop.phis.len; i++) {
+        LLVMValueRef carried_next = loop.nexts.items[i];
+        LLVMAddIncoming(loop.phis.items[i], &carried_next, &latch, 1);
+    }
+    L->loop = loop.outer;
     LLVMBuildBr(L->b, header);
     LLVMPositionBuilderAtEnd(L->b, exit);
     drop_hoisted(L, plan_op);
@@ -436,7 +443,10 @@ static void lower_op(Lowering *L, IrOp *op) {
         return;
     case IR_ASYNC_WAIT: {
         /* cp.async.wait_group N (PTX ISA 9.7.9.25.3.3), then the barrier
-           barrier.c placed after it */
+           barrier.c placed after it; a carrying dot's wait is the dot's
+           (llvm_dot.c) */
+        if (layout_op_plan(L->plan, op)->carry_dot)
+            return;
         LLVMValueRef n = llvm_kernel_i32(L, op->int_value);
         llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
         llvm_kernel_barrier_at(L, layout_op_plan(L->plan, op)->barriers, BARRIER_BEFORE_READ);

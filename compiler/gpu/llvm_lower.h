@@ -62,6 +62,16 @@ typedef struct ThreadInfo {
     struct ThreadInfo *next;
 } ThreadInfo;
 
+/* The `for` being lowered: values a dot carries around its back edge
+   (llvm_dot.c's carry): phis in `header`, their initial values computed
+   in `pre` (before its branch), and the values the latch hands back. */
+typedef struct LoopLowering {
+    IrOp *op;
+    LLVMBasicBlockRef pre, header;
+    PtrVec phis, nexts;                /* LLVMValueRef each, matched by index */
+    struct LoopLowering *outer;
+} LoopLowering;
+
 typedef struct Lowering {
     LLVMContextRef ctx;
     LLVMModuleRef module;
@@ -76,6 +86,7 @@ typedef struct Lowering {
     Tile **converted;                  /* by ConvertRecord.id: hoisted conversions while their loop is lowered */
     LLVMValueRef smem;                 /* the dynamic shared buffer */
     LLVMValueRef tid, lane, warp;      /* i32 */
+    LoopLowering *loop;                /* the innermost `for` being lowered; NULL outside */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
 } Lowering;
 
@@ -126,6 +137,8 @@ void llvm_memory_async_copy(Lowering *L, IrOp *op);
 /* Element (0, 0) of a rank-2 shared ref whose rows are contiguous, and the
    elements between rows (a constant): a dot operand read in place. */
 LLVMValueRef llvm_memory_shared_rows(Lowering *L, const IrValue *ref, int64_t *pitch);
+/* The same for the ring slot `slot` of the view `ring[s, :, :]`. */
+LLVMValueRef llvm_memory_shared_rows_at(Lowering *L, const IrValue *view, LLVMValueRef slot, int64_t *pitch);
 
 /* llvm_convert.c: layout conversions and shape ops through shared memory.
    `barriers`: the BarrierStep bits barrier_plan set for the conversion. */

@@ -97,6 +97,21 @@ LLVMValueRef llvm_memory_shared_rows(Lowering *L, const IrValue *ref, int64_t *p
     return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, r->dtype), r->base, (LLVMValueRef *)&r->offset, 1, "");
 }
 
+/* The rows of ring slot `slot` (an i32 value) that `view` (`ring[s, :, :]`,
+   layout.c plan_carry) shows at another slot: the same view's base moved,
+   computed from the ring's ref alone, so that it may be used where the
+   view's own offset is not available (in front of the loop). */
+LLVMValueRef llvm_memory_shared_rows_at(Lowering *L, const IrValue *view, LLVMValueRef slot, int64_t *pitch) {
+    const Ref *ring = ref_of(L, view->def->operands[0]);
+    if (ring->space != SPACE_SHARED || ring->rank != 3 || !ring->dims[2].unit_stride ||
+        !LLVMIsAConstantInt(ring->dims[1].stride))
+        INTERNAL_ERROR("kernel '%s': a carried dot operand is not a ring slot", L->kernel->name);
+    *pitch = LLVMConstIntGetSExtValue(ring->dims[1].stride);
+    LLVMValueRef offset = LLVMBuildAdd(L->b, ring->offset,
+                                       LLVMBuildMul(L->b, LLVMBuildSExt(L->b, slot, L->i64, ""), ring->dims[0].stride, ""), "");
+    return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, ring->dtype), ring->base, &offset, 1, "");
+}
+
 /* Is the i32 scalar `v` known not to be negative? Program ids, sizes,
    non-negative constants, and sums, products and quotients of those, a
    select between two of them, and loop counters that start there and count
