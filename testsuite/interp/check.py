@@ -334,6 +334,77 @@ def causal_attention(rng):
     return args, ref
 
 
+def bench_kernel(name):
+    return os.path.join(ROOT, "bench", "kernels", name)
+
+
+def bench_attention(rng, B, S, T, H, D, causal):
+    """bench/kernels/attention.tess on random inputs: its key loop is split into
+    unmasked whole blocks and masked ones, so the cases below cover T < BK, T a
+    multiple of BK (no masked block), T one past and one short of a multiple,
+    and trip counts 1 and stages - 1 of the pipelined loops."""
+    q = array_in("q", "f16", rng.standard_normal((B, S, H, D)))
+    k = array_in("k", "f16", rng.standard_normal((B, T, H, D)))
+    v = array_in("v", "f16", rng.standard_normal((B, T, H, D)))
+    scale = 1 / np.sqrt(D)
+    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
+    return args, lambda: {"o": attention_ref(f(q), f(k), f(v), scale, causal=causal)}
+
+
+BENCH_ATTN_SMALL = ["D=32", "BQ=32", "BK=16"]
+
+
+@case("bench-attn-tail", bench_kernel("attention.tess"), kernel="mha_fwd", defines=BENCH_ATTN_SMALL)
+def bench_attn_tail(rng):
+    return bench_attention(rng, 1, 45, 77, 2, 32, False)       # 4 whole blocks and 13 keys
+
+
+@case("bench-attn-short", bench_kernel("attention.tess"), kernel="mha_fwd", defines=BENCH_ATTN_SMALL)
+def bench_attn_short(rng):
+    return bench_attention(rng, 2, 40, 7, 1, 32, False)        # T < BK: the masked block only
+
+
+@case("bench-attn-even-s3", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=BENCH_ATTN_SMALL + ["NS=3"])
+def bench_attn_even(rng):
+    return bench_attention(rng, 1, 33, 64, 2, 32, False)       # BK divides T: no masked block
+
+
+@case("bench-attn-s3-trips", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=BENCH_ATTN_SMALL + ["NS=3"])
+def bench_attn_trips(rng):
+    return bench_attention(rng, 1, 20, 33, 2, 32, False)       # 2 = stages - 1 whole blocks, 1 key
+
+
+@case("bench-attn-one-block-s3", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=BENCH_ATTN_SMALL + ["NS=3"])
+def bench_attn_one(rng):
+    return bench_attention(rng, 1, 20, 31, 1, 32, False)       # 1 whole block, 15 keys
+
+
+@case("bench-attn", bench_kernel("attention.tess"), kernel="mha_fwd", defines=["D=64", "BQ=128", "BK=64"])
+def bench_attn(rng):
+    return bench_attention(rng, 1, 130, 200, 2, 64, False)     # the bench's tiles, 3 blocks and 8 keys
+
+
+@case("bench-attn-causal-odd", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
+      defines=BENCH_ATTN_SMALL)
+def bench_attn_causal_odd(rng):
+    return bench_attention(rng, 1, 77, 77, 2, 32, True)
+
+
+@case("bench-attn-causal-short", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
+      defines=BENCH_ATTN_SMALL + ["NS=3"])
+def bench_attn_causal_short(rng):
+    return bench_attention(rng, 2, 9, 9, 1, 32, True)          # S = T < BK
+
+
+@case("bench-attn-causal", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
+      defines=["D=64", "BQ=128", "BK=64"])
+def bench_attn_causal(rng):
+    return bench_attention(rng, 1, 200, 200, 2, 64, True)
+
+
 @case("loops", inputs("loops.tess"), kernel="loops")
 def loops(rng):
     n, n_iter = 101, 9
