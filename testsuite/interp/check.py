@@ -482,6 +482,40 @@ def math_f32(rng):
     return [x, array_out("y", "f32"), array_out("z", "f32")], ref
 
 
+@case("exp2-ftz", inputs("exp2_ftz.tess"), kernel="exp2_ftz_edges")
+def exp2_ftz(rng):
+    # exp2_ftz is exp2 with results below 2^-126 (f32's smallest normal) as +0
+    # (docs/language.md 9.6). The reference flushes by the result, the
+    # interpreter by the input (x < -126): the same set, computed another way.
+    # Outputs near 2^-126 are scaled by 2^100 so that the tolerance, a
+    # fraction of the largest magnitude, stays far below a flushed value.
+    edges = [-np.inf, np.nan, -1000, -150, -149, -140, -127, -126.5, -126.00002, -126, -125.99998,
+             -125.5, -125, -110]
+    n = 300
+    x = array_in("x", "f32", np.concatenate([edges, rng.uniform(-130, -120, n - len(edges))]))
+    special = [-1e-40, 1e-40, 0.0, -0.0, 1.5, 20, np.inf, np.nan]   # subnormal inputs count as 0
+    g = array_in("g", "f32", np.concatenate([special, rng.uniform(-20, 20, n - len(special))]))
+    # f16: computed in f32, so f16's own subnormals (2^-24 .. 2^-14) are kept
+    h = array_in("h", "f16", np.concatenate([[-np.inf, -30, -24, -20, -14.5, -14, 0, 3.25, 15],
+                                             rng.uniform(-26, 15, n - 9)]))
+    # bf16 has f32's exponent range: its subnormals are flushed
+    b = array_in("b", "bf16", np.concatenate([[-np.inf, -133, -127, -126.5, -126, -125.5, -125, -118],
+                                              rng.uniform(-134, -118, n - 8)]))
+    big = 2.0 ** 100
+
+    def flushed(v):
+        e = np.exp2(v)
+        return np.where(e < 2.0 ** -126, 0.0, e)
+
+    def ref():
+        xf = f(x)
+        plain = np.exp2(xf.astype(np.float32)).astype(np.float64)   # subnormals kept
+        return {"y": flushed(xf) * big, "z": plain * big, "yg": flushed(f(g)), "hy": np.exp2(f(h)),
+                "by": flushed(f(b)) * big, "w": np.full(n, np.exp2(-126.5) * big + 2.0 ** -126)}
+    return [x, g, h, b, array_out("y", "f32"), array_out("z", "f32"), array_out("yg", "f32"),
+            array_out("hy", "f16"), array_out("by", "bf16"), array_out("w", "f32")], ref
+
+
 @case("half-ops", inputs("elementwise.tess"), kernel="half_ops")
 def half_ops(rng):
     n = 200
