@@ -94,7 +94,7 @@ typedef enum Builtin {
     BI_MIN, BI_MAX,                       /* two operands: elementwise */
     BI_SUM, BI_REDUCE_MAX, BI_REDUCE_MIN, /* sum(t), max(t, axis = k), min(t, axis = k) */
     BI_WHERE,
-    BI_EXP, BI_EXP2, BI_LOG, BI_LOG2, BI_SQRT, BI_RSQRT, BI_ABS, BI_TANH,
+    BI_EXP, BI_EXP2, BI_EXP2_FTZ, BI_LOG, BI_LOG2, BI_SQRT, BI_RSQRT, BI_ABS, BI_TANH,
     BI_SIGMOID, BI_SIN, BI_COS,
     BI_DOT, BI_ALLOC, BI_LOAD, BI_STORE,
     BI_ATOMIC_ADD, BI_ATOMIC_MAX, BI_ATOMIC_MIN,

@@ -337,7 +337,7 @@ static IrValue *lower_call(Lower *L, Node *node) {
         IrValue *cond = broadcast_to(L, lower_expr(L, c), &bool_type, c->span);
         return emit(L, IR_SELECT, node->span, a->type, 3, (IrValue *[]){cond, a, b});
     }
-    case BI_EXP: case BI_EXP2: case BI_LOG: case BI_LOG2: case BI_SQRT: case BI_RSQRT:
+    case BI_EXP: case BI_EXP2: case BI_EXP2_FTZ: case BI_LOG: case BI_LOG2: case BI_SQRT: case BI_RSQRT:
     case BI_ABS: case BI_TANH: case BI_SIGMOID: case BI_SIN: case BI_COS: {
         IrValue *a = lower_as(L, call_arg(node, 0), type.dtype);
         return emit(L, sema_math_opcode((Builtin)node->builtin), node->span, type, 1, &a);

@@ -320,6 +320,7 @@ IrOpcode sema_math_opcode(Builtin builtin) {
     switch (builtin) {
     case BI_EXP: return IR_EXP;
     case BI_EXP2: return IR_EXP2;
+    case BI_EXP2_FTZ: return IR_EXP2_FTZ;
     case BI_LOG: return IR_LOG;
     case BI_LOG2: return IR_LOG2;
     case BI_SQRT: return IR_SQRT;
@@ -826,7 +827,7 @@ static const struct {
 } builtin_names[] = {
     {"program_id", BI_PROGRAM_ID}, {"num_programs", BI_NUM_PROGRAMS}, {"iota", BI_IOTA},
     {"zeros", BI_ZEROS}, {"full", BI_FULL}, {"cdiv", BI_CDIV}, {"min", BI_MIN}, {"max", BI_MAX},
-    {"sum", BI_SUM}, {"where", BI_WHERE}, {"exp", BI_EXP}, {"exp2", BI_EXP2}, {"log", BI_LOG},
+    {"sum", BI_SUM}, {"where", BI_WHERE}, {"exp", BI_EXP}, {"exp2", BI_EXP2}, {"exp2_ftz", BI_EXP2_FTZ}, {"log", BI_LOG},
     {"log2", BI_LOG2}, {"sqrt", BI_SQRT}, {"rsqrt", BI_RSQRT}, {"abs", BI_ABS}, {"tanh", BI_TANH},
     {"sigmoid", BI_SIGMOID}, {"sin", BI_SIN}, {"cos", BI_COS}, {"dot", BI_DOT},
     {"alloc", BI_ALLOC}, {"load", BI_LOAD}, {"store", BI_STORE}, {"atomic_add", BI_ATOMIC_ADD},
@@ -1026,6 +1027,13 @@ static Type check_math(Sema *s, Scope *scope, Node *node, const CallArgs *args) 
     if (node->builtin == BI_ABS ? a->dtype == DT_BOOL : !dtype_is_float(a->dtype) && !a->weak) {
         diag_error(node->span, "%s() needs a %s tile, got %s", node->name,
                    node->builtin == BI_ABS ? "numeric" : "float", type_str(a));
+        return type_error();
+    }
+    if (node->builtin == BI_EXP2_FTZ && a->dtype == DT_F64 && !a->weak) {
+        /* ex2.approx.ftz.f32 has no f64 form, and f64's own smallest normal
+           would be another function: the flush is defined for f32 only. */
+        diag_error(node->span, "exp2_ftz() flushes results below f32's smallest normal (2^-126) and takes f16, bf16 "
+                   "or f32, got %s; use exp2() for f64", type_str(a));
         return type_error();
     }
     Type r = *a;
@@ -1310,7 +1318,7 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
             r.weak = false;  /* chosen at run time: a weak pair takes i32 or f32 */
         break;
     }
-    case BI_EXP: case BI_EXP2: case BI_LOG: case BI_LOG2: case BI_SQRT: case BI_RSQRT:
+    case BI_EXP: case BI_EXP2: case BI_EXP2_FTZ: case BI_LOG: case BI_LOG2: case BI_SQRT: case BI_RSQRT:
     case BI_ABS: case BI_TANH: case BI_SIGMOID: case BI_SIN: case BI_COS:
         if (split_args(node, no_kw, &args))
             r = check_math(s, scope, node, &args);

@@ -4,7 +4,8 @@
  *
  * f16 and bf16 are LLVM half and bfloat: + - * / and comparisons act on them
  * directly (each result correctly rounded), and the math functions compute
- * in f32 and round back: exp and exp2 on ex2.approx.f32 and rsqrt on
+ * in f32 and round back: exp and exp2 on ex2.approx.f32 (exp2_ftz on
+ * ex2.approx.ftz.f32) and rsqrt on
  * rsqrt.approx.f32 (below), the rest through libdevice. Float +, - and *
  * carry LLVM's `contract` flag, so a*b+c may become one fma (as with nvcc's
  * default). Float min and max propagate NaN
@@ -270,6 +271,16 @@ static LLVMValueRef ex2_approx(Lowering *L, LLVMValueRef t) {
     return llvm_kernel_intrinsic(L, "llvm.nvvm.ex2.approx", &f32, 1, &t, 1);
 }
 
+/* exp2_ftz in f32 (f16/bf16 through f32): ex2.approx.ftz.f32, one MUFU.EX2
+   with no range handling around it. Its meaning (docs/language.md 9.6) is
+   exp2's with results below 2^-126 as +0 and subnormal inputs as 0, which
+   is what .ftz does to ex2.approx.f32 (PTX ISA 9.7.3.20); the interpreter
+   computes exactly that (compiler/ir/numeric.h). */
+static LLVMValueRef ex2_approx_ftz(Lowering *L, LLVMValueRef t) {
+    LLVMTypeRef f32 = L->f32;
+    return llvm_kernel_intrinsic(L, "llvm.nvvm.ex2.approx.ftz", &f32, 1, &t, 1);
+}
+
 static LLVMValueRef fma_f32(Lowering *L, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
     LLVMTypeRef f32 = L->f32;
     LLVMValueRef args[3] = {a, b, c};
@@ -314,6 +325,11 @@ static LLVMValueRef math_function(Lowering *L, IrOpcode opcode, DType dtype, LLV
     switch (opcode) {
     case IR_EXP: r = work == DT_F32 ? exp_f32(L, v) : libdevice(L, "exp", work, v); break;
     case IR_EXP2: r = work == DT_F32 ? ex2_approx(L, v) : libdevice(L, "exp2", work, v); break;
+    case IR_EXP2_FTZ:
+        if (work != DT_F32)   /* the verifier allows f16, bf16 and f32 only */
+            INTERNAL_ERROR("kernel '%s': exp2_ftz of %s", L->kernel->name, dtype_name(dtype));
+        r = ex2_approx_ftz(L, v);
+        break;
     case IR_LOG: r = libdevice(L, "log", work, v); break;
     case IR_LOG2: r = libdevice(L, "log2", work, v); break;
     case IR_SQRT: {

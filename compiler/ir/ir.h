@@ -61,7 +61,7 @@ typedef enum IrOpcode {
     IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE,
     /* elementwise unary */
     IR_NEG, IR_NOT,
-    IR_EXP, IR_EXP2, IR_LOG, IR_LOG2, IR_SQRT, IR_RSQRT, IR_ABS,
+    IR_EXP, IR_EXP2, IR_EXP2_FTZ, IR_LOG, IR_LOG2, IR_SQRT, IR_RSQRT, IR_ABS,
     IR_TANH, IR_SIGMOID, IR_SIN, IR_COS,
     IR_SELECT,               /* (bool cond, a, b) all of one shape */
     IR_CAST,                 /* dtype of the result type */

@@ -249,6 +249,12 @@ static bool verify_elementwise(Verifier *V, const IrOp *op) {
         if (!dtype_is_float(dtype))
             return fail(V, op, "'%s' needs a float operand, found %s", name, dtype_name(dtype));
         return true;
+    case IR_EXP2_FTZ:
+        /* Flushes below f32's smallest normal (docs/ir.md): defined for the
+           dtypes computed in f32 only. */
+        if (dtype != DT_F16 && dtype != DT_BF16 && dtype != DT_F32)
+            return fail(V, op, "'exp2_ftz' needs an f16, bf16 or f32 operand, found %s", dtype_name(dtype));
+        return true;
     default:
         if (dtype == DT_BOOL)
             return fail(V, op, "'%s' does not take bool operands", name);

@@ -162,6 +162,10 @@ static inline double numeric_float_unary(IrOpcode opcode, double x) {
     case IR_ABS: return fabs(x);
     case IR_EXP: return exp(x);
     case IR_EXP2: return exp2(x);
+    /* 2^x is below 2^-126, the smallest normal f32, exactly when x < -126:
+       those results are +0 (docs/language.md 9.6). A subnormal x would
+       count as 0, which changes nothing (2^x rounds to 1 either way). */
+    case IR_EXP2_FTZ: return x < -126.0 ? 0.0 : exp2(x);
     case IR_LOG: return log(x);
     case IR_LOG2: return log2(x);
     case IR_SQRT: return sqrt(x);

@@ -299,6 +299,7 @@ static const struct {
     {"E0510", "a block dim must be positive, got %lld"},
     {"E0511", "the default of '%s' must be known at compile time"},
     {"E0526", "the block of '%s' is %lld wide along dim %d, where '%s' has %lld elements, and its block index there is always 0: elements %lld to %lld would never be read or written; make the block %lld wide, or index the dim by a program id"},
+    {"E0527", "exp2_ftz() flushes results below f32's smallest normal (2^-126) and takes f16, bf16 or f32, got %s; use exp2() for f64"},
     {"E0512", "compile-time parameter '%s' has no default; set it with -D %s=VALUE"},
     {"E0513", "the grid has %d dimensions; at most 3 are allowed"},
     {"E0514", "a grid dimension must be an integer expression of sizes and constants (+ - * / %% cdiv min max)"},
@@ -460,6 +461,7 @@ static const struct {
     {"E0906", "'async_copy' mask must be a bool tile of the refs' shape, found %s"},
     {"E0907", "'async_wait' of %lld pending groups (0..64)"},
     {"E0908", "'async_copy' copies from an 'in' ref (nothing writes it while the copy is in flight), not %s"},
+    {"E0909", "'exp2_ftz' needs an f16, bf16 or f32 operand, found %s"},
     {"W0001", "this expression's value is unused"},
     {"W0002", "no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped"},
 };

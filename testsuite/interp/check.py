@@ -334,6 +334,77 @@ def causal_attention(rng):
     return args, ref
 
 
+def bench_kernel(name):
+    return os.path.join(ROOT, "bench", "kernels", name)
+
+
+def bench_attention(rng, B, S, T, H, D, causal):
+    """bench/kernels/attention.tess on random inputs: its key loop is split into
+    unmasked whole blocks and masked ones, so the cases below cover T < BK, T a
+    multiple of BK (no masked block), T one past and one short of a multiple,
+    and trip counts 1 and stages - 1 of the pipelined loops."""
+    q = array_in("q", "f16", rng.standard_normal((B, S, H, D)))
+    k = array_in("k", "f16", rng.standard_normal((B, T, H, D)))
+    v = array_in("v", "f16", rng.standard_normal((B, T, H, D)))
+    scale = 1 / np.sqrt(D)
+    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
+    return args, lambda: {"o": attention_ref(f(q), f(k), f(v), scale, causal=causal)}
+
+
+BENCH_ATTN_SMALL = ["D=32", "BQ=32", "BK=16"]
+
+
+@case("bench-attn-tail", bench_kernel("attention.tess"), kernel="mha_fwd", defines=BENCH_ATTN_SMALL)
+def bench_attn_tail(rng):
+    return bench_attention(rng, 1, 45, 77, 2, 32, False)       # 4 whole blocks and 13 keys
+
+
+@case("bench-attn-short", bench_kernel("attention.tess"), kernel="mha_fwd", defines=BENCH_ATTN_SMALL)
+def bench_attn_short(rng):
+    return bench_attention(rng, 2, 40, 7, 1, 32, False)        # T < BK: the masked block only
+
+
+@case("bench-attn-even-s3", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=BENCH_ATTN_SMALL + ["NS=3"])
+def bench_attn_even(rng):
+    return bench_attention(rng, 1, 33, 64, 2, 32, False)       # BK divides T: no masked block
+
+
+@case("bench-attn-s3-trips", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=BENCH_ATTN_SMALL + ["NS=3"])
+def bench_attn_trips(rng):
+    return bench_attention(rng, 1, 20, 33, 2, 32, False)       # 2 = stages - 1 whole blocks, 1 key
+
+
+@case("bench-attn-one-block-s3", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=BENCH_ATTN_SMALL + ["NS=3"])
+def bench_attn_one(rng):
+    return bench_attention(rng, 1, 20, 31, 1, 32, False)       # 1 whole block, 15 keys
+
+
+@case("bench-attn", bench_kernel("attention.tess"), kernel="mha_fwd", defines=["D=64", "BQ=128", "BK=64"])
+def bench_attn(rng):
+    return bench_attention(rng, 1, 130, 200, 2, 64, False)     # the bench's tiles, 3 blocks and 8 keys
+
+
+@case("bench-attn-causal-odd", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
+      defines=BENCH_ATTN_SMALL)
+def bench_attn_causal_odd(rng):
+    return bench_attention(rng, 1, 77, 77, 2, 32, True)
+
+
+@case("bench-attn-causal-short", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
+      defines=BENCH_ATTN_SMALL + ["NS=3"])
+def bench_attn_causal_short(rng):
+    return bench_attention(rng, 2, 9, 9, 1, 32, True)          # S = T < BK
+
+
+@case("bench-attn-causal", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
+      defines=["D=64", "BQ=128", "BK=64"])
+def bench_attn_causal(rng):
+    return bench_attention(rng, 1, 200, 200, 2, 64, True)
+
+
 @case("loops", inputs("loops.tess"), kernel="loops")
 def loops(rng):
     n, n_iter = 101, 9
@@ -409,6 +480,40 @@ def math_f32(rng):
              - np.log2(np.abs(v) + 2))
         return {"y": y, "z": z}
     return [x, array_out("y", "f32"), array_out("z", "f32")], ref
+
+
+@case("exp2-ftz", inputs("exp2_ftz.tess"), kernel="exp2_ftz_edges")
+def exp2_ftz(rng):
+    # exp2_ftz is exp2 with results below 2^-126 (f32's smallest normal) as +0
+    # (docs/language.md 9.6). The reference flushes by the result, the
+    # interpreter by the input (x < -126): the same set, computed another way.
+    # Outputs near 2^-126 are scaled by 2^100 so that the tolerance, a
+    # fraction of the largest magnitude, stays far below a flushed value.
+    edges = [-np.inf, np.nan, -1000, -150, -149, -140, -127, -126.5, -126.00002, -126, -125.99998,
+             -125.5, -125, -110]
+    n = 300
+    x = array_in("x", "f32", np.concatenate([edges, rng.uniform(-130, -120, n - len(edges))]))
+    special = [-1e-40, 1e-40, 0.0, -0.0, 1.5, 20, np.inf, np.nan]   # subnormal inputs count as 0
+    g = array_in("g", "f32", np.concatenate([special, rng.uniform(-20, 20, n - len(special))]))
+    # f16: computed in f32, so f16's own subnormals (2^-24 .. 2^-14) are kept
+    h = array_in("h", "f16", np.concatenate([[-np.inf, -30, -24, -20, -14.5, -14, 0, 3.25, 15],
+                                             rng.uniform(-26, 15, n - 9)]))
+    # bf16 has f32's exponent range: its subnormals are flushed
+    b = array_in("b", "bf16", np.concatenate([[-np.inf, -133, -127, -126.5, -126, -125.5, -125, -118],
+                                              rng.uniform(-134, -118, n - 8)]))
+    big = 2.0 ** 100
+
+    def flushed(v):
+        e = np.exp2(v)
+        return np.where(e < 2.0 ** -126, 0.0, e)
+
+    def ref():
+        xf = f(x)
+        plain = np.exp2(xf.astype(np.float32)).astype(np.float64)   # subnormals kept
+        return {"y": flushed(xf) * big, "z": plain * big, "yg": flushed(f(g)), "hy": np.exp2(f(h)),
+                "by": flushed(f(b)) * big, "w": np.full(n, np.exp2(-126.5) * big + 2.0 ** -126)}
+    return [x, g, h, b, array_out("y", "f32"), array_out("z", "f32"), array_out("yg", "f32"),
+            array_out("hy", "f16"), array_out("by", "bf16"), array_out("w", "f32")], ref
 
 
 @case("half-ops", inputs("elementwise.tess"), kernel="half_ops")
