@@ -153,12 +153,12 @@ static bool side_cost(const LinearLayout *dist, const LinearShared *shared, int 
 static const int row_pads[] = {0, 4, 8, 16, 32, 64};
 
 /* The pitch of a shared conversion's buffer: of the row pads that cost at
-   most an eighth of a row, the one with the fewest modelled wavefronts of
-   the writes (from `from`) and the reads (into `to`) together, then the
-   fewest accesses, then the smallest; unpadded where nothing beats it.
-   Memory-bound kernels' conversions keep their plain rows when those are
-   already conflict-free. */
-static void choose_pitch(ConvertRecord *r, const LinearLayout *from, const LinearLayout *to) {
+   most an eighth of a row (and, where `room` >= 0, fit in `room` bytes),
+   the one with the fewest modelled wavefronts of the writes (from `from`)
+   and the reads (into `to`) together, then the fewest accesses, then the
+   smallest; unpadded where nothing beats it. Memory-bound kernels'
+   conversions keep their plain rows when those are already conflict-free. */
+static void choose_pitch(ConvertRecord *r, const LinearLayout *from, const LinearLayout *to, int64_t room) {
     const IrType *t = &r->value->type;
     int bytes = elem_bytes(t);
     int64_t cols = t->rank > 0 ? t->dims[t->rank - 1].size : 1;
@@ -170,6 +170,8 @@ static void choose_pitch(ConvertRecord *r, const LinearLayout *from, const Linea
             continue;
         ConvertRecord trial = *r;
         trial.pitch = cols + pad / bytes;
+        if (pad > 0 && room >= 0 && convert_shared_bytes(&trial) > room)
+            continue;
         int64_t stride[IR_MAX_RANK];
         convert_shared_strides(&trial, stride);
         LinearShared shared;
@@ -193,6 +195,14 @@ static void choose_pitch(ConvertRecord *r, const LinearLayout *from, const Linea
     r->write_ideal = best_w.ideal;
     r->read_wavefronts = best_r.wavefronts;
     r->read_ideal = best_r.ideal;
+}
+
+/* Whether `op` is inside a `for`. */
+static bool in_loop(const IrOp *op) {
+    for (const IrBlock *b = op->parent; b && b->parent_op; b = b->parent_op->parent)
+        if (b->parent_op->opcode == IR_FOR)
+            return true;
+    return false;
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -242,9 +252,14 @@ static ConvertRecord *record_new(Convert *C, OpPlan *user, int i, const Layout *
     if (r->method == CONVERT_SHARED) {
         const LinearLayout *from = layout_map_linear(layout_map_new(plan->kernel, r->from, &v->type));
         const LinearLayout *want = layout_map_linear(layout_map_new(plan->kernel, to, &v->type));
+        /* A conversion in a loop (or hoisted before one) has its bytes
+           while the loop's rings and scratch are live: its pad must fit in
+           what its user's scratch already holds. Outside every loop (an
+           epilogue store) the buffer takes the bytes the loops freed. */
+        int64_t room = loop || in_loop(user->op) ? user->scratch_bytes : -1;
         if (from && want) {
             r->kind = (int)linear_convert_kind(from, want);
-            choose_pitch(r, from, want);
+            choose_pitch(r, from, want, room);
         }
         /* the user's scratch holds the padded rows */
         if (convert_shared_bytes(r) > user->scratch_bytes)
