@@ -152,8 +152,8 @@ static bool side_cost(const LinearLayout *dist, const LinearShared *shared, int 
    in different banks. */
 static const int row_pads[] = {0, 4, 8, 16, 32, 64};
 
-/* The pitch of a shared conversion's buffer: of the row pads that cost at
-   most an eighth of a row (and, where `room` >= 0, fit in `room` bytes),
+/* The pitch of a shared conversion's buffer: of the row pads up to 16
+   bytes or an eighth of a row (and, where `room` >= 0, fit in `room` bytes),
    the one with the fewest modelled wavefronts of the writes (from `from`)
    and the reads (into `to`) together, then the fewest accesses, then the
    smallest; unpadded where nothing beats it. Memory-bound kernels'
@@ -166,7 +166,7 @@ static void choose_pitch(ConvertRecord *r, const LinearLayout *from, const Linea
     Side best_w = {0}, best_r = {0};
     for (size_t k = 0; k < sizeof row_pads / sizeof row_pads[0]; k++) {
         int pad = row_pads[k];
-        if (pad % bytes || (pad > 0 && (t->rank < 2 || pad * 8 > cols * bytes)))
+        if (pad % bytes || (pad > 0 && (t->rank < 2 || (pad > 16 && pad * 8 > cols * bytes))))
             continue;
         ConvertRecord trial = *r;
         trial.pitch = cols + pad / bytes;
