@@ -8,7 +8,9 @@
  * keeps the registers in order (layout_assign mapped the layout). Every
  * other case goes through the op's shared scratch buffer: barrier, each
  * thread writes its registers row-major, barrier, each thread reads the
- * elements its new layout gives it, through the op's index map. The barrier
+ * elements its new layout gives it, through the op's index map (a layout
+ * conversion: at the row pitch and in the vectors convert.c chose, so that
+ * both sides are as free of bank conflicts as its model found). The barrier
  * before the write keeps it from meeting an earlier phase's readers of the
  * same bytes (PTX ISA 9.7.13.1 bar.sync orders shared-memory accesses of
  * the block's threads).
