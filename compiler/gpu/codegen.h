@@ -298,12 +298,26 @@ typedef struct ConvertRecord {
        memory: the cheaper paths are not lowered yet. */
     int kind;
     int64_t smem_lo, smem_hi;          /* shared and rebroadcast: the bytes it uses (shared_alloc) */
+    /* shared: the buffer is the tile row-major with each row `pitch`
+       elements apart (the last dim's size, or more: a pad against bank
+       conflicts), written `write_vec` and read `read_vec` elements (a
+       power of two, at most 16 bytes) an access; chosen by convert.c from
+       the modelled wavefronts of both sides (write_wavefronts ...: the worst
+       warp's, and the fewest its bytes need; -1 where not modelled). */
+    int64_t pitch;
+    int write_vec, read_vec;
+    int64_t write_wavefronts, write_ideal, read_wavefronts, read_ideal;
     unsigned barriers;                 /* barrier_plan: bit s = a barrier at step s */
 } ConvertRecord;
 
 /* Records, for every operand whose wanted layout differs from its value's,
    how it converts and where (convert.c). After layout_assign. */
 void convert_plan(KernelPlan *plan);
+/* A shared conversion's buffer as element strides per tile dim (row-major,
+   the last dim's rows `pitch` apart). */
+void convert_shared_strides(const ConvertRecord *c, int64_t *stride);
+/* The bytes of its buffer: rows x pitch elements. */
+int64_t convert_shared_bytes(const ConvertRecord *c);
 const char *convert_method_name(ConvertMethod method);
 /* Whether v (not the result of the op being lowered) is a splat or a
    single element: what the lowering holds as one scalar. */
@@ -334,10 +348,11 @@ typedef struct SharedBuffer {
     /* Bank conflicts from the layouts' linear maps (linear_shared_wavefronts:
        shared-memory wavefronts of the worst warp, and the fewest the bytes
        allow); -1 where not computed. writes: the row-major writes into it
-       of the conversions at its op and of its shape op's source, one
-       element a store, summed. a_reads, b_reads: SHARED_MMA_PITCH, the
-       ldmatrix reads of A (when staged) and of B. */
-    int64_t write_wavefronts, write_ideal;
+       of the conversions at its op (at their pitch and write_vec) and of
+       its shape op's source (one element a store), summed. reads: the
+       conversions' reads (read_vec), summed. a_reads, b_reads:
+       SHARED_MMA_PITCH, the ldmatrix reads of A (when staged) and of B. */
+    int64_t write_wavefronts, write_ideal, read_wavefronts, read_ideal;
     int64_t a_wavefronts, a_ideal, b_wavefronts, b_ideal;
 } SharedBuffer;
 

@@ -108,6 +108,103 @@ static bool can_remat(const KernelPlan *plan, const IrValue *v, const IrValue *s
 
 bool convert_can_remat(const KernelPlan *plan, const IrValue *v) { return can_remat(plan, v, NULL); }
 
+/* ---- the shared buffer's rows -------------------------------------------------- */
+
+static int elem_bytes(const IrType *t) { return t->dtype == DT_BOOL ? 1 : dtype_bytes(t->dtype); }
+
+void convert_shared_strides(const ConvertRecord *c, int64_t *stride) {
+    const IrType *t = &c->value->type;
+    int64_t step = 1;
+    for (int d = t->rank - 1; d >= 0; d--) {
+        stride[d] = step;
+        step *= d == t->rank - 1 ? c->pitch : t->dims[d].size;
+    }
+}
+
+int64_t convert_shared_bytes(const ConvertRecord *c) {
+    const IrType *t = &c->value->type;
+    int64_t n = elem_bytes(t);
+    for (int d = 0; d < t->rank; d++)
+        n *= d == t->rank - 1 ? c->pitch : t->dims[d].size;
+    return n;
+}
+
+/* One side of a conversion through a buffer at some pitch: its vector (the
+   longest run of registers at consecutive offsets, at most 16 bytes), the
+   accesses a thread makes, and the wavefronts of its worst warp. */
+typedef struct Side {
+    int vec;
+    int64_t accesses, wavefronts, ideal;
+} Side;
+
+static bool side_cost(const LinearLayout *dist, const LinearShared *shared, int bytes, Side *s) {
+    s->vec = linear_shared_vector_width(dist, shared);
+    while (s->vec > 1 && s->vec * bytes > 16)
+        s->vec /= 2;
+    s->accesses = linear_in_size(dist, 0) / s->vec;
+    s->wavefronts = linear_shared_wavefronts(dist, shared, bytes, s->vec, &s->ideal);
+    return s->wavefronts >= 0;
+}
+
+/* Row pads tried, in bytes: a pad of p moves each row's banks by p / 4, so
+   that the rows one write or read instruction touches (8 rows of 16 bytes
+   for an mma fragment's column pairs, 4 of 32 bytes for f32 pairs) fall
+   in different banks. */
+static const int row_pads[] = {0, 4, 8, 16, 32, 64};
+
+/* The pitch of a shared conversion's buffer: of the row pads up to 16
+   bytes or an eighth of a row (and, where `room` >= 0, fit in `room` bytes),
+   the one with the fewest modelled wavefronts of the writes (from `from`)
+   and the reads (into `to`) together, then the fewest accesses, then the
+   smallest; unpadded where nothing beats it. Memory-bound kernels'
+   conversions keep their plain rows when those are already conflict-free. */
+static void choose_pitch(ConvertRecord *r, const LinearLayout *from, const LinearLayout *to, int64_t room) {
+    const IrType *t = &r->value->type;
+    int bytes = elem_bytes(t);
+    int64_t cols = t->rank > 0 ? t->dims[t->rank - 1].size : 1;
+    bool found = false;
+    Side best_w = {0}, best_r = {0};
+    for (size_t k = 0; k < sizeof row_pads / sizeof row_pads[0]; k++) {
+        int pad = row_pads[k];
+        if (pad % bytes || (pad > 0 && (t->rank < 2 || (pad > 16 && pad * 8 > cols * bytes))))
+            continue;
+        ConvertRecord trial = *r;
+        trial.pitch = cols + pad / bytes;
+        if (pad > 0 && room >= 0 && convert_shared_bytes(&trial) > room)
+            continue;
+        int64_t stride[IR_MAX_RANK];
+        convert_shared_strides(&trial, stride);
+        LinearShared shared;
+        linear_shared_strided(&shared, t->rank, stride);
+        Side w, rd;
+        if (!side_cost(from, &shared, bytes, &w) || !side_cost(to, &shared, bytes, &rd))
+            continue;
+        int64_t cost = w.wavefronts + rd.wavefronts, best = best_w.wavefronts + best_r.wavefronts;
+        if (found && (cost > best || (cost == best && w.accesses + rd.accesses >= best_w.accesses + best_r.accesses)))
+            continue;
+        found = true;
+        best_w = w;
+        best_r = rd;
+        r->pitch = trial.pitch;
+    }
+    if (!found)
+        return;
+    r->write_vec = best_w.vec;
+    r->read_vec = best_r.vec;
+    r->write_wavefronts = best_w.wavefronts;
+    r->write_ideal = best_w.ideal;
+    r->read_wavefronts = best_r.wavefronts;
+    r->read_ideal = best_r.ideal;
+}
+
+/* Whether `op` is inside a `for`. */
+static bool in_loop(const IrOp *op) {
+    for (const IrBlock *b = op->parent; b && b->parent_op; b = b->parent_op->parent)
+        if (b->parent_op->opcode == IR_FOR)
+            return true;
+    return false;
+}
+
 /* ---- records ---------------------------------------------------------------------- */
 
 typedef struct Convert {
@@ -149,11 +246,24 @@ static ConvertRecord *record_new(Convert *C, OpPlan *user, int i, const Layout *
     else
         r->method = CONVERT_SHARED;
     r->kind = -1;
+    r->pitch = v->type.rank > 0 ? v->type.dims[v->type.rank - 1].size : 1;
+    r->write_vec = r->read_vec = 1;
+    r->write_wavefronts = r->write_ideal = r->read_wavefronts = r->read_ideal = -1;
     if (r->method == CONVERT_SHARED) {
         const LinearLayout *from = layout_map_linear(layout_map_new(plan->kernel, r->from, &v->type));
         const LinearLayout *want = layout_map_linear(layout_map_new(plan->kernel, to, &v->type));
-        if (from && want)
+        /* A conversion in a loop (or hoisted before one) has its bytes
+           while the loop's rings and scratch are live: its pad must fit in
+           what its user's scratch already holds. Outside every loop (an
+           epilogue store) the buffer takes the bytes the loops freed. */
+        int64_t room = loop || in_loop(user->op) ? user->scratch_bytes : -1;
+        if (from && want) {
             r->kind = (int)linear_convert_kind(from, want);
+            choose_pitch(r, from, want, room);
+        }
+        /* the user's scratch holds the padded rows */
+        if (convert_shared_bytes(r) > user->scratch_bytes)
+            user->scratch_bytes = convert_shared_bytes(r);
     }
     ptrvec_push(&plan->kernel->arena, &C->records, r);
     return r;

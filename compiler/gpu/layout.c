@@ -982,6 +982,61 @@ static bool in_place_operand(Assign *A, const IrOp *dot, const IrValue *v) {
     return true;
 }
 
+/* The global sectors (32 bytes) a store of `type` in `layout` writes, at
+   the vector width the store lowering uses (layout_contiguous_run, at most
+   16 bytes), and the fewest its bytes need; false where the map is
+   missing. */
+static bool store_sectors(Assign *A, const Layout *layout, const IrType *type, int64_t *sectors, int64_t *ideal) {
+    const LayoutMap *map = layout_map_new(A->kernel, layout, type);
+    const LinearLayout *l = layout_map_linear(map);
+    if (!l)
+        return false;
+    int bytes = dtype_bytes(type->dtype);
+    int64_t vec = layout_contiguous_run(map, type->rank - 1);
+    while (vec > 1 && vec * bytes > 16)
+        vec /= 2;
+    *sectors = linear_global_sectors(l, bytes, (int)vec, ideal);
+    return *sectors >= 0;
+}
+
+/* Whether an op from `op` on (and in the blocks nested in them) uses an
+   alloc: one live across the ops before it. */
+static bool uses_alloc_from(const IrOp *op) {
+    for (; op; op = op->next) {
+        for (int i = 0; i < op->num_operands; i++)
+            if (op->operands[i]->type.kind == IRT_REF && layout_alloc_of(op->operands[i]))
+                return true;
+        if ((op->body && uses_alloc_from(op->body->first)) || (op->else_body && uses_alloc_from(op->else_body->first)))
+            return true;
+    }
+    return false;
+}
+
+/* Epilogue stores (docs/codegen.md, "Epilogue stores"). A store whose
+   value's layout writes partly filled 32-byte sectors (a dot's accumulator
+   cast to f16: each thread a pair of columns, a warp 8 rows of 16 bytes
+   each) where the default layout (16-byte vectors, whole rows to a warp)
+   writes fewer: the tile goes through shared memory into the default
+   layout first (convert.c pads the buffer's rows against bank conflicts),
+   as Triton converts an mma result before its store. It pays once per
+   kernel, where the tile is written back: only for a store at the kernel's
+   top level (its two barriers are outside every loop, and an `if` never
+   holds them), with no alloc live from it on (the buffer then reuses the
+   rings' and the dots' bytes), of a tile of at most 64 KB (with its row
+   pad, inside every target's shared memory). */
+static bool store_through_shared(Assign *A, const IrOp *store, const Layout *l) {
+    const IrValue *ref = store->operands[0], *v = store->operands[1];
+    if (ref->type.space != SPACE_GLOBAL || v->type.rank < 2 || v->type.dtype == DT_BOOL || store->has_mask ||
+        store->parent != A->kernel->body || ir_type_elements(&v->type) * dtype_bytes(v->type.dtype) > 65536)
+        return false;
+    const Layout *dflt = default_for(A, &v->type);
+    int64_t sectors, ideal, dflt_sectors, dflt_ideal;
+    if (layout_equal(l, dflt) || !store_sectors(A, l, &v->type, &sectors, &ideal) ||
+        !store_sectors(A, dflt, &v->type, &dflt_sectors, &dflt_ideal))
+        return false;
+    return dflt_sectors < sectors && !uses_alloc_from(store->next);
+}
+
 /* The alloc `ref` views, its rows padded to layout_mma_pitch (16 bytes
    more than a row: the 8 rows of an ldmatrix matrix start in 8 different
    bank quads): the allocs dots read in place, and the rings async copies
@@ -1073,6 +1128,8 @@ static void assign_op(Assign *A, IrOp *op) {
     case IR_ATOMIC: {
         IrValue *v = op->operands[1];
         const Layout *l = splat_source(A, v) ? default_for(A, &v->type) : concrete(A, v);
+        if (op->opcode == IR_STORE && !splat_source(A, v) && store_through_shared(A, op, l))
+            l = default_for(A, &v->type);
         for (int i = 1; i < op->num_operands; i++)
             want[i] = l;
         return;

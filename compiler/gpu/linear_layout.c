@@ -1058,3 +1058,48 @@ int64_t linear_shared_wavefronts(const LinearLayout *dist, const LinearShared *s
         *ideal = worst_ideal;
     return worst;
 }
+
+int64_t linear_global_sectors(const LinearLayout *dist, int elem_bytes, int vec, int64_t *ideal) {
+    int64_t regs = linear_in_size(dist, 0), lanes = linear_in_size(dist, 1), warps = linear_in_size(dist, 2);
+    int last = dist->num_out - 1;
+    if (vec < 1 || regs % vec || lanes > 32 || last < 0)
+        return -1;
+    int64_t row_sectors = (dist->out_size[last] * elem_bytes + 31) / 32;
+    int64_t total = 0, total_ideal = 0;
+    for (int64_t w = 0; w < warps; w++)
+        for (int64_t r = 0; r < regs; r += vec) {
+            /* a lane's vector lies in one row: (row, column / 32 bytes) names
+               its sector, and a lane's bytes count once however many lanes
+               hold copies */
+            int64_t sectors[32 * 2], elems[32];
+            int n = 0, m = 0;
+            for (int64_t lane = 0; lane < lanes; lane++) {
+                int64_t c[LINEAR_MAX_DIMS];
+                linear_apply_thread(dist, r, lane, w, c);
+                int64_t row = 0;
+                for (int d = 0; d < last; d++)
+                    row = row * dist->out_size[d] + c[d];
+                int64_t elem = row * dist->out_size[last] + c[last];
+                bool seen = false;
+                for (int k = 0; k < m && !seen; k++)
+                    seen = elems[k] == elem;
+                if (seen)
+                    continue;
+                elems[m++] = elem;
+                int64_t lo = c[last] * elem_bytes, hi = lo + (int64_t)vec * elem_bytes - 1;
+                for (int64_t s = lo / 32; s <= hi / 32; s++) {
+                    int64_t id = row * row_sectors + s;
+                    bool known = false;
+                    for (int k = 0; k < n && !known; k++)
+                        known = sectors[k] == id;
+                    if (!known && n < 64)
+                        sectors[n++] = id;
+                }
+            }
+            total += n;
+            total_ideal += ((int64_t)m * vec * elem_bytes + 31) / 32;
+        }
+    if (ideal)
+        *ideal = total_ideal;
+    return total;
+}

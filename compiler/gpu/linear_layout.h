@@ -264,4 +264,14 @@ int linear_shared_vector_width(const LinearLayout *dist, const LinearShared *sha
 int64_t linear_shared_wavefronts(const LinearLayout *dist, const LinearShared *shared, int elem_bytes, int vec,
                                  int64_t *ideal);
 
+/* Global-memory sectors (32 bytes) that the warps of `dist` touch storing
+   their registers into a row-major tensor, `vec` consecutive registers (one
+   vector along the last dim) per lane per instruction, each row starting
+   32-byte aligned: the sum over every instruction of every warp of the
+   distinct sectors it writes. *ideal (may be NULL) gets the fewest the same
+   bytes could take, one sector per 32 distinct bytes of each instruction.
+   More sectors than ideal means partly written sectors: the store moves
+   more lines than its bytes need. -1 for a bad vec. */
+int64_t linear_global_sectors(const LinearLayout *dist, int elem_bytes, int vec, int64_t *ideal);
+
 #endif

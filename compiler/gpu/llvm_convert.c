@@ -8,7 +8,9 @@
  * keeps the registers in order (layout_assign mapped the layout). Every
  * other case goes through the op's shared scratch buffer: barrier, each
  * thread writes its registers row-major, barrier, each thread reads the
- * elements its new layout gives it, through the op's index map. The barrier
+ * elements its new layout gives it, through the op's index map (a layout
+ * conversion: at the row pitch and in the vectors convert.c chose, so that
+ * both sides are as free of bank conflicts as its model found). The barrier
  * before the write keeps it from meeting an earlier phase's readers of the
  * same bytes (PTX ISA 9.7.13.1 bar.sync orders shared-memory accesses of
  * the block's threads).
@@ -180,8 +182,65 @@ Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64
     return through_shared(L, bcast, src, to, &bcast->results[0]->type, scratch_offset, barriers);
 }
 
-Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_offset, unsigned barriers) {
-    return through_shared(L, NULL, t, to, &t->type, scratch_offset, barriers);
+/* Element index of `coords` in a conversion's buffer: row-major, rows
+   `pitch` elements apart (the same arithmetic as llvm_convert_linear when
+   the rows are unpadded). */
+static LLVMValueRef pitched_index(Lowering *L, const IrType *type, int64_t pitch, LLVMValueRef *coords) {
+    LLVMValueRef linear = llvm_kernel_i32(L, 0);
+    for (int d = 0; d < type->rank; d++) {
+        linear = LLVMBuildMul(L->b, linear, llvm_kernel_i32(L, d == type->rank - 1 ? pitch : type->dims[d].size), "");
+        linear = LLVMBuildAdd(L->b, linear, coords[d], "");
+    }
+    return linear;
+}
+
+/* A shared conversion as convert.c planned it (ConvertRecord: pitch,
+   write_vec, read_vec): barrier, each thread writes its registers at the
+   pitch, write_vec a store, barrier, each thread reads its new layout's
+   registers, read_vec a load. */
+Tile *llvm_convert_tile(Lowering *L, Tile *t, const ConvertRecord *c) {
+    const IrType *type = &t->type;
+    DType dtype = type->dtype;
+    LLVMTypeRef elem = llvm_kernel_mem_type(L, dtype);
+    unsigned bytes = (unsigned)llvm_kernel_mem_bytes(dtype);
+    llvm_kernel_barrier_at(L, c->barriers, BARRIER_BEFORE_WRITE);
+    ThreadInfo *ti = llvm_kernel_thread(L, t->layout, type);
+    for (int64_t r = 0; r < t->num_regs; r += c->write_vec) {
+        LLVMValueRef coords[IR_MAX_RANK];
+        for (int d = 0; d < type->rank; d++)
+            coords[d] = llvm_kernel_coord(L, t, ti, r, d);
+        LLVMValueRef ptr = shared_element(L, dtype, c->smem_lo, pitched_index(L, type, c->pitch, coords));
+        LLVMValueRef v = NULL;
+        for (int e = 0; e < c->write_vec; e++) {
+            LLVMValueRef x = t->regs[r + e];
+            if (dtype == DT_BOOL)
+                x = LLVMBuildZExt(L->b, x, L->i8, "");
+            v = c->write_vec == 1 ? x
+                : LLVMBuildInsertElement(L->b, v ? v : LLVMGetUndef(LLVMVectorType(elem, (unsigned)c->write_vec)), x,
+                                         llvm_kernel_i32(L, e), "");
+        }
+        LLVMValueRef st = LLVMBuildStore(L->b, v, ptr);
+        LLVMSetAlignment(st, bytes * (unsigned)c->write_vec);
+    }
+    llvm_kernel_barrier_at(L, c->barriers, BARRIER_BEFORE_READ);
+    Tile *out = llvm_kernel_tile_new(L, c->to, type);
+    ti = llvm_kernel_thread(L, c->to, type);
+    for (int64_t r = 0; r < out->num_regs; r += c->read_vec) {
+        LLVMValueRef coords[IR_MAX_RANK];
+        for (int d = 0; d < type->rank; d++)
+            coords[d] = llvm_kernel_coord(L, out, ti, r, d);
+        LLVMValueRef ptr = shared_element(L, dtype, c->smem_lo, pitched_index(L, type, c->pitch, coords));
+        LLVMTypeRef vt = c->read_vec == 1 ? elem : LLVMVectorType(elem, (unsigned)c->read_vec);
+        LLVMValueRef v = LLVMBuildLoad2(L->b, vt, ptr, "");
+        LLVMSetAlignment(v, bytes * (unsigned)c->read_vec);
+        for (int e = 0; e < c->read_vec; e++) {
+            LLVMValueRef x = c->read_vec == 1 ? v : LLVMBuildExtractElement(L->b, v, llvm_kernel_i32(L, e), "");
+            if (dtype == DT_BOOL)
+                x = LLVMBuildICmp(L->b, LLVMIntNE, x, LLVMConstInt(L->i8, 0, 0), "");
+            out->regs[r + e] = x;
+        }
+    }
+    return out;
 }
 
 void llvm_convert_shape_op(Lowering *L, IrOp *op) {

@@ -138,7 +138,7 @@ static Tile *run_conversion(Lowering *L, const ConvertRecord *c) {
     case CONVERT_SPLAT: return llvm_kernel_splat(L, c->to, &t->type, t->splat ? t->splat : t->regs[0]);
     case CONVERT_REMAT: return llvm_convert_remat(L, c->value, c->to);
     case CONVERT_REBROADCAST: return llvm_convert_rebroadcast(L, c->value->def, c->to, c->smem_lo, c->barriers);
-    case CONVERT_SHARED: return llvm_convert_tile(L, t, c->to, c->smem_lo, c->barriers);
+    case CONVERT_SHARED: return llvm_convert_tile(L, t, c);
     case CONVERT_SHUFFLE: break;
     }
     INTERNAL_ERROR("kernel '%s': conversion by %s has no lowering", L->kernel->name, convert_method_name(c->method));

@@ -142,7 +142,8 @@ LLVMValueRef llvm_memory_shared_rows_at(Lowering *L, const IrValue *view, LLVMVa
 
 /* llvm_convert.c: layout conversions and shape ops through shared memory.
    `barriers`: the BarrierStep bits barrier_plan set for the conversion. */
-Tile *llvm_convert_tile(Lowering *L, Tile *t, const Layout *to, int64_t scratch_offset, unsigned barriers);
+/* A shared conversion (ConvertRecord: its bytes, pitch, vectors, barriers). */
+Tile *llvm_convert_tile(Lowering *L, Tile *t, const ConvertRecord *c);
 void llvm_convert_shape_op(Lowering *L, IrOp *op);
 /* The result of broadcast op `bcast` again, in layout `to`, from its source. */
 Tile *llvm_convert_rebroadcast(Lowering *L, IrOp *bcast, const Layout *to, int64_t scratch_offset, unsigned barriers);

@@ -9,9 +9,10 @@
  *
  *   // #0 = blocked<...>                       the layouts, numbered, first
  *   // layout %5 #0                            after the op defining %5
- *   // convert_layout %5 : TYPE #0 -> #1 via METHOD [(kind: K)] ...   where it runs
+ *   // convert_layout %5 : TYPE #0 -> #1 via METHOD [(kind: K)] ... [smem[LO, HI)] [pitch=P] [vec=W/R]
+ *                                              where it runs
  *   // barrier STEP [of convert %5]: WHY       where bar.sync goes
- *   // smem[LO, HI) FORMAT ... [writes: / a reads: / b reads: wavefronts=W ideal=I]
+ *   // smem[LO, HI) FORMAT ... [writes: / reads: / a reads: / b reads: wavefronts=W ideal=I]
  *                                              after the op owning the buffer
  *   // shared: N bytes in M buffers; K barriers    at the end
  *
@@ -105,6 +106,10 @@ static void print_convert(Printer *P, const OpPlan *at, const ConvertRecord *c, 
         fprintf(out, " operand=%d", c->operand);
     if (P->phase >= PHASE_SHARED && (c->method == CONVERT_SHARED || c->method == CONVERT_REBROADCAST))
         fprintf(out, " smem[%lld, %lld)", (long long)c->smem_lo, (long long)c->smem_hi);
+    if (c->method == CONVERT_SHARED && c->value->type.rank > 0 && c->pitch != c->value->type.dims[c->value->type.rank - 1].size)
+        fprintf(out, " pitch=%lld", (long long)c->pitch);
+    if (c->method == CONVERT_SHARED && (c->write_vec > 1 || c->read_vec > 1))
+        fprintf(out, " vec=%d/%d", c->write_vec, c->read_vec);
     fputc('\n', out);
     print_barriers(P, at, c, depth, out);
 }
@@ -152,6 +157,9 @@ static void print_buffer(Printer *P, const OpPlan *p, int depth, FILE *out) {
         if (b->write_wavefronts >= 0)
             fprintf(out, " writes: wavefronts=%lld ideal=%lld", (long long)b->write_wavefronts,
                     (long long)b->write_ideal);
+        if (b->read_wavefronts >= 0)
+            fprintf(out, " reads: wavefronts=%lld ideal=%lld", (long long)b->read_wavefronts,
+                    (long long)b->read_ideal);
         if (b->a_wavefronts >= 0)
             fprintf(out, " a reads: wavefronts=%lld ideal=%lld", (long long)b->a_wavefronts, (long long)b->a_ideal);
         if (b->b_wavefronts >= 0)

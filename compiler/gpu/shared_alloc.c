@@ -20,13 +20,16 @@
  * with its format: how the op lays its bytes out (a row-major tile, a
  * reduction's partials, a dot's staged operands, the mma's padded rows).
  * Conversions (convert.c) use their user's buffer: each shared one gets the
- * bytes [offset, offset + its tile's bytes) of it.
+ * bytes [offset, offset + its rows at its pitch) of it (convert.c made the
+ * user's scratch that large).
  *
  * Each record also gets its bank-conflict figures, from the layouts' linear
  * maps (linear_shared_wavefronts) for the access pattern that is clear from
- * the format: the row-major writes into it (each shared conversion at its
- * op writes its value in its layout, a shape op through shared memory its
- * source, one element a store as llvm_convert.c does), and for an mma dot
+ * the format: the row-major writes into it and the reads out of it of each
+ * shared conversion at its op (at the pitch and vector widths convert.c
+ * chose, which figured them), the writes of a shape op through shared
+ * memory (its source, one element a store as llvm_convert.c does), and for
+ * an mma dot
  * the ldmatrix reads of A (when staged) and B at their pitches
  * (linear_ldmatrix, llvm_dot.c's addresses).
  */
@@ -149,12 +152,21 @@ static void shared_write_figures(const KernelPlan *plan, Buffer *b) {
     const OpPlan *p = b->op;
     int64_t w = 0, ideal = 0;
     bool any = false, ok = true;
+    int64_t r = 0, r_ideal = 0;
     for (int i = 0; i < plan->num_converts; i++) {
         const ConvertRecord *c = plan->converts[i];
         if (c->method != CONVERT_SHARED || c->user != p)
             continue;
         any = true;
-        ok &= shared_write_cost(plan, c->from, &c->value->type, &w, &ideal);
+        ok &= c->write_wavefronts >= 0 && c->read_wavefronts >= 0;
+        w += c->write_wavefronts;
+        ideal += c->write_ideal;
+        r += c->read_wavefronts;
+        r_ideal += c->read_ideal;
+    }
+    if (any && ok) {
+        b->read_wavefronts = r;
+        b->read_ideal = r_ideal;
     }
     if (p->via_shared && !p->remat && !p->elided && p->op->num_operands > 0) {
         const IrValue *src = p->op->operands[0];
@@ -200,7 +212,7 @@ static void shared_mma_figures(const KernelPlan *plan, Buffer *b) {
 }
 
 static void shared_figures(const KernelPlan *plan, Buffer *b) {
-    b->write_wavefronts = b->write_ideal = -1;
+    b->write_wavefronts = b->write_ideal = b->read_wavefronts = b->read_ideal = -1;
     b->a_wavefronts = b->a_ideal = b->b_wavefronts = b->b_ideal = -1;
     if (b->op->op->opcode == IR_ALLOC)
         return;
@@ -263,9 +275,9 @@ void shared_alloc(KernelPlan *plan) {
         ConvertRecord *c = plan->converts[i];
         if (c->method != CONVERT_SHARED && c->method != CONVERT_REBROADCAST)
             continue;
-        const IrType *t = c->method == CONVERT_REBROADCAST ? &c->value->def->operands[0]->type : &c->value->type;
         c->smem_lo = c->user->scratch_offset;
-        c->smem_hi = c->smem_lo + tile_bytes(t);
+        c->smem_hi = c->smem_lo + (c->method == CONVERT_REBROADCAST ? tile_bytes(&c->value->def->operands[0]->type)
+                                                                     : convert_shared_bytes(c));
     }
     for (int i = 0; i < n; i++)
         shared_figures(plan, &plan->buffers[i]);

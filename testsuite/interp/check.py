@@ -209,6 +209,19 @@ def matmul_small(rng):
     return matmul_case(rng, 100, 333, 70)
 
 
+# Epilogue stores through shared memory (docs/codegen.md, "Epilogue
+# stores"): whole 128 x 128 tiles (every thread's 16-byte stores), and
+# edges in M and N with rows 16-byte aligned (N % 8 == 0) and not.
+@case("epilogue-whole-tiles", example("matmul.tess"))
+def epilogue_whole(rng):
+    return matmul_case(rng, 256, 96, 256)
+
+
+@case("epilogue-edges", inputs("pipeline.tess"), kernel="pipe_matmul")
+def epilogue_edges(rng):
+    return matmul_case(rng, 130, 40, 136)
+
+
 # The pipeline pass's rings (testsuite/interp/Inputs/pipeline.tess): K = 0 (no
 # iteration), K < BK (one, masked), trip counts 1 and NS - 1, K not a multiple
 # of BK, edges in M and N, ring depths 2 to 4, B transposed, bf16.
