@@ -406,14 +406,65 @@ static void lower_if(Lowering *L, IrOp *op) {
     }
 }
 
-/* program_id and num_programs: %ctaid and %nctaid (PTX ISA 10.8, 10.9). */
+enum { PROGRAM_GROUP_ROWS = 8 };
+
+/* Whether the kernel's programs go in groups of rows (program_ids): a 2-D
+   grid whose programs run a tensor-core dot in a loop, each reading a row
+   of blocks of one operand and a column of the other, as a matmul does. */
+static bool grouped_grid(const KernelPlan *plan) {
+    if (plan->kernel->grid_rank != 2)
+        return false;
+    for (int i = 0; i < plan->num_ops; i++) {
+        const OpPlan *p = &plan->ops[i];
+        if (p->mma && p->op->parent && p->op->parent->parent_op && p->op->parent->parent_op->opcode == IR_FOR)
+            return true;
+    }
+    return false;
+}
+
+/* Program ids (0, 1) of a grouped grid, computed once in the entry block
+   from %ctaid: the block scheduler starts blocks in the order of
+   x + y * nctaid.x, and that order runs PROGRAM_GROUP_ROWS values of
+   program id 0 for every value of id 1 before the next rows, so that the
+   blocks running at once share a few rows of one operand's blocks and
+   the other's columns in L2 instead of sweeping all of the first operand
+   for every column (Triton's GROUP_SIZE_M ordering). Every pair is run
+   exactly once, and programs run in no defined order (docs/language.md),
+   so only the speed changes. In i64: x + y * nctaid.x may pass 2^32. */
+static void program_ids(Lowering *L) {
+    LLVMBuilderRef saved = L->b;
+    L->b = L->entry;
+    LLVMValueRef x = LLVMBuildZExt(L->b, sreg(L, "llvm.nvvm.read.ptx.sreg.ctaid.x"), L->i64, "");
+    LLVMValueRef y = LLVMBuildZExt(L->b, sreg(L, "llvm.nvvm.read.ptx.sreg.ctaid.y"), L->i64, "");
+    LLVMValueRef nx = LLVMBuildZExt(L->b, sreg(L, "llvm.nvvm.read.ptx.sreg.nctaid.x"), L->i64, "");
+    LLVMValueRef ny = LLVMBuildZExt(L->b, sreg(L, "llvm.nvvm.read.ptx.sreg.nctaid.y"), L->i64, "");
+    LLVMValueRef rows = llvm_kernel_i64(L, PROGRAM_GROUP_ROWS);
+    LLVMValueRef linear = LLVMBuildAdd(L->b, x, LLVMBuildMul(L->b, y, nx, ""), "");
+    LLVMValueRef per_group = LLVMBuildMul(L->b, rows, ny, "");
+    LLVMValueRef first = LLVMBuildMul(L->b, LLVMBuildUDiv(L->b, linear, per_group, ""), rows, "");
+    LLVMValueRef left = LLVMBuildSub(L->b, nx, first, "");
+    LLVMValueRef size = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntULT, left, rows, ""), left, rows, "");
+    LLVMValueRef in_group = LLVMBuildURem(L->b, linear, per_group, "");
+    LLVMValueRef i = LLVMBuildAdd(L->b, first, LLVMBuildURem(L->b, in_group, size, ""), "");
+    LLVMValueRef j = LLVMBuildUDiv(L->b, in_group, size, "");
+    L->program_ids[0] = LLVMBuildTrunc(L->b, i, L->i32, "pid0");
+    L->program_ids[1] = LLVMBuildTrunc(L->b, j, L->i32, "pid1");
+    L->b = saved;
+}
+
+/* program_id and num_programs: %ctaid and %nctaid (PTX ISA 10.8, 10.9),
+   program ids in groups of rows for a grouped grid. */
 static void lower_program_id(Lowering *L, IrOp *op) {
     static const char *const ctaid[3] = {"llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y",
                                          "llvm.nvvm.read.ptx.sreg.ctaid.z"};
     static const char *const nctaid[3] = {"llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y",
                                           "llvm.nvvm.read.ptx.sreg.nctaid.z"};
     int axis = op->axis >= 0 && op->axis < 3 ? op->axis : 0;
-    LLVMValueRef v = sreg(L, op->opcode == IR_PROGRAM_ID ? ctaid[axis] : nctaid[axis]);
+    if (op->opcode == IR_PROGRAM_ID && axis < 2 && !L->program_ids[0] && grouped_grid(L->plan))
+        program_ids(L);
+    LLVMValueRef v = op->opcode == IR_PROGRAM_ID && axis < 2 && L->program_ids[axis]
+                         ? L->program_ids[axis]
+                         : sreg(L, op->opcode == IR_PROGRAM_ID ? ctaid[axis] : nctaid[axis]);
     IrValue *r = op->results[0];
     llvm_kernel_set_tile(L, r, llvm_kernel_splat(L, layout_of(L->plan, r), &r->type, v));
 }

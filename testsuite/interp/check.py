@@ -209,6 +209,13 @@ def matmul_small(rng):
     return matmul_case(rng, 100, 333, 70)
 
 
+# Program ids in groups of 8 rows (docs/codegen.md, "Program order"): 13
+# row blocks (a full group and one of 5) by 6 column blocks, edges in both.
+@case("matmul-grouped-grid", example("matmul.tess"), defines=["BM=16", "BN=16", "BK=32"])
+def matmul_grouped(rng):
+    return matmul_case(rng, 205, 81, 40)
+
+
 # Epilogue stores through shared memory (docs/codegen.md, "Epilogue
 # stores"): whole 128 x 128 tiles (every thread's 16-byte stores), and
 # edges in M and N with rows 16-byte aligned (N % 8 == 0) and not.
