@@ -273,6 +273,17 @@ def pipe_stationary(rng):
     return [q, k, array_out("o", "f32")], lambda: {"o": ref}
 
 
+@case("pipe-stationary-tail", inputs("pipeline.tess"), kernel="pipe_stationary_tail")
+def pipe_stationary_tail(rng):
+    T = 150
+    q = array_in("q", "f16", rng.standard_normal((128, 128)))
+    k = array_in("k", "f16", rng.standard_normal((T, 128)))
+    kp = np.zeros((5 * 32, 128))
+    kp[:T] = f(k)
+    ref = sum(f(q) @ kp[j * 32:(j + 1) * 32].T for j in range(5))
+    return [q, k, array_out("o", "f32")], lambda: {"o": ref}
+
+
 @case("attention-d128-stationary", example("attention.tess"), defines=["D=128", "BK=32"])
 def attention_d128(rng):
     B, S, T, H, D = 1, 150, 150, 2, 128

@@ -55,7 +55,8 @@
  * The same loops' stationary operands: a loop-invariant A of such a dot
  * that would take more than STATIONARY_MAX_REGS registers a thread as
  * fragments is stored once into an alloc in front of the loop, and the dot
- * reads a load of it (in place, on the GPU) instead (stationary_operands).
+ * reads a load of it (in place, on the GPU) instead (stationary_operands),
+ * as do the tensor-core dots after the loop that read the same A.
  */
 #include "ir.h"
 #include "loop_edit.h"
@@ -327,6 +328,26 @@ static bool stationary_candidate(const IrOp *loop, const IrOp *dot, int threads)
     return words > (int64_t)STATIONARY_MAX_REGS * threads;
 }
 
+/* The tensor-core dots under `block` (any depth) that read `a` as their A
+   operand read a load of `alloc` instead, in front of each: a later loop
+   or a tail block after the loop (flash attention's partial last block)
+   then does not keep `a` in registers across the loop. */
+static void stationary_later_uses(IrKernel *kernel, IrOp *from, IrValue *a, IrValue *alloc) {
+    for (IrOp *op = from; op; op = op->next) {
+        IrBlock *blocks[2] = {op->body, op->else_body};
+        for (int k = 0; k < 2; k++)
+            if (blocks[k])
+                stationary_later_uses(kernel, blocks[k]->first, a, alloc);
+        if (op->opcode != IR_DOT || op->operands[0] != a || !mma_dot(op))
+            continue;
+        IrOp *load = ir_op_new(kernel, IR_LOAD, a->def->loc, 1, 1);
+        load->operands[0] = alloc;
+        load->results[0]->type = a->type;
+        ir_op_insert_before(op, load);
+        op->operands[0] = load->results[0];
+    }
+}
+
 static void stationary_operands(IrKernel *kernel, IrOp *loop, int threads) {
     IrBlock *body = loop->body;
     if (!body)
@@ -351,6 +372,7 @@ static void stationary_operands(IrKernel *kernel, IrOp *loop, int threads) {
         load->results[0]->type = a->type;
         ir_op_insert_before(dot, load);
         dot->operands[0] = load->results[0];
+        stationary_later_uses(kernel, loop->next, a, alloc->results[0]);
     }
 }
 
