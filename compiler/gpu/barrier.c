@@ -266,11 +266,43 @@ static void merge_tracks(Track *t, const Track *other) {
     }
 }
 
-/* A body starts with what the loop's entry left and what the back edge
-   brings: the state at the end of the body, found by a first walk that
-   places nothing (from "any byte", so it is exact only when the body
-   barriers on every path, as a pipelined loop's wait does, and unknown
-   otherwise). */
+/* Whether every access `small` records is one `big` records too (a plain
+   range is covered only by a plain one). */
+static bool track_covers(const Track *big, const Track *small) {
+    if (big->unknown)
+        return true;
+    if (small->unknown)
+        return false;
+    for (int i = 0; i < small->num_ranges; i++) {
+        bool covered = false;
+        for (int j = 0; j < big->num_ranges && !covered; j++)
+            covered = big->lo[j] <= small->lo[i] && small->hi[i] <= big->hi[j] && (!big->async[j] || small->async[i]);
+        if (!covered)
+            return false;
+    }
+    return true;
+}
+
+/* The body, walked from `start` without placing anything: its end state. */
+static Track dry_walk(Barriers *B, IrBlock *body, const Track *start) {
+    Track saved = B->t;
+    B->t = *start;
+    B->dry++;
+    walk_block(B, body);
+    B->dry--;
+    Track end = B->t;
+    B->t = saved;
+    return end;
+}
+
+/* A body starts with what the loop's entry left merged with what its back
+   edge brings. The guess for the back edge is the end of a walk from "any
+   byte" (exact when the body barriers on every path, as a pipelined loop's
+   wait does); it is taken only when a walk from the merged state, which
+   makes the decisions the real walk will, ends inside it: then, since with
+   the decisions fixed the end grows with the start, every iteration starts
+   inside it (the first from the entry's state). Otherwise the body starts
+   from "any byte". */
 static void walk_for(Barriers *B, OpPlan *p) {
     operand_conversions(B, p);
     for (int k = 0; k < p->num_hoisted; k++)
@@ -279,16 +311,21 @@ static void walk_for(Barriers *B, OpPlan *p) {
         if (op->opcode == IR_DOT && layout_op_plan(B->plan, op)->mma_carry_wait)
             carry_reads(B, layout_op_plan(B->plan, op));
     Track before = B->t;
-    B->t.unknown = true;   /* the back edge: the previous iteration's phases */
-    B->t.why = "the loop's back edge (the previous iteration's phases)";
-    B->dry++;
-    walk_block(B, p->op->body);
-    B->dry--;
-    Track back = B->t;
-    B->t = before;
-    merge_tracks(&B->t, &back);
-    if (B->t.unknown && back.unknown)
-        B->t.why = "the loop's back edge (the previous iteration's phases)";
+    Track any = before;
+    any.unknown = true;    /* the back edge: the previous iteration's phases */
+    any.why = "the loop's back edge (the previous iteration's phases)";
+    Track start = before;
+    Track back = dry_walk(B, p->op->body, &any);
+    merge_tracks(&start, &back);
+    if (!start.unknown) {
+        Track end = dry_walk(B, p->op->body, &start);
+        if (!track_covers(&start, &end))
+            start.unknown = true;
+    }
+    if (start.unknown)
+        start = any;
+    start.events = before.events;
+    B->t = start;
     walk_block(B, p->op->body);
     after_region(B, &before, B->t.events != before.events);
 }
