@@ -155,22 +155,25 @@ static void driver_open_once(void) {
                                           d->device)) != CUDA_SUCCESS ||
             (r = drv.device_get_attribute(&d->shared_optin,
                                           CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                                          d->device)) != CUDA_SUCCESS ||
-            (r = drv.device_get_attribute(&d->sm_shared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
-                                          d->device)) != CUDA_SUCCESS ||
-            (r = drv.device_get_attribute(&d->sm_registers, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
-                                          d->device)) != CUDA_SUCCESS ||
-            (r = drv.device_get_attribute(&d->sm_threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
-                                          d->device)) != CUDA_SUCCESS ||
-            (r = drv.device_get_attribute(&d->sm_blocks, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
-                                          d->device)) != CUDA_SUCCESS ||
-            (r = drv.device_get_attribute(&d->block_reserved, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
                                           d->device)) != CUDA_SUCCESS) {
             driver_status = TESSRT_ERROR_CUDA;
             snprintf(driver_message, sizeof driver_message, "CUDA device %d: %s", i,
                      driver_describe(r, desc, sizeof desc));
             return;
         }
+    }
+    /* For the carveout only (driver_set_carveout): 0 where the driver
+       does not say, which leaves the carveout to the driver. */
+    for (int i = 0; i < count; i++) {
+        DriverDevice *d = &driver_devices[i];
+        static const CUdevice_attribute attrs[5] = {
+            CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+            CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+            CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK};
+        int *fields[5] = {&d->sm_shared, &d->sm_registers, &d->sm_threads, &d->sm_blocks, &d->block_reserved};
+        for (int k = 0; k < 5; k++)
+            if (drv.device_get_attribute(fields[k], attrs[k], d->device) != CUDA_SUCCESS)
+                *fields[k] = 0;
     }
     driver_device_count = count;
     driver_status = TESSRT_OK;
@@ -286,7 +289,7 @@ static char *driver_read_file(const char *path, size_t *length) {
    supports. Failing to set it only costs speed, so it is not an error. */
 static void driver_set_carveout(const DriverDevice *d, CUfunction f, int threads, int shared) {
     int registers = 0, static_shared = 0;
-    if (d->sm_shared <= 0 || threads <= 0 ||
+    if (d->sm_shared <= 0 || d->sm_threads <= 0 || threads <= 0 ||
         drv.func_get_attribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f) != CUDA_SUCCESS ||
         drv.func_get_attribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) != CUDA_SUCCESS)
         return;
