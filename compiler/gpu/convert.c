@@ -142,7 +142,7 @@ static bool side_cost(const LinearLayout *dist, const LinearShared *shared, int 
     while (s->vec > 1 && s->vec * bytes > 16)
         s->vec /= 2;
     s->accesses = linear_in_size(dist, 0) / s->vec;
-    s->wavefronts = linear_shared_wavefronts(dist, shared, bytes, s->vec, &s->ideal);
+    s->wavefronts = linear_shared_wavefronts_of_runs(dist, shared, bytes, s->vec, &s->ideal);
     return s->wavefronts >= 0;
 }
 
@@ -186,6 +186,8 @@ static void choose_pitch(ConvertRecord *r, const LinearLayout *from, const Linea
         best_w = w;
         best_r = rd;
         r->pitch = trial.pitch;
+        if (w.wavefronts == w.ideal && rd.wavefronts == rd.ideal)
+            break;   /* no pad can do better; larger ones only cost bytes */
     }
     if (!found)
         return;

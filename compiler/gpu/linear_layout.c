@@ -107,10 +107,11 @@ static void xor_bits(const LinearLayout *l, int in, int first, int bits, int64_t
                 out[d] ^= l->bases[in][first + j][d];
 }
 
-void linear_apply(const LinearLayout *l, const int64_t *in, int64_t *out) {
-    int64_t add[LINEAR_MAX_DIMS] = {0};
+/* linear_apply's two parts: the XOR of the bases of the set bits (x) and
+   the affine register parts' sum (add); the result is x + add. */
+static void split_apply(const LinearLayout *l, const int64_t *in, int64_t *out, int64_t *add) {
     for (int d = 0; d < l->num_out; d++)
-        out[d] = 0;
+        out[d] = add[d] = 0;
     for (int i = 0; i < l->num_in; i++) {
         if (i > 0 || l->num_parts == 0) {
             xor_bits(l, i, 0, l->in_bits[i], in[i], out);
@@ -128,8 +129,45 @@ void linear_apply(const LinearLayout *l, const int64_t *in, int64_t *out) {
             }
         }
     }
+}
+
+void linear_apply(const LinearLayout *l, const int64_t *in, int64_t *out) {
+    int64_t add[LINEAR_MAX_DIMS];
+    split_apply(l, in, out, add);
     for (int d = 0; d < l->num_out; d++)
         out[d] += add[d];
+}
+
+/* Every register's two parts for one thread, so that a scan over the
+   lanes and warps of a distribution costs an XOR and an add a coordinate:
+   coords(r, lane, warp) = (x[r] ^ lane_warp) + add[r] (the affine parts
+   read only the register index). */
+typedef struct RegParts {
+    int dims;
+    int64_t *x, *add;                  /* regs x dims each */
+} RegParts;
+
+static bool reg_parts_new(const LinearLayout *l, int64_t regs, RegParts *p) {
+    p->dims = l->num_out;
+    p->x = malloc(sizeof(int64_t) * (size_t)(regs * l->num_out * 2 + 1));
+    if (!p->x)
+        return false;
+    p->add = p->x + regs * l->num_out;
+    for (int64_t r = 0; r < regs; r++) {
+        int64_t in[3] = {r, 0, 0};
+        split_apply(l, in, p->x + r * l->num_out, p->add + r * l->num_out);
+    }
+    return true;
+}
+
+static void lane_warp_part(const LinearLayout *l, int64_t lane, int64_t warp, int64_t *out) {
+    int64_t in[3] = {0, lane, warp}, add[LINEAR_MAX_DIMS];
+    split_apply(l, in, out, add);
+}
+
+static void reg_coords(const RegParts *p, int64_t r, const int64_t *lane_warp, int64_t *c) {
+    for (int d = 0; d < p->dims; d++)
+        c[d] = (p->x[r * p->dims + d] ^ lane_warp[d]) + p->add[r * p->dims + d];
 }
 
 void linear_apply_thread(const LinearLayout *l, int64_t reg, int64_t lane, int64_t warp, int64_t *coords) {
@@ -990,39 +1028,67 @@ static bool shared_runs(const LinearLayout *dist, const LinearShared *shared, in
     int64_t regs = linear_in_size(dist, 0), lanes = linear_in_size(dist, 1), warps = linear_in_size(dist, 2);
     if (regs % v)
         return false;
-    for (int64_t w = 0; w < warps; w++)
-        for (int64_t lane = 0; lane < lanes; lane++)
-            for (int64_t r = 0; r < regs; r += v) {
+    RegParts parts;
+    if (!reg_parts_new(dist, regs, &parts))
+        return false;
+    bool ok = true;
+    for (int64_t w = 0; w < warps && ok; w++)
+        for (int64_t lane = 0; lane < lanes && ok; lane++) {
+            int64_t lw[LINEAR_MAX_DIMS];
+            lane_warp_part(dist, lane, w, lw);
+            for (int64_t r = 0; r < regs && ok; r += v) {
                 int64_t c[LINEAR_MAX_DIMS];
-                linear_apply_thread(dist, r, lane, w, c);
+                reg_coords(&parts, r, lw, c);
                 int64_t base = linear_shared_offset(shared, c);
-                if (base % v)
-                    return false;
-                for (int64_t i = 1; i < v; i++) {
-                    linear_apply_thread(dist, r + i, lane, w, c);
-                    if (linear_shared_offset(shared, c) != base + i)
-                        return false;
+                ok = base % v == 0;
+                for (int64_t i = 1; i < v && ok; i++) {
+                    reg_coords(&parts, r + i, lw, c);
+                    ok = linear_shared_offset(shared, c) == base + i;
                 }
             }
-    return true;
+        }
+    free(parts.x);
+    return ok;
 }
 
+/* From the longest run down: runs of v registers are runs of v / 2 too,
+   so the first that holds is the answer, and the longer ones that fail
+   mostly fail at their first register (a full scan only for the answer). */
 int linear_shared_vector_width(const LinearLayout *dist, const LinearShared *shared) {
     int64_t v = 1;
-    while (v * 2 <= linear_in_size(dist, 0) && shared_runs(dist, shared, v * 2))
+    while (v * 2 <= linear_in_size(dist, 0))
         v *= 2;
+    while (v > 1 && !shared_runs(dist, shared, v))
+        v /= 2;
     return (int)v;
 }
 
 int64_t linear_shared_wavefronts(const LinearLayout *dist, const LinearShared *shared, int elem_bytes, int vec,
                                  int64_t *ideal) {
+    if (vec < 1 || !shared_runs(dist, shared, vec))
+        return -1;
+    return linear_shared_wavefronts_of_runs(dist, shared, elem_bytes, vec, ideal);
+}
+
+int64_t linear_shared_wavefronts_of_runs(const LinearLayout *dist, const LinearShared *shared, int elem_bytes, int vec,
+                                         int64_t *ideal) {
     int64_t regs = linear_in_size(dist, 0), lanes = linear_in_size(dist, 1), warps = linear_in_size(dist, 2);
     int bytes = vec * elem_bytes;
-    if (vec < 1 || regs % vec || bytes > 16 || lanes > 32 || !shared_runs(dist, shared, vec))
+    if (vec < 1 || regs % vec || bytes > 16 || lanes > 32)
         return -1;
     int phase = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8;
     int64_t worst = -1, worst_ideal = 0;
+    RegParts parts;
+    if (!reg_parts_new(dist, regs, &parts))
+        return -1;
+    int64_t (*lw)[LINEAR_MAX_DIMS] = malloc(sizeof *lw * (size_t)(lanes + 1));
+    if (!lw) {
+        free(parts.x);
+        return -1;
+    }
     for (int64_t w = 0; w < warps; w++) {
+        for (int64_t lane = 0; lane < lanes; lane++)
+            lane_warp_part(dist, lane, w, lw[lane]);
         int64_t total = 0, total_ideal = 0;
         for (int64_t r = 0; r < regs; r += vec)
             for (int64_t first = 0; first < lanes; first += phase) {
@@ -1030,7 +1096,7 @@ int64_t linear_shared_wavefronts(const LinearLayout *dist, const LinearShared *s
                 int n = 0;
                 for (int64_t lane = first; lane < first + phase && lane < lanes; lane++) {
                     int64_t c[LINEAR_MAX_DIMS];
-                    linear_apply_thread(dist, r, lane, w, c);
+                    reg_coords(&parts, r, lw[lane], c);
                     int64_t addr = linear_shared_offset(shared, c) * elem_bytes;
                     for (int64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
                         bool seen = false;
@@ -1054,6 +1120,8 @@ int64_t linear_shared_wavefronts(const LinearLayout *dist, const LinearShared *s
             worst_ideal = total_ideal;
         }
     }
+    free(lw);
+    free(parts.x);
     if (ideal)
         *ideal = worst_ideal;
     return worst;

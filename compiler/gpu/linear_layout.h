@@ -263,6 +263,10 @@ int linear_shared_vector_width(const LinearLayout *dist, const LinearShared *sha
    vector is not contiguous in `shared`. */
 int64_t linear_shared_wavefronts(const LinearLayout *dist, const LinearShared *shared, int elem_bytes, int vec,
                                  int64_t *ideal);
+/* The same for a `vec` known to divide linear_shared_vector_width (the
+   runs are not checked again). */
+int64_t linear_shared_wavefronts_of_runs(const LinearLayout *dist, const LinearShared *shared, int elem_bytes, int vec,
+                                         int64_t *ideal);
 
 /* Global-memory sectors (32 bytes) that the warps of `dist` touch storing
    their registers into a row-major tensor, `vec` consecutive registers (one
