@@ -113,10 +113,13 @@ typedef struct MmaFragments {
     bool b_t;
 } MmaFragments;
 
-/* The A and B fragments of k step `ks` (ldmatrix from shared memory). */
-static void mma_load_step(Lowering *L, const MmaFragments *f, LLVMValueRef a_base, LLVMValueRef b_base, int64_t ks,
-                          LLVMValueRef *af, LLVMValueRef *bf) {
-    for (int64_t mt = 0; mt < f->m_tiles; mt++)
+/* The A and B fragments of k step `ks`: ldmatrix from shared memory, or
+   A's from the registers of `a_regs` (A in the accumulator's layout). */
+static void mma_load_step(Lowering *L, const MmaFragments *f, Tile *a_regs, LLVMValueRef a_base, LLVMValueRef b_base,
+                          int64_t ks, LLVMValueRef *af, LLVMValueRef *bf) {
+    for (int64_t mt = 0; mt < f->m_tiles && a_regs; mt++)
+        mma_fragment_from_registers(L, a_regs, mt, ks, af + 4 * mt);
+    for (int64_t mt = 0; mt < f->m_tiles && !a_regs; mt++)
         mma_ldmatrix(L, a_base, LLVMBuildAdd(L->b, f->a_lane, llvm_kernel_i32(L, (mt * 16 * f->wm * f->a_pitch + ks * 16) * 2), ""),
                      false, 4, af + 4 * mt);
     /* Two n tiles per ldmatrix.x4; a last odd one with x2 (lanes 0-15). */
@@ -167,7 +170,7 @@ static void dot_mma_carry(Lowering *L, IrOp *op, OpPlan *p, const MmaFragments *
     LLVMValueRef *initial = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, na + nb + 1);
     /* In front of the loop (the builder is there): the first slot's step 0. */
     LLVMValueRef first = llvm_kernel_scalar(L, loop->op->operands[3 + arg - 1]);
-    mma_load_step(L, f, llvm_memory_shared_rows_at(L, a_view, first, &pitch),
+    mma_load_step(L, f, NULL, llvm_memory_shared_rows_at(L, a_view, first, &pitch),
                   llvm_memory_shared_rows_at(L, b_view, first, &pitch), 0, initial, initial + na);
     LLVMValueRef header_first = LLVMGetFirstInstruction(loop->header);
     LLVMPositionBuilderBefore(L->b, header_first);
@@ -178,7 +181,7 @@ static void dot_mma_carry(Lowering *L, IrOp *op, OpPlan *p, const MmaFragments *
     LLVMPositionBuilderAtEnd(L->b, body_block);
     for (int64_t ks = 0; ks < steps; ks++) {
         if (ks > 0)
-            mma_load_step(L, f, a_base, b_base, ks, af, bf);
+            mma_load_step(L, f, NULL, a_base, b_base, ks, af, bf);
         if (ks == steps - 1) {
             const IrOp *wait = p->mma_carry_wait;
             LLVMValueRef n = llvm_kernel_i32(L, wait->int_value);
@@ -186,7 +189,7 @@ static void dot_mma_carry(Lowering *L, IrOp *op, OpPlan *p, const MmaFragments *
             llvm_kernel_barrier_at(L, layout_op_plan(L->plan, wait)->barriers, BARRIER_BEFORE_READ);
             const IrValue *next_slot = body->last->operands[arg - 1];
             LLVMValueRef s = llvm_kernel_scalar(L, next_slot);
-            mma_load_step(L, f, llvm_memory_shared_rows_at(L, a_view, s, &pitch),
+            mma_load_step(L, f, NULL, llvm_memory_shared_rows_at(L, a_view, s, &pitch),
                           llvm_memory_shared_rows_at(L, b_view, s, &pitch), 0, next, next + na);
         }
         mma_step(L, in, f, af, bf, out, col_regs);
@@ -281,7 +284,6 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
         llvm_kernel_set_tile(L, r, out);
         return;
     }
-    (void)body_block;
     /* The k steps: up to LAYOUT_MMA_UNROLLED_STEPS straight-line (ptxas then
        overlaps one step's ldmatrix with the previous step's mma), beyond
        that a loop that stays rolled (llvm.loop.unroll.disable, PTX .pragma
@@ -310,28 +312,11 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
         a_lane = LLVMBuildAdd(L->b, a_lane, ks_byte, "");
         b_lane = LLVMBuildAdd(L->b, b_lane, LLVMBuildMul(L->b, ks_byte, llvm_kernel_i32(L, b_k_step / 32), ""), "");
     }
+    frags.a_lane = a_lane;
+    frags.b_lane = b_lane;
     for (int64_t ks = 0; ks < (rolled ? 1 : steps); ks++) {
-        for (int64_t mt = 0; mt < m_tiles && a_in_registers; mt++)
-            mma_fragment_from_registers(L, a, mt, ks, af + 4 * mt);
-        for (int64_t mt = 0; mt < m_tiles && !a_in_registers; mt++)
-            mma_ldmatrix(L, a_base, LLVMBuildAdd(L->b, a_lane, llvm_kernel_i32(L, (mt * 16 * wm * a_pitch + ks * 16) * 2), ""),
-                         false, 4, af + 4 * mt);
-        /* Two n tiles per ldmatrix.x4; a last odd one with x2 (lanes 0-15). */
-        for (int64_t nt = 0; nt < n_tiles; nt += 2)
-            mma_ldmatrix(L, b_base, LLVMBuildAdd(L->b, b_lane, llvm_kernel_i32(L, ks * b_k_step + nt * b_n_step), ""),
-                         !b_t, nt + 1 < n_tiles ? 4 : 2, bf + 2 * nt);
-        for (int64_t mt = 0; mt < m_tiles; mt++) {
-            for (int64_t nt = 0; nt < n_tiles; nt++) {
-                /* c0, c1: row register 2 mt, columns 2 nt, 2 nt + 1; c2, c3: row register 2 mt + 1. */
-                int64_t lo = (2 * mt) * col_regs + 2 * nt, hi = (2 * mt + 1) * col_regs + 2 * nt;
-                LLVMValueRef c[4] = {out->regs[lo], out->regs[lo + 1], out->regs[hi], out->regs[hi + 1]};
-                mma_issue(L, in, af + 4 * mt, bf + 2 * nt, c);
-                out->regs[lo] = c[0];
-                out->regs[lo + 1] = c[1];
-                out->regs[hi] = c[2];
-                out->regs[hi + 1] = c[3];
-            }
-        }
+        mma_load_step(L, &frags, a_in_registers ? a : NULL, a_base, b_base, ks, af, bf);
+        mma_step(L, in, &frags, af, bf, out, col_regs);
     }
     if (rolled) {
         LLVMValueRef next = LLVMBuildAdd(L->b, ks_byte, llvm_kernel_i32(L, 32), "");
