@@ -218,12 +218,7 @@ static void in_place_reads(Barriers *B, OpPlan *p, bool may_place) {
 /* A carrying dot's reads of its rings' next slot (layout.c plan_carry):
    after the barrier of the wait it lowers, and in front of its loop after
    the first wait's. In-place reads, like the dot's own. */
-static void carry_reads(Barriers *B, const OpPlan *dot) {
-    for (int k = 0; k < 2; k++) {
-        const OpPlan *alloc = layout_op_plan(B->plan, layout_alloc_of(layout_in_place_ref(dot, k)));
-        access_range_as(B, alloc->scratch_offset, alloc->scratch_offset + alloc->scratch_bytes, true);
-    }
-}
+static void carry_reads(Barriers *B, OpPlan *dot) { in_place_reads(B, dot, false); }
 
 static void walk_block(Barriers *B, IrBlock *block);
 

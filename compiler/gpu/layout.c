@@ -1304,10 +1304,8 @@ static int region_end(KernelPlan *plan, IrOp *op) {
 /* A scalar op without effects: what may sit between a dot and the wait
    it lowers, and between a ring's first wait and its loop. */
 static bool pure_scalar(const IrOp *op) {
-    if (op->body || op->num_results != 1 || op->results[0]->type.kind != IRT_TILE || op->results[0]->type.rank != 0)
-        return false;
-    return op->opcode == IR_CONST || op->opcode == IR_SELECT || op->opcode == IR_CAST ||
-           ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode);
+    return ir_opcode_is_pure(op->opcode) && op->num_results == 1 && op->results[0]->type.kind == IRT_TILE &&
+           op->results[0]->type.rank == 0;
 }
 
 /* Whether `op` comes before `dot` in their block. */

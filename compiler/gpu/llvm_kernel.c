@@ -460,11 +460,10 @@ static void lower_program_id(Lowering *L, IrOp *op) {
     static const char *const nctaid[3] = {"llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y",
                                           "llvm.nvvm.read.ptx.sreg.nctaid.z"};
     int axis = op->axis >= 0 && op->axis < 3 ? op->axis : 0;
-    if (op->opcode == IR_PROGRAM_ID && axis < 2 && !L->program_ids[0] && grouped_grid(L->plan))
+    bool grouped = op->opcode == IR_PROGRAM_ID && axis < 2 && L->grouped_grid;
+    if (grouped && !L->program_ids[0])
         program_ids(L);
-    LLVMValueRef v = op->opcode == IR_PROGRAM_ID && axis < 2 && L->program_ids[axis]
-                         ? L->program_ids[axis]
-                         : sreg(L, op->opcode == IR_PROGRAM_ID ? ctaid[axis] : nctaid[axis]);
+    LLVMValueRef v = grouped ? L->program_ids[axis] : sreg(L, op->opcode == IR_PROGRAM_ID ? ctaid[axis] : nctaid[axis]);
     IrValue *r = op->results[0];
     llvm_kernel_set_tile(L, r, llvm_kernel_splat(L, layout_of(L->plan, r), &r->type, v));
 }
@@ -543,6 +542,7 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     IrKernel *kernel = plan->kernel;
     Lowering lowering = {.ctx = ctx, .module = module, .plan = plan, .kernel = kernel};
     Lowering *L = &lowering;
+    L->grouped_grid = grouped_grid(plan);
     L->i1 = LLVMInt1TypeInContext(ctx);
     L->i8 = LLVMInt8TypeInContext(ctx);
     L->i16 = LLVMInt16TypeInContext(ctx);

@@ -87,7 +87,8 @@ typedef struct Lowering {
     LLVMValueRef smem;                 /* the dynamic shared buffer */
     LLVMValueRef tid, lane, warp;      /* i32 */
     LoopLowering *loop;                /* the innermost `for` being lowered; NULL outside */
-    LLVMValueRef program_ids[2];       /* a grouped grid's program ids (llvm_kernel.c); NULL: %ctaid */
+    bool grouped_grid;                 /* program ids in groups of rows (llvm_kernel.c program_ids) */
+    LLVMValueRef program_ids[2];       /* ... computed at the first program_id */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
 } Lowering;
 

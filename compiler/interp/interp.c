@@ -229,6 +229,17 @@ static _Noreturn void element_fail(Interp *I, const IrOp *op, const Memory *mem,
     interp_fail(I, op, "%s: element %s", what, where);
 }
 
+/* A read (a load, an atomic's old value) of a shared element: it must have
+   landed (`pending`: the error while an async copy into it is in flight)
+   and been written (`unwritten`). */
+static void shared_readable(Interp *I, const IrOp *op, const Memory *mem, int64_t offset, const char *pending,
+                            const char *unwritten) {
+    if (mem->written[offset] & SHARED_PENDING)
+        element_fail(I, op, mem, offset, pending);
+    if (!mem->written[offset])
+        element_fail(I, op, mem, offset, unwritten);
+}
+
 /* ---- the plan: slots for values -------------------------------------------------- */
 
 static void map_grow(Interp *I) {
@@ -941,12 +952,9 @@ static void exec_load(Interp *I, const Instr *in) {
                 int64_t offset = it.offset + i * it.step;
                 if (mask && !mask[it.tile + i].i)
                     continue;
-                if (mem->written[offset] & SHARED_PENDING)
-                    element_fail(I, op, mem, offset,
-                                 "read of shared memory before the async copy into it was "
-                                 "waited for");
-                if (!mem->written[offset])
-                    element_fail(I, op, mem, offset, "read of shared memory that nothing wrote");
+                shared_readable(I, op, mem, offset,
+                                "read of shared memory before the async copy into it was waited for",
+                                "read of shared memory that nothing wrote");
                 mem->read_epoch[offset] = I->wait_epoch;
             }
         }
@@ -1040,12 +1048,9 @@ static void exec_atomic(Interp *I, const Instr *in) {
                 continue;
             int64_t offset = it.offset + i * it.step;
             if (mem->shared) {
-                if (mem->written[offset] & SHARED_PENDING)
-                    element_fail(I, op, mem, offset,
-                                 "atomic update of shared memory while an async copy into "
-                                 "it is in flight");
-                if (!mem->written[offset])
-                    element_fail(I, op, mem, offset, "atomic update of shared memory that nothing wrote");
+                shared_readable(I, op, mem, offset,
+                                "atomic update of shared memory while an async copy into it is in flight",
+                                "atomic update of shared memory that nothing wrote");
             } else {
                 note_write(I, op, mem, offset, true);
             }

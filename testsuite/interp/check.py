@@ -284,13 +284,7 @@ def pipe_stationary_tail(rng):
 
 @case("attention-d128-stationary", example("attention.tess"), defines=["D=128", "BK=32"])
 def attention_d128(rng):
-    B, S, T, H, D = 1, 150, 150, 2, 128
-    q = array_in("q", "f16", rng.standard_normal((B, S, H, D)))
-    k = array_in("k", "f16", rng.standard_normal((B, T, H, D)))
-    v = array_in("v", "f16", rng.standard_normal((B, T, H, D)))
-    scale = 0.09
-    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
-    return args, lambda: {"o": attention_ref(f(q), f(k), f(v), scale)}
+    return attention_case(rng, 1, 150, 150, 2, 128, scale=0.09)
 
 
 @case("pipe-bt-bf16", inputs("pipeline.tess"), kernel="pipe_matmul_bt")
@@ -314,6 +308,17 @@ def histogram(rng):
     return [x, counts], lambda: {"counts": f(counts) + np.bincount(f(x).astype(np.int64), minlength=256)}
 
 
+def attention_case(rng, B, S, T, H, D, causal=False, scale=None):
+    """Random q [B,S,H,D], k and v [B,T,H,D] in f16, o out, and the reference
+    (scale: 1 / sqrt(D) unless given)."""
+    q = array_in("q", "f16", rng.standard_normal((B, S, H, D)))
+    k = array_in("k", "f16", rng.standard_normal((B, T, H, D)))
+    v = array_in("v", "f16", rng.standard_normal((B, T, H, D)))
+    scale = 1 / np.sqrt(D) if scale is None else scale
+    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
+    return args, lambda: {"o": attention_ref(f(q), f(k), f(v), scale, causal=causal)}
+
+
 def attention_ref(q, k, v, scale, causal=False):
     """q [B,S,H,D], k and v [B,T,H,D] in float64; p is rounded to f16 as the kernel does
     before its second dot, so the reference keeps that rounding too."""
@@ -328,24 +333,12 @@ def attention_ref(q, k, v, scale, causal=False):
 
 @case("attention", example("attention.tess"))
 def attention(rng):
-    B, S, T, H, D = 2, 200, 200, 3, 64
-    q = array_in("q", "f16", rng.standard_normal((B, S, H, D)))
-    k = array_in("k", "f16", rng.standard_normal((B, T, H, D)))
-    v = array_in("v", "f16", rng.standard_normal((B, T, H, D)))
-    scale = 0.125
-    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
-    return args, lambda: {"o": attention_ref(f(q), f(k), f(v), scale)}
+    return attention_case(rng, 2, 200, 200, 3, 64, scale=0.125)
 
 
 @case("attention-odd", example("attention.tess"), defines=["D=32", "BQ=32", "BK=16"])
 def attention_odd(rng):
-    B, S, T, H, D = 1, 77, 133, 2, 32
-    q = array_in("q", "f16", rng.standard_normal((B, S, H, D)))
-    k = array_in("k", "f16", rng.standard_normal((B, T, H, D)))
-    v = array_in("v", "f16", rng.standard_normal((B, T, H, D)))
-    scale = 0.2
-    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
-    return args, lambda: {"o": attention_ref(f(q), f(k), f(v), scale)}
+    return attention_case(rng, 1, 77, 133, 2, 32, scale=0.2)
 
 
 @case("causal-attention", inputs("loops.tess"), kernel="causal_attn")
@@ -372,12 +365,7 @@ def bench_attention(rng, B, S, T, H, D, causal):
     unmasked whole blocks and masked ones, so the cases below cover T < BK, T a
     multiple of BK (no masked block), T one past and one short of a multiple,
     and trip counts 1 and stages - 1 of the pipelined loops."""
-    q = array_in("q", "f16", rng.standard_normal((B, S, H, D)))
-    k = array_in("k", "f16", rng.standard_normal((B, T, H, D)))
-    v = array_in("v", "f16", rng.standard_normal((B, T, H, D)))
-    scale = 1 / np.sqrt(D)
-    args = [q, k, v, array_out("o", "f16"), scalar("scale", scale)]
-    return args, lambda: {"o": attention_ref(f(q), f(k), f(v), scale, causal=causal)}
+    return attention_case(rng, B, S, T, H, D, causal=causal)
 
 
 BENCH_ATTN_SMALL = ["D=32", "BQ=32", "BK=16"]
