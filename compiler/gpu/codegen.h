@@ -171,6 +171,25 @@ int layout_warps_along(const LayoutMap *map, int d, LayoutTerm *index);
    different 16-byte bank groups (no bank conflict). */
 static inline int64_t layout_mma_pitch(int64_t row_elements) { return row_elements + 8; }
 
+/* The shared layout of an alloc that wgmma reads through matrix descriptors
+   (layout.c decides, llvm_memory.c writes it, llvm_dot.c describes it; PTX
+   ISA 9.7.15.5.1.2). Each slot (the leading dims; a rank-2 alloc is one
+   slot) holds its rows x cols tile as panels of `panel` elements of each
+   row (cols / panel panels, one after the other), each panel row `panel`
+   * 2 bytes (32, 64 or 128: the swizzle mode), the 16-byte chunks of a
+   row XORed with its row's bits as the hardware's Swizzle<B,4,3> does
+   (byte offset ^= ((offset >> 7) & (panel / 8 - 1)) << 4, the offset
+   counted from a 1024-byte boundary). With `permute_rows` (an A operand),
+   tile row r sits at the panel row of llvm_memory_wgmma_row: the order in
+   which a warpgroup's m64 tiles give each thread the rows of the blocked
+   mma layout (layout.c, "wgmma"). */
+typedef struct SharedSwizzle {
+    int64_t rows, cols;                /* of one slot; 0: not swizzled */
+    int panel;                         /* elements of a row per panel: 16, 32 or 64 */
+    bool permute_rows;
+    int warps, slabs;                  /* permute_rows: the block's warps, 64-row slabs per warpgroup */
+} SharedSwizzle;
+
 struct ConvertRecord;
 
 /* What layout_assign decided for one op (and, below the line, what the
@@ -185,7 +204,9 @@ typedef struct OpPlan {
     int end_index;                     /* last index inside its regions (= index without) */
     const Layout **operand_layouts;    /* wanted layout per operand; NULL: as it is */
     bool via_shared;                   /* a shape op that rearranges through shared memory */
-    bool mma;                          /* a dot on tensor cores (mma.sync.m16n8k16) */
+    bool mma;                          /* a dot on tensor cores (mma.sync.m16n8k16, or wgmma) */
+    bool wgmma;                        /* mma on sm_90a's wgmma.mma_async.m64nNk16: both operands
+                                          read in place from swizzled allocs (alloc_swizzle) */
     bool mma_b_transposed;             /* mma: operand 1 is transpose(x), x staged as it is */
     bool mma_a_shared, mma_b_shared;   /* mma: the operand (x for a transposed B) is a load of
                                           an alloc, which ldmatrix reads in place (not staged) */
@@ -196,6 +217,7 @@ typedef struct OpPlan {
     struct OpPlan *carry_dot;          /* async_wait: the dot that lowers it (mma_carry_wait) */
     int64_t alloc_pitch;               /* alloc: elements between rows (its last dim padded,
                                           0: dense): the rings async copies fill */
+    SharedSwizzle alloc_swizzle;       /* alloc: the wgmma layout (rows 0: none) */
     bool elided;                       /* not lowered: its only user reads its operand instead */
     int64_t scratch_bytes;             /* shared scratch this op needs (alloc: its buffer) */
     int64_t scratch_offset;            /* from shared_alloc */
@@ -228,6 +250,8 @@ typedef struct KernelPlan {
     OpPlan *ops;                       /* in program order */
     int num_ops;
     int64_t shared_bytes;              /* from shared_alloc: the dynamic shared size */
+    bool wgmma;                        /* some dot runs on wgmma: cp.async waits end with
+                                          fence.proxy.async, allocs are 1024-aligned */
     struct ConvertRecord **converts;   /* convert_plan: every conversion, in program order */
     int num_converts;
     struct SharedBuffer *buffers;      /* shared_alloc: every buffer, in program order */

@@ -862,7 +862,7 @@ static void assign_if(Assign *A, IrOp *op) {
    stays in one warp (no cross-warp reduction, and both dots agree). Else
    the warp tile is kept square, which minimises the shared-memory bytes
    each warp reads per k step. */
-static const Layout *mma_layout(Assign *A, IrOp *op) {
+static const Layout *mma_layout(Assign *A, IrOp *op, bool wgmma) {
     IrValue *av = op->operands[0], *bv = op->operands[1], *r = op->results[0];
     DType in = av->type.dtype;
     if ((in != DT_F16 && in != DT_BF16) || bv->type.dtype != in || r->type.dtype != DT_F32 ||
@@ -872,6 +872,8 @@ static const Layout *mma_layout(Assign *A, IrOp *op) {
     if (!layout_is_pow2(m) || !layout_is_pow2(n) || m < 16 || n < 8 || k % 16 != 0)
         return NULL;
     int warps = A->plan->threads / 32, wm = 1, wn = 1;
+    if (wgmma)   /* wgmma_operands: warpgroups' m64 tiles, every warp along M */
+        wm = warps;
     if (A->mma_rows)
         while (wm * wn < warps && m % (32 * wm) == 0)
             wm *= 2;
@@ -951,6 +953,21 @@ static bool writes_alloc(const IrOp *op, const IrOp *alloc) {
     return false;
 }
 
+/* Whether `ref` is an alloc seen through views that only index its leading
+   dims: its last two dims whole, from a slot's start. */
+static bool views_keep_rows(const IrValue *ref) {
+    while (ref->def && ref->def->opcode == IR_VIEW) {
+        const IrOp *view = ref->def;
+        const IrValue *src = view->operands[0];
+        for (int d = 0; d < src->type.rank; d++)
+            if (view->view_dims[d].kind == VIEW_RANGE ||
+                (view->view_dims[d].kind == VIEW_INDEX && d >= src->type.rank - 2))
+                return false;
+        ref = src;
+    }
+    return true;
+}
+
 /* Whether a tensor-core dot reads operand `v` in place with ldmatrix: `v`
    is an unmasked load, used once, of an alloc seen through views that only
    index leading dims (the rows stay whole, 16-byte aligned, at the alloc's
@@ -969,17 +986,7 @@ static bool in_place_operand(Assign *A, const IrOp *dot, const IrValue *v) {
     for (const IrOp *op = load->next; op && op != dot; op = op->next)
         if (writes_alloc(op, alloc))
             return false;
-    const IrValue *ref = load->operands[0];
-    while (ref->def && ref->def->opcode == IR_VIEW) {
-        const IrOp *view = ref->def;
-        const IrValue *src = view->operands[0];
-        for (int d = 0; d < src->type.rank; d++)
-            if (view->view_dims[d].kind == VIEW_RANGE ||
-                (view->view_dims[d].kind == VIEW_INDEX && d >= src->type.rank - 2))
-                return false;
-        ref = src;
-    }
-    return true;
+    return views_keep_rows(load->operands[0]);
 }
 
 /* The global sectors (32 bytes) a store of `type` in `layout` writes, at
@@ -1044,8 +1051,81 @@ static bool store_through_shared(Assign *A, const IrOp *store, const Layout *l) 
 static void pad_alloc_rows(Assign *A, const IrValue *ref) {
     const IrOp *alloc = layout_alloc_of(ref);
     const IrType *t = alloc ? &alloc->results[0]->type : NULL;
-    if (t && t->rank >= 2 && dtype_bytes(t->dtype) == 2)
+    if (t && t->rank >= 2 && dtype_bytes(t->dtype) == 2 && !layout_op_plan(A->plan, alloc)->alloc_swizzle.rows)
         layout_op_plan(A->plan, alloc)->alloc_pitch = layout_mma_pitch(t->dims[t->rank - 1].size);
+}
+
+/* Whether every use of `alloc` (through views) in `block` is an
+   async_copy into it or the load `only_load`. */
+static bool alloc_uses_only(const IrBlock *block, const IrOp *alloc, const IrOp *only_load) {
+    for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
+        for (int i = 0; i < op->num_operands; i++) {
+            const IrValue *v = op->operands[i];
+            if (v->type.kind != IRT_REF || layout_alloc_of(v) != alloc || op->opcode == IR_VIEW)
+                continue;
+            if (!(op->opcode == IR_ASYNC_COPY && i == 0 && views_keep_rows(v)) && op != only_load)
+                return false;
+        }
+        if (!alloc_uses_only(op->body, alloc, only_load) || !alloc_uses_only(op->else_body, alloc, only_load))
+            return false;
+    }
+    return true;
+}
+
+/* The swizzle an operand's alloc gets for wgmma (codegen.h SharedSwizzle),
+   its rows and cols those of the tile the dot reads (rows x contiguous);
+   false when the alloc cannot have it: another use (only async copies
+   into it and this one load), another swizzle already, a slot whose
+   bytes are not a whole number of the 1024-byte swizzle pattern. */
+static bool wgmma_swizzle(Assign *A, const IrValue *load_value, bool permute_rows, SharedSwizzle *out) {
+    const IrOp *load = load_value->def;
+    const IrOp *alloc = layout_alloc_of(load->operands[0]);
+    int64_t rows = load_value->type.dims[0].size, cols = load_value->type.dims[1].size;
+    if (!layout_is_pow2(rows) || !layout_is_pow2(cols) || rows < 8 || cols < 16 || rows * cols * 2 % 1024 != 0 ||
+        !alloc_uses_only(A->kernel->body, alloc, load))
+        return false;
+    *out = (SharedSwizzle){.rows = rows, .cols = cols, .panel = cols < 64 ? (int)cols : 64,
+                           .permute_rows = permute_rows};
+    if (permute_rows) {
+        out->warps = A->plan->threads / 32;
+        out->slabs = (int)(rows / (16 * out->warps));
+    }
+    /* Layouts are assigned more than once (layout_assign): the same dot
+       finds the swizzle it set. */
+    const SharedSwizzle *had = &layout_op_plan(A->plan, alloc)->alloc_swizzle;
+    return !had->rows || memcmp(had, out, sizeof *out) == 0;
+}
+
+/* wgmma (sm_90a; docs/codegen.md "wgmma"). A dot of f16 or bf16 into f32
+   whose operands are both loads of allocs that only async copies fill (the
+   rings of passes/pipeline.c) runs as wgmma.mma_async.m64nNk16, both
+   operands read by matrix descriptors from their allocs, which get the
+   swizzled layouts wgmma reads (A K-major, B N-major or, for B = x.T,
+   K-major: SharedSwizzle). The accumulator stays in the mma layout with
+   every warp along M (mma_layout), whose row registers i of warp w hold
+   rows 8 W i + 8 w + lane / 4 (W warps): warpgroup g's m64 tile s reads the
+   alloc's rows 64 (g S + s) .. + 63, and A's rows are stored permuted
+   (SharedSwizzle.permute_rows) so that those are the rows the mma layout
+   gives its threads. Needs whole warpgroups, m a multiple of 64 per
+   warpgroup, n <= 256. */
+static bool wgmma_operands(Assign *A, IrOp *op, SharedSwizzle *a_swizzle, SharedSwizzle *b_swizzle) {
+    IrValue *av = op->operands[0], *bv = op->operands[1], *r = op->results[0];
+    DType in = av->type.dtype;
+    int warps = A->plan->threads / 32;
+    if (!A->plan->target->wgmma || (in != DT_F16 && in != DT_BF16) || bv->type.dtype != in ||
+        r->type.dtype != DT_F32 || av->type.rank != 2 || bv->type.rank != 2 || warps % 4 != 0)
+        return false;
+    int64_t m = r->type.dims[0].size, n = r->type.dims[1].size, k = av->type.dims[1].size;
+    if (!layout_is_pow2(m) || !layout_is_pow2(n) || !layout_is_pow2(k) || m % (16 * warps) != 0 || n < 16 ||
+        n > 256 || k < 16)
+        return false;
+    IrOp *t = bv->def;
+    bool b_t = t && t->opcode == IR_TRANSPOSE && t->operands[0]->type.rank == 2 && A->uses[bv->id] == 1;
+    IrValue *b_source = b_t ? t->operands[0] : bv;
+    if (!in_place_operand(A, op, av) || !in_place_operand(A, op, b_source) ||
+        layout_alloc_of(av->def->operands[0]) == layout_alloc_of(b_source->def->operands[0]))
+        return false;
+    return wgmma_swizzle(A, av, true, a_swizzle) && wgmma_swizzle(A, b_source, false, b_swizzle);
 }
 
 static void assign_op(Assign *A, IrOp *op) {
@@ -1070,9 +1150,22 @@ static void assign_op(Assign *A, IrOp *op) {
         return;
     }
     case IR_DOT: {
-        const Layout *l = mma_layout(A, op);
+        SharedSwizzle a_swizzle, b_swizzle;
+        bool wgmma = wgmma_operands(A, op, &a_swizzle, &b_swizzle);
+        const Layout *l = mma_layout(A, op, wgmma);
         OpPlan *p = layout_op_plan(A->plan, op);
         p->mma = l != NULL;
+        p->wgmma = wgmma && l;
+        if (p->wgmma) {
+            IrValue *b_source = op->operands[1]->def && op->operands[1]->def->opcode == IR_TRANSPOSE
+                                    ? op->operands[1]->def->operands[0] : op->operands[1];
+            OpPlan *a_alloc = layout_op_plan(A->plan, layout_alloc_of(op->operands[0]->def->operands[0]));
+            OpPlan *b_alloc = layout_op_plan(A->plan, layout_alloc_of(b_source->def->operands[0]));
+            a_alloc->alloc_swizzle = a_swizzle;
+            b_alloc->alloc_swizzle = b_swizzle;
+            a_alloc->alloc_pitch = b_alloc->alloc_pitch = 0;
+            A->plan->wgmma = true;
+        }
         if (!l)
             l = default_for(A, &r->type);
         set_result(A, r, l, false);
@@ -1330,7 +1423,7 @@ static void plan_carry(KernelPlan *plan, OpPlan *p) {
     IrOp *dot = p->op;
     IrBlock *body = dot->parent;
     IrOp *loop = body ? body->parent_op : NULL;
-    if (!p->mma || !p->mma_a_shared || !p->mma_b_shared || !loop || loop->opcode != IR_FOR || loop->body != body ||
+    if (!p->mma || p->wgmma || !p->mma_a_shared || !p->mma_b_shared || !loop || loop->opcode != IR_FOR || loop->body != body ||
         dot->operands[0]->type.dims[1].size / 16 > LAYOUT_MMA_UNROLLED_STEPS)
         return;
     const IrValue *slot = NULL;

@@ -499,6 +499,12 @@ static void lower_op(Lowering *L, IrOp *op) {
             return;
         LLVMValueRef n = llvm_kernel_i32(L, op->int_value);
         llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
+        /* wgmma reads shared memory through the async proxy: this thread's
+           copies (generic proxy) are made visible to it before the barrier
+           hands them to the other threads (PTX ISA 9.7.13.4.18 membar/fence,
+           proxy fences). */
+        if (L->plan->wgmma)
+            llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
         llvm_kernel_barrier_at(L, layout_op_plan(L->plan, op)->barriers, BARRIER_BEFORE_READ);
         return;
     }
@@ -583,11 +589,13 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
 
     /* The dynamic shared buffer: `extern .shared .align 16 .b8 smem[]` (PTX
        ISA 5.1.5); its size is the launch's dynamic shared bytes, so the
-       allocator's total can pass 48 KB. */
+       allocator's total can pass 48 KB. With wgmma, .align 1024: the
+       swizzled allocs' offsets are multiples of 1024 from it (shared_alloc.c),
+       and the swizzle pattern counts from 1024-byte boundaries. */
     LLVMTypeRef smem_type = LLVMArrayType2(L->i8, 0);
     L->smem = LLVMAddGlobalInAddressSpace(module, smem_type, "tessera_smem", 3);
     LLVMSetLinkage(L->smem, LLVMExternalLinkage);
-    LLVMSetAlignment(L->smem, 16);
+    LLVMSetAlignment(L->smem, plan->wgmma ? 1024 : 16);
 
     L->b = LLVMCreateBuilderInContext(ctx);
     L->entry = LLVMCreateBuilderInContext(ctx);

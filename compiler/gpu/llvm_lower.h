@@ -50,6 +50,8 @@ typedef struct Ref {
     RefDim dims[IR_MAX_RANK];
     LLVMValueRef valid;                /* i1: dropped (indexed) dims in bounds; NULL: true */
     bool readonly;                     /* an `in` array (or a view of one): ld.global.nc */
+    const SharedSwizzle *swizzle;      /* a view of a wgmma operand's alloc: offsets are of its
+                                          dense row-major form, addresses swizzled; NULL: none */
 } Ref;
 
 /* Per (layout, shape): this thread's coordinate bases and whether it holds
@@ -139,6 +141,9 @@ void llvm_memory_async_copy(Lowering *L, IrOp *op);
 /* Element (0, 0) of a rank-2 shared ref whose rows are contiguous, and the
    elements between rows (a constant): a dot operand read in place. */
 LLVMValueRef llvm_memory_shared_rows(Lowering *L, const IrValue *ref, int64_t *pitch);
+/* The panel row of a wgmma A operand's alloc that holds tile row `row`
+   (i64; codegen.h SharedSwizzle.permute_rows); `row` itself otherwise. */
+LLVMValueRef llvm_memory_wgmma_row(Lowering *L, const struct SharedSwizzle *s, LLVMValueRef row);
 /* The same for the ring slot `slot` of the view `ring[s, :, :]`. */
 LLVMValueRef llvm_memory_shared_rows_at(Lowering *L, const IrValue *view, LLVMValueRef slot, int64_t *pitch);
 

@@ -79,6 +79,8 @@ void llvm_memory_alloc(Lowering *L, IrOp *op) {
     r->base = llvm_kernel_smem(L, llvm_kernel_i32(L, p->scratch_offset));
     r->offset = llvm_kernel_i64(L, 0);
     ref_dense(L, r, &v->type);
+    if (p->alloc_swizzle.rows)
+        r->swizzle = &p->alloc_swizzle;
     if (p->alloc_pitch && v->type.rank >= 2) {
         /* rows padded to alloc_pitch elements (layout.c: the rings) */
         int64_t stride = p->alloc_pitch;
@@ -181,6 +183,7 @@ void llvm_memory_view(Lowering *L, IrOp *op) {
     r->base = src->base;
     r->offset = src->offset;
     r->valid = src->valid;
+    r->swizzle = src->swizzle;
     int kept = 0;
     for (int d = 0; d < src->rank; d++) {
         const IrViewDim *vd = &op->view_dims[d];
@@ -234,6 +237,63 @@ void llvm_memory_view(Lowering *L, IrOp *op) {
 
 /* ---- element addresses and masks --------------------------------------------------------- */
 
+static int log2_exact(int64_t v) {
+    int n = 0;
+    while (((int64_t)1 << n) < v)
+        n++;
+    return n;
+}
+
+static LLVMValueRef shr64(Lowering *L, LLVMValueRef v, int bits) {
+    return bits ? LLVMBuildLShr(L->b, v, llvm_kernel_i64(L, bits), "") : v;
+}
+
+static LLVMValueRef and64(Lowering *L, LLVMValueRef v, int64_t mask) {
+    return LLVMBuildAnd(L->b, v, llvm_kernel_i64(L, mask), "");
+}
+
+static LLVMValueRef shl64(Lowering *L, LLVMValueRef v, int bits) {
+    return bits ? LLVMBuildShl(L->b, v, llvm_kernel_i64(L, bits), "") : v;
+}
+
+/* The panel row that holds tile row `row` (i64) of a wgmma A operand
+   (codegen.h SharedSwizzle, layout.c wgmma_operands). Row register i of
+   warp w = 4 g + q (warpgroup g, q its warp in it) holds rows
+   8 W i + 8 w + (0..7) (W warps); with i = 2 s + j (s: the warpgroup's m64
+   tile, j: its upper 8 rows) that row is row 16 q + 8 j + (0..7) of
+   warpgroup g's tile s, which starts at panel row 64 (g S + s). */
+LLVMValueRef llvm_memory_wgmma_row(Lowering *L, const SharedSwizzle *s, LLVMValueRef row) {
+    if (!s->permute_rows)
+        return row;
+    int warp_bits = log2_exact(s->warps);
+    LLVMValueRef group = shr64(L, row, 3);
+    LLVMValueRef q = and64(L, group, 3);
+    LLVMValueRef g = and64(L, shr64(L, group, 2), s->warps / 4 - 1);
+    LLVMValueRef j = and64(L, shr64(L, group, warp_bits), 1);
+    LLVMValueRef tile = shr64(L, group, warp_bits + 1);
+    LLVMValueRef slab = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, g, llvm_kernel_i64(L, s->slabs), ""), tile, "");
+    LLVMValueRef out = LLVMBuildOr(L->b, shl64(L, slab, 6), shl64(L, q, 4), "");
+    out = LLVMBuildOr(L->b, out, shl64(L, j, 3), "");
+    return LLVMBuildOr(L->b, out, and64(L, row, 7), "");
+}
+
+/* Element offset `linear` (i64, in a swizzled alloc's dense row-major
+   form) to its place in the swizzled layout (codegen.h SharedSwizzle). */
+static LLVMValueRef swizzled_offset(Lowering *L, const SharedSwizzle *s, LLVMValueRef linear) {
+    int col_bits = log2_exact(s->cols), slot_bits = log2_exact(s->rows * s->cols), panel_bits = log2_exact(s->panel);
+    LLVMValueRef slot_start = shl64(L, shr64(L, linear, slot_bits), slot_bits);
+    LLVMValueRef row = and64(L, shr64(L, linear, col_bits), s->rows - 1);
+    LLVMValueRef col = and64(L, linear, s->cols - 1);
+    LLVMValueRef panel_row = llvm_memory_wgmma_row(L, s, row);
+    /* bytes within the panel, then Swizzle<B,4,3> */
+    LLVMValueRef byte = LLVMBuildOr(L->b, shl64(L, panel_row, panel_bits + 1), shl64(L, and64(L, col, s->panel - 1), 1), "");
+    LLVMValueRef chunk_xor = shl64(L, and64(L, shr64(L, byte, 7), s->panel / 8 - 1), 4);
+    byte = LLVMBuildXor(L->b, byte, chunk_xor, "");
+    LLVMValueRef panel_start = shl64(L, shr64(L, col, panel_bits), log2_exact(s->rows) + panel_bits);
+    LLVMValueRef out = LLVMBuildOr(L->b, slot_start, panel_start, "");
+    return LLVMBuildOr(L->b, out, shr64(L, byte, 1), "");
+}
+
 static LLVMValueRef element_ptr(Lowering *L, const Ref *r, LLVMValueRef *coords) {
     LLVMValueRef linear = r->offset;
     for (int d = 0; d < r->rank; d++) {
@@ -242,6 +302,8 @@ static LLVMValueRef element_ptr(Lowering *L, const Ref *r, LLVMValueRef *coords)
             c = LLVMBuildMul(L->b, c, r->dims[d].stride, "");
         linear = LLVMBuildAdd(L->b, linear, c, "");
     }
+    if (r->swizzle)
+        linear = swizzled_offset(L, r->swizzle, linear);
     return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, r->dtype), r->base, &linear, 1, "");
 }
 
@@ -339,6 +401,8 @@ typedef struct MemAccess {
     Tile *other;               /* load: value where masked, or NULL for 0 */
     LLVMValueRef unique;       /* store: only the first copy writes; NULL for loads */
     LLVMValueRef thread_ptr;   /* the element at the thread's base coordinates */
+    LLVMValueRef *thread_coords; /* those coordinates (a swizzled ref's addresses need them) */
+    LLVMValueRef thread_swizzled; /* a swizzled ref: their in-slot offset swizzled (lazily) */
     bool is_store;
 } MemAccess;
 
@@ -373,7 +437,45 @@ static LLVMValueRef register_row_ptr(Lowering *L, const MemAccess *a, int64_t re
     return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, r->dtype), a->thread_ptr, &row, 1, "");
 }
 
-static LLVMValueRef register_ptr(Lowering *L, const MemAccess *a, int64_t reg) {
+/* Register reg's address in a swizzled alloc. The swizzle is linear over
+   GF(2) on the bits of an in-slot offset (bit moves and XORs), and a
+   register's offset (compile time) and its thread's (run time) have
+   disjoint bits (power-of-two blocked layouts), so the swizzled sum is the
+   XOR of the two swizzled parts: one XOR with a constant a register, the
+   thread's part computed once. The ref's own offset is a slot's start
+   (layout.c: views of these allocs only index their leading dims), which
+   the swizzle leaves alone. */
+/* Sets an access's thread coordinates (and, for a swizzled ref, their
+   swizzled in-slot offset, where the access starts: every path uses it). */
+static void access_thread(Lowering *L, MemAccess *a, LLVMValueRef *coords) {
+    const Ref *r = a->ref;
+    a->thread_coords = coords;
+    if (!r->swizzle)
+        return;
+    LLVMValueRef linear = llvm_kernel_i64(L, 0);
+    for (int d = 0; d < r->rank; d++)
+        linear = LLVMBuildAdd(L->b, linear, LLVMBuildMul(L->b, LLVMBuildSExt(L->b, coords[d], L->i64, ""), r->dims[d].stride, ""), "");
+    a->thread_swizzled = swizzled_offset(L, r->swizzle, linear);
+}
+
+static LLVMValueRef swizzled_register_ptr(Lowering *L, MemAccess *a, int64_t reg) {
+    const Ref *r = a->ref;
+    int64_t off[IR_MAX_RANK], reg_linear = 0;
+    layout_reg_offsets(a->tile->map, reg, off);
+    for (int d = 0; d < r->rank; d++) {
+        if (!LLVMIsAConstantInt(r->dims[d].stride))
+            INTERNAL_ERROR("kernel '%s': a swizzled alloc with a run-time stride", L->kernel->name);
+        reg_linear += off[d] * LLVMConstIntGetSExtValue(r->dims[d].stride);
+    }
+    LLVMValueRef reg_part = swizzled_offset(L, r->swizzle, llvm_kernel_i64(L, reg_linear));
+    LLVMValueRef in_slot = LLVMBuildXor(L->b, a->thread_swizzled, reg_part, "");
+    LLVMValueRef elements = LLVMBuildAdd(L->b, r->offset, in_slot, "");
+    return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, r->dtype), r->base, &elements, 1, "");
+}
+
+static LLVMValueRef register_ptr(Lowering *L, MemAccess *a, int64_t reg) {
+    if (a->ref->swizzle)
+        return swizzled_register_ptr(L, a, reg);
     int64_t elements;
     LLVMValueRef p = register_row_ptr(L, a, reg, &elements);
     if (elements == 0)
@@ -674,6 +776,7 @@ static void access_tile(Lowering *L, MemAccess *a) {
         a->unique = LLVMIsAConstantInt(u) && LLVMConstIntGetZExtValue(u) == 1 ? NULL : u;
     }
     a->thread_ptr = element_ptr(L, a->ref, ti->base);
+    access_thread(L, a, ti->base);
     int g = vector_width(a->ref, t);
     LLVMValueRef fast = tile_fast_condition(L, a, ti, g);
     if (!fast) {
@@ -827,6 +930,8 @@ void llvm_memory_async_copy(Lowering *L, IrOp *op) {
     }
     in.thread_ptr = element_ptr(L, in.ref, ti->base);
     out.thread_ptr = element_ptr(L, out.ref, ti->base);
+    access_thread(L, &in, ti->base);
+    access_thread(L, &out, ti->base);
     int g = vector_width(in.ref, in.tile);
     int chunk = g * llvm_kernel_mem_bytes(type.dtype);
     LLVMValueRef fast = chunk == 4 || chunk == 8 || chunk == 16 ? tile_fast_condition(L, &in, ti, g) : NULL;

@@ -42,6 +42,13 @@ typedef SharedBuffer Buffer;
 
 static int64_t shared_align(int64_t v) { return (v + 15) & ~(int64_t)15; }
 
+/* Where a buffer may start: a swizzled alloc (wgmma's operands) at a
+   1024-byte boundary, where the hardware's swizzle pattern starts (PTX ISA
+   9.7.15.5.1.2.2: base offset 0); others at 16 bytes. */
+static int64_t buffer_alignment(const Buffer *b) {
+    return b->op->op->opcode == IR_ALLOC && b->op->alloc_swizzle.rows ? 1024 : 16;
+}
+
 const char *shared_format_name(SharedFormat format) {
     switch (format) {
     case SHARED_ROW_MAJOR: return "row-major";
@@ -253,7 +260,8 @@ void shared_alloc(KernelPlan *plan) {
                 bool live_together = o->start <= b->end && b->start <= o->end;
                 bool bytes_meet = o->offset < offset + b->size && offset < o->offset + o->size;
                 if (live_together && bytes_meet) {
-                    offset = o->offset + o->size;
+                    int64_t align = buffer_alignment(b);
+                    offset = (o->offset + o->size + align - 1) / align * align;
                     moved = true;
                 }
             }
