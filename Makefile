@@ -393,9 +393,11 @@ test-gpu: all
 	$(Q)BUILD=$(BUILD) sh testsuite/run-gpu-tests.sh
 
 # The GPU suite's kernels, compiled here for a GPU machine without LLVM (then:
-# sh testsuite/gpu/run.sh --build $(BUILD) --artifacts $(BUILD)/gpu-artifacts).
+# sh testsuite/gpu/run.sh --build $(BUILD) --artifacts $(BUILD)/gpu-artifacts,
+# and on a 9.0 device --artifacts $(BUILD)/gpu-artifacts-sm90a too).
 gpu-artifacts: $(BUILD)/tessc
 	$(Q)sh testsuite/gpu/build-artifacts.sh --tessc $(BUILD)/tessc --out $(BUILD)/gpu-artifacts
+	$(Q)sh testsuite/gpu/build-artifacts.sh --tessc $(BUILD)/tessc --arch sm_90a --out $(BUILD)/gpu-artifacts-sm90a
 
 # ---- install (docs/build-integration.md) ------------------------------------
 # make install PREFIX=/opt/tessera [DESTDIR=/stage]: the compiler, the

@@ -13,6 +13,14 @@ fi
 sh testsuite/gpu/build-artifacts.sh --tessc "$BUILD/tessc" --out "$BUILD/gpu-artifacts" || exit 1
 sh testsuite/gpu/run.sh --artifacts "$BUILD/gpu-artifacts" --build "$BUILD"
 suite=$?
+# On a compute capability 9.0 device, the suite again with sm_90a cubins
+# (the runtime takes those first there): the wgmma path (docs/codegen.md,
+# "wgmma") on every case whose dot qualifies.
+cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1)
+if [ "$cc" = "9.0" ]; then
+    sh testsuite/gpu/build-artifacts.sh --tessc "$BUILD/tessc" --arch sm_90a --out "$BUILD/gpu-artifacts-sm90a" || exit 1
+    sh testsuite/gpu/run.sh --artifacts "$BUILD/gpu-artifacts-sm90a" --build "$BUILD" --tmp "$BUILD/gpu-run-sm90a" || suite=1
+fi
 BUILD=$BUILD sh testsuite/gpu/consumers.sh --build "$BUILD"
 consumers=$?
 [ $suite -eq 0 ] && [ $consumers -eq 0 ]

@@ -179,6 +179,17 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
     if (op->opcode == IR_FOR && op->body)
         for (int i = 0; i < op->body->num_args; i++)
             print_layout(P, op->body->args[i], " (loop argument)", depth, out);
+    if (p->wgmma) {
+        indent(depth, out);
+        fprintf(out, "wgmma m64n%lldk16, a and b by descriptor%s\n", (long long)op->results[0]->type.dims[1].size,
+                p->mma_b_transposed ? " (b = x.T: x k-major)" : " (b n-major)");
+    }
+    if (p->alloc_swizzle.rows) {
+        const SharedSwizzle *s = &p->alloc_swizzle;
+        indent(depth, out);
+        fprintf(out, "swizzle %dB: slots of %lldx%lld in panels of %d%s\n", s->panel * 2, (long long)s->rows,
+                (long long)s->cols, s->panel, s->permute_rows ? ", rows in wgmma order" : "");
+    }
     if (P->phase >= PHASE_SHARED && p->scratch_bytes > 0)
         print_buffer(P, p, depth, out);
 }
