@@ -129,7 +129,10 @@ def tessera_variants(c):
                                                   "matmul_64x64x32_w4_s4", "matmul_128x128x64_w8_s3_sm80",
                                                   "matmul_128x128x32_w4_s3", "matmul_128x128x32_w4_s4",
                                                   "matmul_128x128x64_w4_s3", "matmul_256x128x32_w8_s3",
-                                                  "matmul_128x128x32_w4_s4_sm80")]
+                                                  "matmul_128x128x32_w4_s4_sm80", "matmul_128x256x32_w8_s4",
+                                                  "matmul_128x256x64_w8_s3_sm90a", "matmul_128x256x64_w8_s4_sm90a",
+                                                  "matmul_256x128x64_w8_s3_sm90a", "matmul_128x128x64_w8_s4_sm90a",
+                                                  "matmul_128x64x64_w4_s4_sm90a")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:
@@ -699,8 +702,11 @@ def table(rows, lo):
         sm80 = [r for r in tess if "_sm80" in r["impl"]]
         best_sm80 = min(sm80, key=lambda r: r["ms"]) if sm80 else None
         best_tess = min(tess, key=lambda r: r["ms"]) if tess else None
+        # and the best without sm_90a's wgmma (the sm_90 cubins' mma.sync path)
+        mma = [r for r in tess if "_sm90a" not in r["impl"]]
+        best_mma = min(mma, key=lambda r: r["ms"]) if mma else None
         for r in rs:
-            if r["framework"] == "tessera" and best_tess is not None and r is not best_tess and r is not best_sm80:
+            if r["framework"] == "tessera" and best_tess is not None and r not in (best_tess, best_sm80, best_mma):
                 continue   # other variants: JSON only
             if r.get("ms"):
                 ratio = ""
