@@ -872,7 +872,7 @@ static const Layout *mma_layout(Assign *A, IrOp *op, bool wgmma) {
     if (!layout_is_pow2(m) || !layout_is_pow2(n) || m < 16 || n < 8 || k % 16 != 0)
         return NULL;
     int warps = A->plan->threads / 32, wm = 1, wn = 1;
-    if (wgmma)   /* wgmma_operands: warpgroups' m64 tiles, every warp along M */
+    if (wgmma)   /* plan_wgmma: warpgroups' m64 tiles, every warp along M */
         wm = warps;
     if (A->mma_rows)
         while (wm * wn < warps && m % (32 * wm) == 0)
@@ -1055,18 +1055,53 @@ static void pad_alloc_rows(Assign *A, const IrValue *ref) {
         layout_op_plan(A->plan, alloc)->alloc_pitch = layout_mma_pitch(t->dims[t->rank - 1].size);
 }
 
+/* The x of dot(a, x.T) (its transpose used by the dot alone), else b. */
+static IrValue *dot_b_source(Assign *A, const IrOp *dot) {
+    IrValue *bv = dot->operands[1];
+    IrOp *t = bv->def;
+    bool b_t = t && t->opcode == IR_TRANSPOSE && t->operands[0]->type.rank == 2 && A->uses[bv->id] == 1;
+    return b_t ? t->operands[0] : bv;
+}
+
+/* The dot (a wgmma candidate) that reads load `load` in place, and as
+   which operand (0: A, 1: B); NULL when none does. */
+static const OpPlan *wgmma_reader(Assign *A, const IrOp *load, int *role) {
+    for (int i = 0; i < A->plan->num_ops; i++) {
+        const OpPlan *p = &A->plan->ops[i];
+        if (!p->wgmma)
+            continue;
+        if (p->op->operands[0] == load->results[0]) {
+            *role = 0;
+            return p;
+        }
+        if (dot_b_source(A, p->op) == load->results[0]) {
+            *role = 1;
+            return p;
+        }
+    }
+    return NULL;
+}
+
 /* Whether every use of `alloc` (through views) in `block` is an
-   async_copy into it or the load `only_load`. */
-static bool alloc_uses_only(const IrBlock *block, const IrOp *alloc, const IrOp *only_load) {
+   async_copy into it, whole rows of a slot, or a load that a wgmma
+   candidate reads in place as operand `role` with `rows` x `cols`
+   elements: what lets the alloc take that operand's swizzled layout. */
+static bool alloc_wgmma_uses(Assign *A, const IrBlock *block, const IrOp *alloc, int role, int64_t rows, int64_t cols) {
     for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
         for (int i = 0; i < op->num_operands; i++) {
             const IrValue *v = op->operands[i];
             if (v->type.kind != IRT_REF || layout_alloc_of(v) != alloc || op->opcode == IR_VIEW)
                 continue;
-            if (!(op->opcode == IR_ASYNC_COPY && i == 0 && views_keep_rows(v)) && op != only_load)
+            if (op->opcode == IR_ASYNC_COPY && i == 0 && views_keep_rows(v))
+                continue;
+            int r = -1;
+            const IrType *t = op->num_results ? &op->results[0]->type : NULL;
+            if (op->opcode != IR_LOAD || !wgmma_reader(A, op, &r) || r != role || t->dims[0].size != rows ||
+                t->dims[1].size != cols)
                 return false;
         }
-        if (!alloc_uses_only(op->body, alloc, only_load) || !alloc_uses_only(op->else_body, alloc, only_load))
+        if (!alloc_wgmma_uses(A, op->body, alloc, role, rows, cols) ||
+            !alloc_wgmma_uses(A, op->else_body, alloc, role, rows, cols))
             return false;
     }
     return true;
@@ -1074,58 +1109,96 @@ static bool alloc_uses_only(const IrBlock *block, const IrOp *alloc, const IrOp 
 
 /* The swizzle an operand's alloc gets for wgmma (codegen.h SharedSwizzle),
    its rows and cols those of the tile the dot reads (rows x contiguous);
-   false when the alloc cannot have it: another use (only async copies
-   into it and this one load), another swizzle already, a slot whose
-   bytes are not a whole number of the 1024-byte swizzle pattern. */
-static bool wgmma_swizzle(Assign *A, const IrValue *load_value, bool permute_rows, SharedSwizzle *out) {
-    const IrOp *load = load_value->def;
-    const IrOp *alloc = layout_alloc_of(load->operands[0]);
+   false when the alloc cannot have it: another use (alloc_wgmma_uses), a
+   slot whose bytes are not a whole number of the 1024-byte swizzle
+   pattern. */
+static bool wgmma_swizzle(Assign *A, const IrValue *load_value, int role, SharedSwizzle *out) {
+    const IrOp *alloc = layout_alloc_of(load_value->def->operands[0]);
     int64_t rows = load_value->type.dims[0].size, cols = load_value->type.dims[1].size;
     if (!layout_is_pow2(rows) || !layout_is_pow2(cols) || rows < 8 || cols < 16 || rows * cols * 2 % 1024 != 0 ||
-        !alloc_uses_only(A->kernel->body, alloc, load))
+        !alloc_wgmma_uses(A, A->kernel->body, alloc, role, rows, cols))
         return false;
-    *out = (SharedSwizzle){.rows = rows, .cols = cols, .panel = cols < 64 ? (int)cols : 64,
-                           .permute_rows = permute_rows};
-    if (permute_rows) {
+    *out = (SharedSwizzle){.rows = rows, .cols = cols, .panel = cols < 64 ? (int)cols : 64, .permute_rows = role == 0};
+    if (role == 0) {
         out->warps = A->plan->threads / 32;
         out->slabs = (int)(rows / (16 * out->warps));
     }
-    /* Layouts are assigned more than once (layout_assign): the same dot
-       finds the swizzle it set. */
-    const SharedSwizzle *had = &layout_op_plan(A->plan, alloc)->alloc_swizzle;
-    return !had->rows || memcmp(had, out, sizeof *out) == 0;
+    return true;
 }
 
-/* wgmma (sm_90a; docs/codegen.md "wgmma"). A dot of f16 or bf16 into f32
-   whose operands are both loads of allocs that only async copies fill (the
-   rings of passes/pipeline.c) runs as wgmma.mma_async.m64nNk16, both
-   operands read by matrix descriptors from their allocs, which get the
-   swizzled layouts wgmma reads (A K-major, B N-major or, for B = x.T,
-   K-major: SharedSwizzle). The accumulator stays in the mma layout with
-   every warp along M (mma_layout), whose row registers i of warp w hold
-   rows 8 W i + 8 w + lane / 4 (W warps): warpgroup g's m64 tile s reads the
-   alloc's rows 64 (g S + s) .. + 63, and A's rows are stored permuted
-   (SharedSwizzle.permute_rows) so that those are the rows the mma layout
-   gives its threads. Needs whole warpgroups, m a multiple of 64 per
-   warpgroup, n <= 256. */
-static bool wgmma_operands(Assign *A, IrOp *op, SharedSwizzle *a_swizzle, SharedSwizzle *b_swizzle) {
+/* Whether `op` may run as wgmma by itself: shapes, dtypes, warps, B read
+   in place (A in place or from registers). */
+static bool wgmma_dot_fits(Assign *A, const IrOp *op) {
     IrValue *av = op->operands[0], *bv = op->operands[1], *r = op->results[0];
     DType in = av->type.dtype;
     int warps = A->plan->threads / 32;
-    if (!A->plan->target->wgmma || (in != DT_F16 && in != DT_BF16) || bv->type.dtype != in ||
-        r->type.dtype != DT_F32 || av->type.rank != 2 || bv->type.rank != 2 || warps % 4 != 0)
+    if ((in != DT_F16 && in != DT_BF16) || bv->type.dtype != in || r->type.dtype != DT_F32 || av->type.rank != 2 ||
+        bv->type.rank != 2 || warps % 4 != 0)
         return false;
     int64_t m = r->type.dims[0].size, n = r->type.dims[1].size, k = av->type.dims[1].size;
     if (!layout_is_pow2(m) || !layout_is_pow2(n) || !layout_is_pow2(k) || m % (16 * warps) != 0 || n < 16 ||
         n > 256 || k < 16)
         return false;
-    IrOp *t = bv->def;
-    bool b_t = t && t->opcode == IR_TRANSPOSE && t->operands[0]->type.rank == 2 && A->uses[bv->id] == 1;
-    IrValue *b_source = b_t ? t->operands[0] : bv;
-    if (!in_place_operand(A, op, av) || !in_place_operand(A, op, b_source) ||
-        layout_alloc_of(av->def->operands[0]) == layout_alloc_of(b_source->def->operands[0]))
-        return false;
-    return wgmma_swizzle(A, av, true, a_swizzle) && wgmma_swizzle(A, b_source, false, b_swizzle);
+    IrValue *b_source = dot_b_source(A, op);
+    return in_place_operand(A, op, b_source) &&
+           !(in_place_operand(A, op, av) &&
+             layout_alloc_of(av->def->operands[0]) == layout_alloc_of(b_source->def->operands[0]));
+}
+
+/* wgmma (sm_90a; docs/codegen.md "wgmma"), decided for every dot before
+   layouts are assigned. A dot of f16 or bf16 into f32 whose B (or x of
+   B = x.T) is a load of an alloc that only async copies fill (a ring of
+   passes/pipeline.c), A the same or a tile in registers, runs as
+   wgmma.mma_async.m64nNk16: B, and A when in place, read through matrix
+   descriptors from their allocs, which get the swizzled layouts wgmma
+   reads (A K-major, B N-major or, for B = x.T, K-major: SharedSwizzle); A
+   from registers in the accumulator's layout (its fragments are mma.sync's).
+   The accumulator stays in the mma layout with every warp along M
+   (mma_layout), whose row registers i of warp w hold rows 8 W i + 8 w +
+   lane / 4 (W warps): warpgroup g's m64 tile s is the alloc's rows
+   64 (g S + s) .. + 63, and A's rows are stored permuted
+   (SharedSwizzle.permute_rows) so that those are the rows the mma layout
+   gives its threads (a product's rows are its A's, so p @ v with p from
+   q @ k.T keeps the order). Needs whole warpgroups, m a multiple of 64 per
+   warpgroup, n <= 256. Every dot that reads an alloc must agree on it
+   (the same operand, shape): candidates are dropped until they do. */
+static void plan_wgmma(Assign *A) {
+    KernelPlan *plan = A->plan;
+    if (!plan->target->wgmma)
+        return;
+    for (int i = 0; i < plan->num_ops; i++)
+        plan->ops[i].wgmma = plan->ops[i].op->opcode == IR_DOT && wgmma_dot_fits(A, plan->ops[i].op);
+    SharedSwizzle swizzle;
+    for (bool dropped = true; dropped;) {
+        dropped = false;
+        for (int i = 0; i < plan->num_ops; i++) {
+            OpPlan *p = &plan->ops[i];
+            if (!p->wgmma)
+                continue;
+            const IrValue *av = p->op->operands[0];
+            bool ok = wgmma_swizzle(A, dot_b_source(A, p->op), 1, &swizzle) &&
+                      (!in_place_operand(A, p->op, av) || wgmma_swizzle(A, av, 0, &swizzle));
+            if (!ok) {
+                p->wgmma = false;
+                dropped = true;
+            }
+        }
+    }
+    for (int i = 0; i < plan->num_ops; i++) {
+        OpPlan *p = &plan->ops[i];
+        if (!p->wgmma)
+            continue;
+        const IrValue *operands[2] = {in_place_operand(A, p->op, p->op->operands[0]) ? p->op->operands[0] : NULL,
+                                      dot_b_source(A, p->op)};
+        for (int role = 0; role < 2; role++) {
+            if (!operands[role])
+                continue;
+            OpPlan *alloc = layout_op_plan(plan, layout_alloc_of(operands[role]->def->operands[0]));
+            wgmma_swizzle(A, operands[role], role, &alloc->alloc_swizzle);
+            alloc->alloc_pitch = 0;
+        }
+        plan->wgmma = true;
+    }
 }
 
 static void assign_op(Assign *A, IrOp *op) {
@@ -1150,22 +1223,10 @@ static void assign_op(Assign *A, IrOp *op) {
         return;
     }
     case IR_DOT: {
-        SharedSwizzle a_swizzle, b_swizzle;
-        bool wgmma = wgmma_operands(A, op, &a_swizzle, &b_swizzle);
-        const Layout *l = mma_layout(A, op, wgmma);
         OpPlan *p = layout_op_plan(A->plan, op);
+        const Layout *l = mma_layout(A, op, p->wgmma);   /* p->wgmma: plan_wgmma */
         p->mma = l != NULL;
-        p->wgmma = wgmma && l;
-        if (p->wgmma) {
-            IrValue *b_source = op->operands[1]->def && op->operands[1]->def->opcode == IR_TRANSPOSE
-                                    ? op->operands[1]->def->operands[0] : op->operands[1];
-            OpPlan *a_alloc = layout_op_plan(A->plan, layout_alloc_of(op->operands[0]->def->operands[0]));
-            OpPlan *b_alloc = layout_op_plan(A->plan, layout_alloc_of(b_source->def->operands[0]));
-            a_alloc->alloc_swizzle = a_swizzle;
-            b_alloc->alloc_swizzle = b_swizzle;
-            a_alloc->alloc_pitch = b_alloc->alloc_pitch = 0;
-            A->plan->wgmma = true;
-        }
+        p->wgmma = p->wgmma && l;
         if (!l)
             l = default_for(A, &r->type);
         set_result(A, r, l, false);
@@ -1181,8 +1242,9 @@ static void assign_op(Assign *A, IrOp *op) {
             layout_op_plan(A->plan, op->operands[0]->def)->elided = true;
             pad_alloc_rows(A, op->operands[0]->def->operands[0]);
         }
-        else if (p->mma && l->warps_per_cta[1] == 1 && layout_is_pow2(k) && !splat_source(A, op->operands[0]))
-            want[0] = l;
+        else if (p->mma && l->warps_per_cta[1] == 1 && layout_is_pow2(k) &&
+                 (p->wgmma || !splat_source(A, op->operands[0])))
+            want[0] = l;   /* wgmma: even a splat (re-spread, no code), since it stages nothing */
         else
             concrete(A, op->operands[0]);
         /* dot(a, x.T) on tensor cores reads B's fragments from x staged as
@@ -1508,6 +1570,7 @@ KernelPlan *layout_assign(IrKernel *kernel, const ArchInfo *target, int threads)
     bool *from_dot = ARENA_ARRAY(&kernel->arena, bool, values + 1);
     memset(from_dot, 0, sizeof(bool) * (size_t)(values + 1));
     A.mma_rows = dot_feeds_rows(kernel->body, from_dot);
+    plan_wgmma(&A);
     for (int i = 0; i < kernel->num_params; i++)
         set_result(&A, kernel->params[i].value, NULL, false);
     assign_block(&A, kernel->body);

@@ -183,10 +183,7 @@ static void dot_mma_carry(Lowering *L, IrOp *op, OpPlan *p, const MmaFragments *
         if (ks > 0)
             mma_load_step(L, f, NULL, a_base, b_base, ks, af, bf);
         if (ks == steps - 1) {
-            const IrOp *wait = p->mma_carry_wait;
-            LLVMValueRef n = llvm_kernel_i32(L, wait->int_value);
-            llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
-            llvm_kernel_barrier_at(L, layout_op_plan(L->plan, wait)->barriers, BARRIER_BEFORE_READ);
+            llvm_kernel_async_wait(L, p->mma_carry_wait);
             const IrValue *next_slot = body->last->operands[arg - 1];
             LLVMValueRef s = llvm_kernel_scalar(L, next_slot);
             mma_load_step(L, f, NULL, llvm_memory_shared_rows_at(L, a_view, s, &pitch),
@@ -335,7 +332,7 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
 
 /* ---- wgmma (sm_90a) --------------------------------------------------------------------------- */
 
-/* An empty asm that takes and gives back `count` f32 values: no code, but
+/* An empty asm that takes and gives back `count` f32 (or i32) values: no code, but
    LLVM may move no computation of them past it nor any use above it (it
    has side effects), as CUTLASS's warpgroup_fence_operand. Around the
    wgmmas: the accumulator is final before wgmma.fence and read only after
@@ -344,12 +341,12 @@ static void wgmma_pin(Lowering *L, LLVMValueRef *values, int count) {
     char *constraints = ARENA_ARRAY(&L->kernel->arena, char, (size_t)count * 8 + 8);
     size_t len = 0;
     for (int i = 0; i < count; i++)
-        len += (size_t)sprintf(constraints + len, "%s=f", i ? "," : "");
+        len += (size_t)sprintf(constraints + len, "%s=%s", i ? "," : "", LLVMTypeOf(values[i]) == L->f32 ? "f" : "r");
     for (int i = 0; i < count; i++)
         len += (size_t)sprintf(constraints + len, ",%d", i);
     LLVMTypeRef *types = ARENA_ARRAY(&L->kernel->arena, LLVMTypeRef, count + 1);
     for (int i = 0; i < count; i++)
-        types[i] = L->f32;
+        types[i] = LLVMTypeOf(values[i]);
     LLVMTypeRef ret = LLVMStructTypeInContext(L->ctx, types, (unsigned)count, 0);
     LLVMTypeRef fty = LLVMFunctionType(ret, types, (unsigned)count, 0);
     LLVMValueRef fn = LLVMGetInlineAsm(fty, "", 0, constraints, len, 1, 0, LLVMInlineAsmDialectATT, 0);
@@ -374,75 +371,105 @@ static LLVMValueRef wgmma_desc_address(Lowering *L, LLVMValueRef p) {
     return LLVMBuildLShr(L->b, LLVMBuildAnd(L->b, a, llvm_kernel_i64(L, 0x3FFFF), ""), llvm_kernel_i64(L, 4), "");
 }
 
-/* wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}: acc[n / 2] += A x B,
-   A and B by descriptor, B N-major when b_n_major (imm-trans-b 1). Inline
-   asm (LLVM 22 has no intrinsic for it), with side effects, so that it
-   keeps its place between wgmma.fence and commit_group. */
-static void wgmma_issue(Lowering *L, DType in, int64_t n, LLVMValueRef a_desc, LLVMValueRef b_desc, bool b_n_major,
-                        LLVMValueRef *acc) {
-    int count = (int)(n / 2);
+/* wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}: acc[n / 2] += A x B
+   (acc = A x B when `accumulate` is false: scale-d 0, the accumulator's
+   inputs unread), A by descriptor or, when a_desc is NULL, from the four
+   f16x2 registers a_regs (mma.sync's A fragment), B by descriptor, N-major
+   when b_n_major (imm-trans-b 1). Inline asm (LLVM 22 has no intrinsic for
+   it), with side effects, so that it keeps its place between wgmma.fence
+   and commit_group. */
+static void wgmma_issue(Lowering *L, DType in, int64_t n, LLVMValueRef a_desc, LLVMValueRef *a_regs,
+                        LLVMValueRef b_desc, bool b_n_major, bool accumulate, LLVMValueRef *acc) {
+    int count = (int)(n / 2), num_a = a_desc ? 1 : 4;
+    int b_arg = count + num_a, scale_arg = b_arg + 1;
     const char *t = in == DT_F16 ? "f16" : "bf16";
-    size_t cap = (size_t)count * 16 + 256;
+    size_t cap = (size_t)count * 16 + 320;
     char *text = ARENA_ARRAY(&L->kernel->arena, char, cap);
     size_t len = (size_t)snprintf(text, cap, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
-                                             "wgmma.mma_async.sync.aligned.m64n%lldk16.f32.%s.%s {", count + 2, (long long)n, t, t);
+                                             "wgmma.mma_async.sync.aligned.m64n%lldk16.f32.%s.%s {", scale_arg, (long long)n, t, t);
     for (int i = 0; i < count; i++)
         len += (size_t)snprintf(text + len, cap - len, "%s$%d", i ? ", " : "", i);
-    len += (size_t)snprintf(text + len, cap - len, "}, $%d, $%d, p, 1, 1, 0, %d;\n}", count, count + 1, b_n_major ? 1 : 0);
-    char *constraints = ARENA_ARRAY(&L->kernel->arena, char, (size_t)count * 8 + 16);
+    if (a_desc)
+        len += (size_t)snprintf(text + len, cap - len, "}, $%d, $%d, p, 1, 1, 0, %d;\n}", count, b_arg, b_n_major ? 1 : 0);
+    else
+        len += (size_t)snprintf(text + len, cap - len, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1, %d;\n}", count, count + 1,
+                                count + 2, count + 3, b_arg, b_n_major ? 1 : 0);
+    char *constraints = ARENA_ARRAY(&L->kernel->arena, char, (size_t)count * 8 + 32);
     size_t clen = 0;
     for (int i = 0; i < count; i++)
         clen += (size_t)sprintf(constraints + clen, "%s=f", i ? "," : "");
-    clen += (size_t)sprintf(constraints + clen, ",l,l,r");
+    clen += (size_t)sprintf(constraints + clen, a_desc ? ",l,l,r" : ",r,r,r,r,l,r");
     for (int i = 0; i < count; i++)
         clen += (size_t)sprintf(constraints + clen, ",%d", i);
-    LLVMTypeRef *params = ARENA_ARRAY(&L->kernel->arena, LLVMTypeRef, count + 4);
-    LLVMValueRef *args = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, count + 4);
+    int num_args = num_a + 2 + count;
+    LLVMTypeRef *params = ARENA_ARRAY(&L->kernel->arena, LLVMTypeRef, num_args + 1);
+    LLVMValueRef *args = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, num_args + 1);
     LLVMTypeRef *fields = ARENA_ARRAY(&L->kernel->arena, LLVMTypeRef, count + 1);
-    params[0] = params[1] = L->i64;
-    params[2] = L->i32;
-    args[0] = a_desc;
-    args[1] = b_desc;
-    args[2] = llvm_kernel_i32(L, 1);
+    int k = 0;
+    if (a_desc) {
+        params[k] = L->i64;
+        args[k++] = a_desc;
+    } else {
+        for (int i = 0; i < 4; i++) {
+            params[k] = L->i32;
+            args[k++] = a_regs[i];
+        }
+    }
+    params[k] = L->i64;
+    args[k++] = b_desc;
+    params[k] = L->i32;
+    args[k++] = llvm_kernel_i32(L, accumulate ? 1 : 0);
     for (int i = 0; i < count; i++) {
-        fields[i] = params[3 + i] = L->f32;
-        args[3 + i] = acc[i];
+        fields[i] = params[k] = L->f32;
+        args[k++] = accumulate ? acc[i] : LLVMGetUndef(L->f32);
     }
     LLVMTypeRef ret = LLVMStructTypeInContext(L->ctx, fields, (unsigned)count, 0);
-    LLVMTypeRef fty = LLVMFunctionType(ret, params, (unsigned)count + 3, 0);
+    LLVMTypeRef fty = LLVMFunctionType(ret, params, (unsigned)num_args, 0);
     LLVMValueRef fn = LLVMGetInlineAsm(fty, text, len, constraints, clen, 1, 0, LLVMInlineAsmDialectATT, 0);
-    LLVMValueRef out = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)count + 3, "");
+    LLVMValueRef out = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)num_args, "");
     for (int i = 0; i < count; i++)
         acc[i] = LLVMBuildExtractValue(L->b, out, (unsigned)i, "");
 }
 
-/* The dot on wgmma (layout.c wgmma_operands): per k step of 16 and per m64
+/* The dot on wgmma (layout.c plan_wgmma): per k step of 16 and per m64
    tile s of this thread's warpgroup g, one wgmma.mma_async.m64nNk16 into
-   the accumulator registers of row registers 2 s and 2 s + 1, A's
-   descriptor at the tile's rows 64 (g S + s) of the k step's panel, B's at
-   the k step's rows (N-major: in every 64-column panel; B = x.T: x K-major
-   as A). wgmma.fence before, commit_group and wait_group 0 after: the dot
-   is done when its op is (the ring's next copy may overwrite the slot). */
-static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *acc_in) {
-    IrValue *av = op->operands[0], *r = op->results[0];
-    DType in = av->type.dtype;
-    int64_t m = av->type.dims[0].size, k = av->type.dims[1].size, n = r->type.dims[1].size;
-    const IrValue *a_ref = layout_in_place_ref(p, 0), *b_ref = layout_in_place_ref(p, 1);
-    const SharedSwizzle *as = &layout_op_plan(L->plan, layout_alloc_of(a_ref))->alloc_swizzle;
+   the accumulator registers of row registers 2 s and 2 s + 1: A's
+   descriptor at the tile's rows 64 (g S + s) of the k step's panel, or A's
+   fragments from the registers of row registers 2 s, 2 s + 1 (A in the
+   accumulator's layout); B's descriptor at the k step's rows (N-major: in
+   every 64-column panel; B = x.T: x K-major as A). wgmma.fence before,
+   commit_group and wait_group 0 after: the dot is done when its op is (the
+   ring's next copy may overwrite the slot). Without an accumulator operand
+   the first k step does not read the registers (scale-d 0). */
+static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
+    IrValue *r = op->results[0];
+    DType in = op->operands[0]->type.dtype;
+    int64_t m = r->type.dims[0].size, k = op->operands[0]->type.dims[1].size, n = r->type.dims[1].size;
+    const IrValue *b_ref = layout_in_place_ref(p, 1);
     const SharedSwizzle *bs = &layout_op_plan(L->plan, layout_alloc_of(b_ref))->alloc_swizzle;
     int64_t pitch;
-    LLVMValueRef a_base = llvm_memory_shared_rows(L, a_ref, &pitch), b_base = llvm_memory_shared_rows(L, b_ref, &pitch);
+    LLVMValueRef b_base = llvm_memory_shared_rows(L, b_ref, &pitch);
     Tile *out = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
     for (int64_t reg = 0; reg < out->num_regs; reg++)
         out->regs[reg] = acc_in ? acc_in->regs[reg] : LLVMConstNull(L->f32);
-    int64_t col_regs = layout_dim_regs(out->map, 1), slabs = as->slabs;
-    int64_t a_row_bytes = as->panel * 2, b_row_bytes = bs->panel * 2;
+    int64_t col_regs = layout_dim_regs(out->map, 1), slabs = layout_dim_regs(out->map, 0) / 2;
+    int64_t b_row_bytes = bs->panel * 2;
     bool b_n_major = !p->mma_b_transposed;
-    /* A: this warpgroup's first m64 tile; K-major panels of m rows. */
-    LLVMValueRef wg = LLVMBuildLShr(L->b, L->warp, llvm_kernel_i32(L, 2), "");
-    LLVMValueRef a_wg = LLVMBuildMul(L->b, LLVMBuildZExt(L->b, wg, L->i64, ""), llvm_kernel_i64(L, slabs * 64 * a_row_bytes >> 4), "");
-    LLVMValueRef a_desc0 = LLVMBuildOr(L->b, LLVMBuildAdd(L->b, wgmma_desc_address(L, a_base), a_wg, ""),
-                                       llvm_kernel_i64(L, (int64_t)wgmma_desc_bits(16, 8 * a_row_bytes, as->panel)), "");
+    /* A in place: this warpgroup's first m64 tile; K-major panels of m rows. */
+    const SharedSwizzle *as = NULL;
+    LLVMValueRef a_desc0 = NULL;
+    int64_t a_row_bytes = 0;
+    if (p->mma_a_shared) {
+        const IrValue *a_ref = layout_in_place_ref(p, 0);
+        as = &layout_op_plan(L->plan, layout_alloc_of(a_ref))->alloc_swizzle;
+        a_row_bytes = as->panel * 2;
+        LLVMValueRef a_base = llvm_memory_shared_rows(L, a_ref, &pitch);
+        LLVMValueRef wg = LLVMBuildLShr(L->b, L->warp, llvm_kernel_i32(L, 2), "");
+        LLVMValueRef a_wg = LLVMBuildMul(L->b, LLVMBuildZExt(L->b, wg, L->i64, ""),
+                                         llvm_kernel_i64(L, slabs * 64 * a_row_bytes >> 4), "");
+        a_desc0 = LLVMBuildOr(L->b, LLVMBuildAdd(L->b, wgmma_desc_address(L, a_base), a_wg, ""),
+                              llvm_kernel_i64(L, (int64_t)wgmma_desc_bits(16, 8 * a_row_bytes, as->panel)), "");
+    }
     /* B: N-major panels of k rows (leading offset: one panel), or x K-major. */
     int64_t b_leading = b_n_major ? bs->rows * b_row_bytes : 16;
     LLVMValueRef b_desc0 = LLVMBuildOr(L->b, wgmma_desc_address(L, b_base),
@@ -453,17 +480,31 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *acc_in) {
         for (int64_t nt = 0; nt < n / 8; nt++)
             for (int i = 0; i < 4; i++)
                 acc[s * count + 4 * nt + i] = out->regs[(2 * s + (i >> 1)) * col_regs + 2 * nt + (i & 1)];
-    wgmma_pin(L, acc, count * (int)slabs);
+    if (acc_in)
+        wgmma_pin(L, acc, count * (int)slabs);
+    /* A from registers: every fragment packed before wgmma.fence (ptxas
+       would insert a warpgroup.arrive before each wgmma otherwise, C7519). */
+    int64_t steps = k / 16;
+    LLVMValueRef *a_frags = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, (size_t)(4 * steps * slabs) + 1);
+    if (!as) {
+        for (int64_t ks = 0; ks < steps; ks++)
+            for (int64_t s = 0; s < slabs; s++)
+                mma_fragment_from_registers(L, a, s, ks, a_frags + 4 * (ks * slabs + s));
+        wgmma_pin(L, a_frags, (int)(4 * steps * slabs));
+    }
     llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.fence.sync.aligned", NULL, 0, NULL, 0);
-    for (int64_t ks = 0; ks < k / 16; ks++) {
+    for (int64_t ks = 0; ks < steps; ks++) {
         int64_t kk = ks * 16;
-        int64_t a_step = kk / as->panel * (m * a_row_bytes) + kk % as->panel * 2;
         int64_t b_step = b_n_major ? kk * b_row_bytes : kk / bs->panel * (n * b_row_bytes) + kk % bs->panel * 2;
         LLVMValueRef b_desc = LLVMBuildAdd(L->b, b_desc0, llvm_kernel_i64(L, b_step >> 4), "");
         for (int64_t s = 0; s < slabs; s++) {
-            int64_t a_off = a_step + s * 64 * a_row_bytes;
-            LLVMValueRef a_desc = LLVMBuildAdd(L->b, a_desc0, llvm_kernel_i64(L, a_off >> 4), "");
-            wgmma_issue(L, in, n, a_desc, b_desc, b_n_major, acc + s * count);
+            LLVMValueRef a_desc = NULL;
+            if (as) {
+                int64_t a_off = kk / as->panel * (m * a_row_bytes) + kk % as->panel * 2 + s * 64 * a_row_bytes;
+                a_desc = LLVMBuildAdd(L->b, a_desc0, llvm_kernel_i64(L, a_off >> 4), "");
+            }
+            wgmma_issue(L, in, n, a_desc, a_frags + 4 * (ks * slabs + s), b_desc, b_n_major, acc_in || ks > 0,
+                        acc + s * count);
         }
     }
     llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.commit_group.sync.aligned", NULL, 0, NULL, 0);
@@ -493,7 +534,7 @@ void llvm_dot_op(Lowering *L, IrOp *op) {
     Tile *b = p->mma_b_shared ? NULL
               : p->mma_b_transposed ? llvm_kernel_tile(L, bv->def->operands[0]) : llvm_kernel_operand(L, op, 1);
     if (p->wgmma) {
-        dot_wgmma(L, op, p, acc_in);
+        dot_wgmma(L, op, p, a, acc_in);
         return;
     }
     if (p->mma) {

@@ -82,6 +82,21 @@ void llvm_kernel_no_unroll(Lowering *L, LLVMValueRef branch) {
 /* __syncthreads: `barrier.cta.sync.aligned.all 0` (PTX ISA 9.7.13.1, bar /
    barrier), which LLVM 22 prints as bar.sync 0, where barrier_plan put one
    (bit `step` of `barriers`). Every thread reaches it: barrier.c says why. */
+/* async_wait N: cp.async.wait_group N (PTX ISA 9.7.9.25.3.3), then, in a
+   kernel with a wgmma dot, fence.proxy.async.shared::cta (wgmma reads
+   shared memory through the async proxy: this thread's copies, written
+   through the generic one, are made visible to it before the barrier hands
+   them to the other threads; PTX ISA 9.7.13.4.18, proxy fences), then the
+   barrier barrier.c placed after it. Here and where a carrying dot lowers
+   its loop's wait (llvm_dot.c). */
+void llvm_kernel_async_wait(Lowering *L, const IrOp *wait) {
+    LLVMValueRef n = llvm_kernel_i32(L, wait->int_value);
+    llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
+    if (L->plan->wgmma)
+        llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
+    llvm_kernel_barrier_at(L, layout_op_plan(L->plan, wait)->barriers, BARRIER_BEFORE_READ);
+}
+
 void llvm_kernel_barrier_at(Lowering *L, unsigned barriers, BarrierStep step) {
     if (!(barriers & (1u << step)))
         return;
@@ -497,15 +512,7 @@ static void lower_op(Lowering *L, IrOp *op) {
            (llvm_dot.c) */
         if (layout_op_plan(L->plan, op)->carry_dot)
             return;
-        LLVMValueRef n = llvm_kernel_i32(L, op->int_value);
-        llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
-        /* wgmma reads shared memory through the async proxy: this thread's
-           copies (generic proxy) are made visible to it before the barrier
-           hands them to the other threads (PTX ISA 9.7.13.4.18 membar/fence,
-           proxy fences). */
-        if (L->plan->wgmma)
-            llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
-        llvm_kernel_barrier_at(L, layout_op_plan(L->plan, op)->barriers, BARRIER_BEFORE_READ);
+        llvm_kernel_async_wait(L, op);
         return;
     }
     case IR_FOR: lower_for(L, op); return;

@@ -272,7 +272,9 @@ static void ptxas_job_reap(PtxasJob *job) {
         }
     } else {
         a->cubin = ptxas_read_file(out, &a->cubin_size);
-        a->registers = ptxas_number_before(report ? report : "", " registers");
+        /* "Used N registers" (an earlier info line may speak of registers too) */
+        const char *used = report ? strstr(report, "Used ") : NULL;
+        a->registers = ptxas_number_before(used ? used : "", " registers");
         a->spill_stores = ptxas_number_before(report ? report : "", " bytes spill stores");
         a->spill_loads = ptxas_number_before(report ? report : "", " bytes spill loads");
         a->ptxas_shared_bytes = ptxas_number_before(report ? report : "", " bytes smem");
