@@ -132,7 +132,8 @@ def tessera_variants(c):
                                                   "matmul_128x128x32_w4_s4_sm80", "matmul_128x256x32_w8_s4",
                                                   "matmul_128x256x64_w8_s3_sm90a", "matmul_128x256x64_w8_s4_sm90a",
                                                   "matmul_256x128x64_w8_s3_sm90a", "matmul_128x128x64_w8_s4_sm90a",
-                                                  "matmul_128x64x64_w4_s4_sm90a")]
+                                                  "matmul_128x64x64_w4_s4_sm90a", "matmul_128x128x64_w8_s3_sm90a",
+                                                  "matmul_128x128x64_w4_s3_sm90a")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:

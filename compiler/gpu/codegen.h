@@ -475,6 +475,10 @@ int target_group(const CodegenOptions *options, CodegenTarget *targets);
    warps when the kernel names none); a warp-specialized sm_90a plan will
    add its producer warps here. */
 int target_threads(const IrKernel *kernel, const CodegenTarget *target);
+/* After shared_alloc: how many blocks of the plan a multiprocessor should
+   hold (the kernel's .minnctapersm; 1: no hint). Two for a kernel whose
+   one dot runs on wgmma when two blocks' shared memory and registers fit. */
+int target_blocks_per_sm(const KernelPlan *plan);
 /* Starts a kernel's results: its entry symbol (the name and the
    compile-time values) and one CodegenArch per --arch. */
 void target_begin_kernel(IrKernel *kernel, const CodegenOptions *options, CodegenKernel *out);

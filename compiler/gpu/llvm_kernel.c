@@ -582,6 +582,13 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     snprintf(threads, sizeof threads, "%d,1,1", plan->threads);
     LLVMAddAttributeAtIndex(L->fn, LLVMAttributeFunctionIndex,
                             LLVMCreateStringAttribute(ctx, "nvvm.maxntid", 12, threads, (unsigned)strlen(threads)));
+    int blocks = target_blocks_per_sm(plan);   /* .minnctapersm: ptxas then keeps the registers to fit */
+    if (blocks > 1) {
+        char text[16];
+        snprintf(text, sizeof text, "%d", blocks);
+        LLVMAddAttributeAtIndex(L->fn, LLVMAttributeFunctionIndex,
+                                LLVMCreateStringAttribute(ctx, "nvvm.minctasm", 13, text, (unsigned)strlen(text)));
+    }
     add_enum_attribute(L, L->fn, LLVMAttributeFunctionIndex, "nounwind");
     for (int i = 0; i < kernel->num_params; i++) {
         const IrParam *p = &kernel->params[i];

@@ -7,13 +7,13 @@
  * once per target: the archs of one family share a plan and an LLVM
  * module, and each still gets its own PTX and cubin, so that a family's
  * plan can use what its archs have (wgmma on sm_90a) without changing the
- * others'. Today's layout rules read no feature flag, so every target's
- * plan is the same and so is the PTX.
+ * others'. The layout rules read one feature flag (wgmma); the plans of
+ * the other families are the same.
  *
  * Also here: a kernel's result record (CodegenKernel: its entry symbol and
  * one CodegenArch per --arch, in --arch order whatever order the targets
- * run in), the block size of a target's plan, and the shared-memory limit
- * of a target's archs.
+ * run in), the block size of a target's plan, the blocks a multiprocessor
+ * should hold, and the shared-memory limit of a target's archs.
  */
 #include "codegen.h"
 
@@ -42,6 +42,35 @@ int target_group(const CodegenOptions *options, CodegenTarget *targets) {
 int target_threads(const IrKernel *kernel, const CodegenTarget *target) {
     (void)target;
     return (kernel->warps > 0 ? kernel->warps : 4) * 32;
+}
+
+/* Blocks a multiprocessor should hold at once (docs/codegen.md, "wgmma"):
+   with one wgmma dot, whose block waits for its own tensor-core group at
+   every k tile, a second block's wgmmas fill the first's barrier and copy
+   phases. Two when both fit: the shared memory of two blocks (228 KB a
+   multiprocessor on sm_90, 1 KB of it reserved per block) and the
+   registers, 65536 / (2 x threads) a thread, at least the accumulator's
+   m x n / threads plus 64 for the rest (addresses, the loop, the
+   epilogue). Else 1 (no hint). The rule is for a single dot: a kernel
+   with more live tiles (flash attention) keeps its registers. */
+int target_blocks_per_sm(const KernelPlan *plan) {
+    int dots = 0;
+    int64_t acc = 0;
+    for (int i = 0; i < plan->num_ops; i++) {
+        const OpPlan *p = &plan->ops[i];
+        if (p->op->opcode != IR_DOT)
+            continue;
+        dots++;
+        if (p->wgmma)
+            acc = ir_type_elements(&p->op->results[0]->type) / plan->threads;
+    }
+    if (!plan->wgmma || dots != 1)
+        return 1;
+    int64_t regs = 65536 / (2 * (int64_t)plan->threads);
+    if (regs > 255)
+        regs = 255;
+    bool fits = 2 * (plan->shared_bytes + 1024) <= 233472 && 2 * plan->threads <= 2048 && acc + 64 <= regs;
+    return fits ? 2 : 1;
 }
 
 /* matmul_BM128_BN128_BK64: the kernel's name and its compile-time values. */
