@@ -205,8 +205,14 @@ typedef struct OpPlan {
     const Layout **operand_layouts;    /* wanted layout per operand; NULL: as it is */
     bool via_shared;                   /* a shape op that rearranges through shared memory */
     bool mma;                          /* a dot on tensor cores (mma.sync.m16n8k16, or wgmma) */
-    bool wgmma;                        /* mma on sm_90a's wgmma.mma_async.m64nNk16: both operands
-                                          read in place from swizzled allocs (alloc_swizzle) */
+    bool wgmma;                        /* mma on sm_90a's wgmma.mma_async.m64nNk16: B (and A, or
+                                          A from registers) read in place from swizzled allocs
+                                          (alloc_swizzle) */
+    bool wgmma_async;                  /* wgmma in a loop, its result only carried into itself:
+                                          its group stays in flight into the next iteration, the
+                                          ring's copies before it deferred past it (layout.c
+                                          plan_wgmma_async, llvm_dot.c) */
+    struct OpPlan *deferred_to;        /* an op lowered after this async wgmma dot, not in place */
     bool mma_b_transposed;             /* mma: operand 1 is transpose(x), x staged as it is */
     bool mma_a_shared, mma_b_shared;   /* mma: the operand (x for a transposed B) is a load of
                                           an alloc, which ldmatrix reads in place (not staged) */

@@ -1463,6 +1463,70 @@ static bool pure_scalar(const IrOp *op) {
            op->results[0]->type.rank == 0;
 }
 
+/* Whether `op` is an `if` that only issues async copies (a ring's fill,
+   passes/pipeline.c): views, async_copy and an empty yield in its blocks. */
+static bool copies_only(const IrOp *op) {
+    if (op->opcode != IR_IF || op->num_results != 0)
+        return false;
+    const IrBlock *blocks[2] = {op->body, op->else_body};
+    for (int k = 0; k < 2; k++)
+        for (const IrOp *o = blocks[k] ? blocks[k]->first : NULL; o; o = o->next)
+            if (o->opcode != IR_VIEW && o->opcode != IR_ASYNC_COPY && o->opcode != IR_YIELD &&
+                !(o->num_results == 1 && ir_opcode_is_pure(o->opcode) && o->results[0]->type.rank == 0))
+                return false;
+    return true;
+}
+
+/* Async wgmma (docs/codegen.md, "wgmma"): a wgmma dot in a `for` body
+   whose accumulator is a loop argument and whose result only goes back
+   into it through the yield (a matmul's k loop) need not wait for its own
+   group: it waits for the previous iteration's (wgmma.wait_group 1), a
+   barrier tells every warpgroup that the slot the previous iteration read
+   is free, and only then the ring's copies into that slot, which the body
+   has before the dot (the `if`s of async copies and their commit), are
+   issued: they are deferred past the dot (OpPlan.deferred_to). Everything
+   else before the dot must be pure scalars (the slot indices), views or
+   ops the dot elides (its loads, a transpose), and after it only the
+   ring's async_wait before the yield.
+   The loop's exit waits for the last group (llvm_kernel.c). */
+static void plan_wgmma_async(KernelPlan *plan, OpPlan *p) {
+    IrOp *dot = p->op;
+    IrBlock *body = dot->parent;
+    IrOp *loop = body ? body->parent_op : NULL;
+    if (!p->wgmma || !loop || loop->opcode != IR_FOR || loop->body != body || dot->num_operands < 3)
+        return;
+    const IrValue *acc = dot->operands[2], *r = dot->results[0];
+    IrOp *yield = body->last;
+    int arg = 1;
+    while (arg < body->num_args && body->args[arg] != acc)
+        arg++;
+    if (arg == body->num_args || !yield || yield->opcode != IR_YIELD || yield->operands[arg - 1] != r)
+        return;
+    for (int i = 0; i < yield->num_operands; i++)
+        if (i != arg - 1 && yield->operands[i] == r)
+            return;
+    int copies = 0;
+    for (IrOp *o = body->first; o != dot; o = o->next) {
+        bool elided = layout_op_plan(plan, o)->elided;
+        if (copies_only(o) || o->opcode == IR_ASYNC_COMMIT)
+            copies++;
+        else if (!(pure_scalar(o) || o->opcode == IR_VIEW || elided))   /* elided: the dot's loads, x.T */
+            return;
+        for (int i = 0; i < o->num_operands; i++)   /* the accumulator's only reader is the dot */
+            if (o->operands[i] == acc)
+                return;
+    }
+    for (IrOp *o = dot->next; o != yield; o = o->next)
+        if (o->opcode != IR_ASYNC_WAIT && !pure_scalar(o))
+            return;
+    if (!copies)
+        return;
+    p->wgmma_async = true;
+    for (IrOp *o = body->first; o != dot; o = o->next)
+        if (copies_only(o) || o->opcode == IR_ASYNC_COMMIT)
+            layout_op_plan(plan, o)->deferred_to = p;
+}
+
 /* Whether `op` comes before `dot` in their block. */
 static bool comes_before(const IrOp *op, const IrOp *dot) {
     for (const IrOp *o = op; o; o = o->next)
@@ -1578,8 +1642,10 @@ KernelPlan *layout_assign(IrKernel *kernel, const ArchInfo *target, int threads)
     for (int i = 0; i < plan->num_ops; i++)
         scratch_op(&A, &plan->ops[i]);
     for (int i = 0; i < plan->num_ops; i++)
-        if (plan->ops[i].op->opcode == IR_DOT)
+        if (plan->ops[i].op->opcode == IR_DOT) {
             plan_carry(plan, &plan->ops[i]);
+            plan_wgmma_async(plan, &plan->ops[i]);
+        }
     return plan;
 }
 

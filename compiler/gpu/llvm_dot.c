@@ -372,14 +372,14 @@ static LLVMValueRef wgmma_desc_address(Lowering *L, LLVMValueRef p) {
 }
 
 /* wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}: acc[n / 2] += A x B
-   (acc = A x B when `accumulate` is false: scale-d 0, the accumulator's
-   inputs unread), A by descriptor or, when a_desc is NULL, from the four
+   (acc = A x B where the i32 `accumulate` is 0: scale-d 0, the
+   accumulator's inputs unread; NULL: 1), A by descriptor or, when a_desc is NULL, from the four
    f16x2 registers a_regs (mma.sync's A fragment), B by descriptor, N-major
    when b_n_major (imm-trans-b 1). Inline asm (LLVM 22 has no intrinsic for
    it), with side effects, so that it keeps its place between wgmma.fence
    and commit_group. */
 static void wgmma_issue(Lowering *L, DType in, int64_t n, LLVMValueRef a_desc, LLVMValueRef *a_regs,
-                        LLVMValueRef b_desc, bool b_n_major, bool accumulate, LLVMValueRef *acc) {
+                        LLVMValueRef b_desc, bool b_n_major, LLVMValueRef accumulate, LLVMValueRef *acc) {
     int count = (int)(n / 2), num_a = a_desc ? 1 : 4;
     int b_arg = count + num_a, scale_arg = b_arg + 1;
     const char *t = in == DT_F16 ? "f16" : "bf16";
@@ -418,10 +418,11 @@ static void wgmma_issue(Lowering *L, DType in, int64_t n, LLVMValueRef a_desc, L
     params[k] = L->i64;
     args[k++] = b_desc;
     params[k] = L->i32;
-    args[k++] = llvm_kernel_i32(L, accumulate ? 1 : 0);
+    bool never = accumulate && LLVMIsAConstantInt(accumulate) && LLVMConstIntGetZExtValue(accumulate) == 0;
+    args[k++] = accumulate ? accumulate : llvm_kernel_i32(L, 1);
     for (int i = 0; i < count; i++) {
         fields[i] = params[k] = L->f32;
-        args[k++] = accumulate ? acc[i] : LLVMGetUndef(L->f32);
+        args[k++] = never ? LLVMGetUndef(L->f32) : acc[i];
     }
     LLVMTypeRef ret = LLVMStructTypeInContext(L->ctx, fields, (unsigned)count, 0);
     LLVMTypeRef fty = LLVMFunctionType(ret, params, (unsigned)num_args, 0);
@@ -480,6 +481,16 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
         for (int64_t nt = 0; nt < n / 8; nt++)
             for (int i = 0; i < 4; i++)
                 acc[s * count + 4 * nt + i] = out->regs[(2 * s + (i >> 1)) * col_regs + 2 * nt + (i & 1)];
+    /* The first k step accumulates (scale-d 1) onto acc_in; without one it
+       does not (0); an accumulator that a loop starts as zeros (async, left
+       undefined in front of it: llvm_kernel.c) not on the first trip. */
+    LLVMValueRef accumulate = llvm_kernel_i32(L, acc_in ? 1 : 0);
+    if (p->wgmma_async && L->loop && L->loop->op->body == op->parent) {
+        IrBlock *body = op->parent;
+        for (int i = 1; i < body->num_args; i++)
+            if (body->args[i] == op->operands[2] && L->loop->zero_start[i - 1])
+                accumulate = LLVMBuildZExt(L->b, LLVMBuildNot(L->b, L->loop->first, ""), L->i32, "");
+    }
     if (acc_in)
         wgmma_pin(L, acc, count * (int)slabs);
     /* A from registers: every fragment packed before wgmma.fence (ptxas
@@ -503,19 +514,44 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
                 int64_t a_off = kk / as->panel * (m * a_row_bytes) + kk % as->panel * 2 + s * 64 * a_row_bytes;
                 a_desc = LLVMBuildAdd(L->b, a_desc0, llvm_kernel_i64(L, a_off >> 4), "");
             }
-            wgmma_issue(L, in, n, a_desc, a_frags + 4 * (ks * slabs + s), b_desc, b_n_major, acc_in || ks > 0,
-                        acc + s * count);
+            wgmma_issue(L, in, n, a_desc, a_frags + 4 * (ks * slabs + s), b_desc, b_n_major,
+                        ks > 0 ? NULL : accumulate, acc + s * count);
         }
     }
     llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.commit_group.sync.aligned", NULL, 0, NULL, 0);
-    LLVMValueRef zero = llvm_kernel_i64(L, 0);
-    llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.wait_group.sync.aligned", NULL, 0, &zero, 1);
-    wgmma_pin(L, acc, count * (int)slabs);
+    if (p->wgmma_async) {
+        /* The previous iteration's group done in this warpgroup, then in
+           every one (the barrier): its slot is free for the deferred
+           copies. This group runs on under them, the ring's wait and the
+           next iteration's issue; the loop's exit waits for the last one. */
+        LLVMValueRef one = llvm_kernel_i64(L, 1);
+        llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.wait_group.sync.aligned", NULL, 0, &one, 1);
+        LLVMValueRef id = llvm_kernel_i32(L, 0);
+        llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &id, 1);
+        wgmma_pin(L, acc, count * (int)slabs);   /* as CUTLASS's warpgroup_fence_operand after its wait */
+        llvm_kernel_lower_deferred(L, p);
+    } else {
+        LLVMValueRef zero = llvm_kernel_i64(L, 0);
+        llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.wait_group.sync.aligned", NULL, 0, &zero, 1);
+        wgmma_pin(L, acc, count * (int)slabs);
+    }
     for (int64_t s = 0; s < slabs; s++)
         for (int64_t nt = 0; nt < n / 8; nt++)
             for (int i = 0; i < 4; i++)
                 out->regs[(2 * s + (i >> 1)) * col_regs + 2 * nt + (i & 1)] = acc[s * count + 4 * nt + i];
     llvm_kernel_set_tile(L, r, out);
+}
+
+void llvm_dot_wgmma_drain(Lowering *L, Tile *result) {
+    LLVMValueRef zero = llvm_kernel_i64(L, 0);
+    llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.wait_group.sync.aligned", NULL, 0, &zero, 1);
+    wgmma_pin(L, result->regs, (int)result->num_regs);
+    /* copies in registers of their own: the accumulator is read once, here */
+    LLVMTypeRef f = L->f32;
+    LLVMTypeRef fty = LLVMFunctionType(f, &f, 1, 0);
+    LLVMValueRef mov = LLVMGetInlineAsm(fty, "mov.b32 $0, $1;", 15, "=f,f", 4, 1, 0, LLVMInlineAsmDialectATT, 0);
+    for (int64_t r = 0; r < result->num_regs; r++)
+        result->regs[r] = LLVMBuildCall2(L->b, fty, mov, &result->regs[r], 1, "");
 }
 
 /* ---- FMAs ----------------------------------------------------------------------------------- */

@@ -79,9 +79,6 @@ void llvm_kernel_no_unroll(Lowering *L, LLVMValueRef branch) {
     LLVMSetMetadata(branch, kind, LLVMMetadataAsValue(L->ctx, loop));
 }
 
-/* __syncthreads: `barrier.cta.sync.aligned.all 0` (PTX ISA 9.7.13.1, bar /
-   barrier), which LLVM 22 prints as bar.sync 0, where barrier_plan put one
-   (bit `step` of `barriers`). Every thread reaches it: barrier.c says why. */
 /* async_wait N: cp.async.wait_group N (PTX ISA 9.7.9.25.3.3), then, in a
    kernel with a wgmma dot, fence.proxy.async.shared::cta (wgmma reads
    shared memory through the async proxy: this thread's copies, written
@@ -97,6 +94,9 @@ void llvm_kernel_async_wait(Lowering *L, const IrOp *wait) {
     llvm_kernel_barrier_at(L, layout_op_plan(L->plan, wait)->barriers, BARRIER_BEFORE_READ);
 }
 
+/* __syncthreads: `barrier.cta.sync.aligned.all 0` (PTX ISA 9.7.13.1, bar /
+   barrier), which LLVM 22 prints as bar.sync 0, where barrier_plan put one
+   (bit `step` of `barriers`). Every thread reaches it: barrier.c says why. */
 void llvm_kernel_barrier_at(Lowering *L, unsigned barriers, BarrierStep step) {
     if (!(barriers & (1u << step)))
         return;
@@ -302,6 +302,27 @@ static LLVMValueRef trip_count(Lowering *L, LLVMValueRef lo, LLVMValueRef hi, LL
     return LLVMBuildSelect(L->b, runs, count, zero, "trips");
 }
 
+/* Whether loop argument i of `op` is an async wgmma dot's accumulator
+   (layout.c plan_wgmma_async) that starts as a constant 0.0, which the
+   loop's first wgmma then need not read (LoopLowering.zero_start). */
+static bool async_zero_start(Lowering *L, const IrOp *op, int i) {
+    const IrOp *init = op->operands[3 + i]->def;
+    const IrOp *yield = op->body->last;
+    if (!init || init->opcode != IR_CONST || !dtype_is_float(init->results[0]->type.dtype) || init->float_value != 0.0 ||
+        !yield || yield->opcode != IR_YIELD)
+        return false;
+    const IrOp *def = yield->operands[i]->def;
+    return def && def->opcode == IR_DOT && def->parent == op->body && layout_op_plan(L->plan, def)->wgmma_async &&
+           def->operands[2] == op->body->args[i + 1];
+}
+
+/* Whether loop result i comes from an async wgmma dot of the body. */
+static bool async_result(Lowering *L, const IrOp *op, int i) {
+    const IrOp *yield = op->body->last;
+    const IrOp *def = yield && yield->opcode == IR_YIELD ? yield->operands[i]->def : NULL;
+    return def && def->opcode == IR_DOT && def->parent == op->body && layout_op_plan(L->plan, def)->wgmma_async;
+}
+
 static void lower_for(Lowering *L, IrOp *op) {
     LLVMValueRef lo = llvm_kernel_scalar(L, op->operands[0]);
     LLVMValueRef hi = llvm_kernel_scalar(L, op->operands[1]);
@@ -315,10 +336,37 @@ static void lower_for(Lowering *L, IrOp *op) {
                          trip_count(L, lo, hi, step, step_def && step_def->opcode == IR_CONST && step_def->int_value > 0);
     int n = op->num_results;
     Tile **inits = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
-    for (int i = 0; i < n; i++)
-        inits[i] = llvm_kernel_operand(L, op, 3 + i);
+    bool *zero_start = ARENA_ARRAY(&L->kernel->arena, bool, n + 1);
+    Tile **original_inits = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
+    for (int i = 0; i < n; i++) {
+        inits[i] = original_inits[i] = llvm_kernel_operand(L, op, 3 + i);
+        zero_start[i] = async_zero_start(L, op, i);
+        if (zero_start[i]) {   /* ptxas would serialise the wgmmas behind the movs of zeros (C7515) */
+            Tile *undef = llvm_kernel_tile_new(L, inits[i]->layout, &inits[i]->type);
+            for (int64_t r = 0; r < undef->num_regs; r++)
+                undef->regs[r] = LLVMGetUndef(llvm_kernel_reg_type(L, inits[i]->type.dtype));
+            inits[i] = undef;
+        }
+    }
     OpPlan *plan_op = layout_op_plan(L->plan, op);
     hoist_conversions(L, plan_op);
+    /* A loop with an async wgmma dot runs behind a guard of its own: ptxas
+       serialises the wgmmas (C7514) when the accumulator's reads after the
+       loop are reached both from the drained exit and, by the loop's
+       zero-trip test, without a wgmma; the skip edge gives the merge the
+       results' initial values (zero_start: zeros). */
+    bool guarded = false;
+    for (int i = 0; i < n; i++)
+        guarded |= async_result(L, op, i);
+    LLVMBasicBlockRef skip = NULL;
+    if (guarded) {
+        LLVMValueRef runs = trips ? LLVMBuildICmp(L->b, LLVMIntNE, trips, llvm_kernel_i32(L, 0), "")
+                                  : LLVMBuildICmp(L->b, LLVMIntSLT, lo, hi, "");
+        LLVMBasicBlockRef into = llvm_kernel_block(L, "for.guarded");
+        skip = llvm_kernel_block(L, "for.skip");
+        LLVMBuildCondBr(L->b, runs, into, skip);
+        LLVMPositionBuilderAtEnd(L->b, into);
+    }
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
     LLVMBasicBlockRef header = llvm_kernel_block(L, "for.header");
     LLVMBasicBlockRef body = llvm_kernel_block(L, "for.body");
@@ -346,9 +394,11 @@ static void lower_for(Lowering *L, IrOp *op) {
     }
     LLVMValueRef more = trips ? LLVMBuildICmp(L->b, LLVMIntNE, left, llvm_kernel_i32(L, 0), "") :
                                 LLVMBuildICmp(L->b, LLVMIntSLT, iv, hi, "");
+    LLVMValueRef first = LLVMBuildICmp(L->b, LLVMIntEQ, iv, lo, "first");
     LLVMBuildCondBr(L->b, more, body, exit);
 
-    LoopLowering loop = {.op = op, .pre = pre, .header = header, .outer = L->loop};
+    LoopLowering loop = {.op = op, .pre = pre, .header = header, .first = first, .zero_start = zero_start,
+                         .outer = L->loop};
     L->loop = &loop;
     LLVMPositionBuilderAtEnd(L->b, body);
     IrType i32 = ir_scalar_type(DT_I32);
@@ -379,6 +429,42 @@ static void lower_for(Lowering *L, IrOp *op) {
     L->loop = loop.outer;
     LLVMBuildBr(L->b, header);
     LLVMPositionBuilderAtEnd(L->b, exit);
+    /* An async wgmma dot's last group is still in flight: wait for it
+       and copy the accumulator out before anything reads it
+       (docs/codegen.md, "wgmma"); then the guard's merge. */
+    Tile **exits = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
+    for (int i = 0; i < n; i++) {
+        exits[i] = carried[i];
+        if (async_result(L, op, i)) {
+            Tile *drained = llvm_kernel_tile_new(L, carried[i]->layout, &op->results[i]->type);
+            for (int64_t r = 0; r < carried[i]->num_regs; r++)
+                drained->regs[r] = carried[i]->regs[r];
+            llvm_dot_wgmma_drain(L, drained);
+            exits[i] = drained;
+        }
+    }
+    if (guarded) {
+        LLVMBasicBlockRef exit_end = LLVMGetInsertBlock(L->b);
+        LLVMBasicBlockRef merge = llvm_kernel_block(L, "for.merge");
+        LLVMBuildBr(L->b, merge);
+        LLVMPositionBuilderAtEnd(L->b, skip);
+        LLVMBuildBr(L->b, merge);
+        LLVMPositionBuilderAtEnd(L->b, merge);
+        for (int i = 0; i < n; i++) {
+            Tile *t = llvm_kernel_tile_new(L, carried[i]->layout, &op->results[i]->type);
+            for (int64_t r = 0; r < t->num_regs; r++) {
+                LLVMValueRef phi = LLVMBuildPhi(L->b, llvm_kernel_reg_type(L, op->results[i]->type.dtype), "");
+                LLVMValueRef start = zero_start[i] ? LLVMConstNull(L->f32) : original_inits[i]->regs[r];
+                LLVMValueRef values[2] = {exits[i]->regs[r], start};
+                LLVMBasicBlockRef from[2] = {exit_end, skip};
+                LLVMAddIncoming(phi, values, from, 2);
+                t->regs[r] = phi;
+            }
+            exits[i] = t;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        llvm_kernel_set_tile(L, op->results[i], exits[i]);
     drop_hoisted(L, plan_op);
 }
 
@@ -530,7 +616,14 @@ static void lower_op(Lowering *L, IrOp *op) {
 
 static void lower_block(Lowering *L, IrBlock *block) {
     for (IrOp *op = block->first; op; op = op->next)
-        lower_op(L, op);
+        if (!layout_op_plan(L->plan, op)->deferred_to)
+            lower_op(L, op);
+}
+
+void llvm_kernel_lower_deferred(Lowering *L, const OpPlan *dot) {
+    for (IrOp *op = dot->op->parent->first; op != dot->op; op = op->next)
+        if (layout_op_plan(L->plan, op)->deferred_to == dot)
+            lower_op(L, op);
 }
 
 /* ---- the kernel function ------------------------------------------------------------------ */

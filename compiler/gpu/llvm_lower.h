@@ -71,6 +71,11 @@ typedef struct LoopLowering {
     IrOp *op;
     LLVMBasicBlockRef pre, header;
     PtrVec phis, nexts;                /* LLVMValueRef each, matched by index */
+    LLVMValueRef first;                /* i1 in the body: this is the first trip */
+    bool *zero_start;                  /* per loop argument (less the counter): an async wgmma's
+                                          accumulator that starts as zeros, left undefined in
+                                          front of the loop (its first trip's wgmma does not
+                                          read it: scale-d 0), the exit's result 0 without trips */
     struct LoopLowering *outer;
 } LoopLowering;
 
@@ -178,5 +183,11 @@ LLVMValueRef llvm_reduce_combine(Lowering *L, IrCombine combine, DType dtype, LL
 
 /* llvm_dot.c */
 void llvm_dot_op(Lowering *L, IrOp *op);
+/* After a loop with an async wgmma dot (OpPlan.wgmma_async): waits for its
+   last group and pins the result's registers after the wait. */
+void llvm_dot_wgmma_drain(Lowering *L, Tile *result);
+/* The ops deferred past an async wgmma dot (OpPlan.deferred_to), lowered
+   where the dot says (llvm_kernel.c). */
+void llvm_kernel_lower_deferred(Lowering *L, const OpPlan *dot);
 
 #endif

@@ -181,8 +181,9 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
             print_layout(P, op->body->args[i], " (loop argument)", depth, out);
     if (p->wgmma) {
         indent(depth, out);
-        fprintf(out, "wgmma m64n%lldk16, a and b by descriptor%s\n", (long long)op->results[0]->type.dims[1].size,
-                p->mma_b_transposed ? " (b = x.T: x k-major)" : " (b n-major)");
+        fprintf(out, "wgmma m64n%lldk16, a %s, b by descriptor%s%s\n", (long long)op->results[0]->type.dims[1].size,
+                p->mma_a_shared ? "by descriptor" : "from registers",
+                p->mma_b_transposed ? " (b = x.T: x k-major)" : " (b n-major)", p->wgmma_async ? ", async" : "");
     }
     if (p->alloc_swizzle.rows) {
         const SharedSwizzle *s = &p->alloc_swizzle;

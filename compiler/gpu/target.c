@@ -51,8 +51,9 @@ int target_threads(const IrKernel *kernel, const CodegenTarget *target) {
    multiprocessor on sm_90, 1 KB of it reserved per block) and the
    registers, 65536 / (2 x threads) a thread, at least the accumulator's
    m x n / threads plus 64 for the rest (addresses, the loop, the
-   epilogue). Else 1 (no hint). The rule is for a single dot: a kernel
-   with more live tiles (flash attention) keeps its registers. */
+   epilogue). Else 1 (no hint). The rule is for a single dot with A in
+   place and an accumulator operand: a kernel with more live tiles (flash
+   attention, A from registers) keeps its registers. */
 int target_blocks_per_sm(const KernelPlan *plan) {
     int dots = 0;
     int64_t acc = 0;
@@ -61,10 +62,13 @@ int target_blocks_per_sm(const KernelPlan *plan) {
         if (p->op->opcode != IR_DOT)
             continue;
         dots++;
-        if (p->wgmma)
+        /* the matmul shape: A in place, an accumulator operand (what else a
+           dot keeps live, A's registers or a second accumulator, the 64
+           below does not cover: ptxas then spills) */
+        if (p->wgmma && p->mma_a_shared && p->op->num_operands > 2)
             acc = ir_type_elements(&p->op->results[0]->type) / plan->threads;
     }
-    if (!plan->wgmma || dots != 1)
+    if (!plan->wgmma || dots != 1 || acc == 0)
         return 1;
     int64_t regs = 65536 / (2 * (int64_t)plan->threads);
     if (regs > 255)
