@@ -1519,6 +1519,9 @@ static void plan_wgmma_async(KernelPlan *plan, OpPlan *p) {
     for (IrOp *o = dot->next; o != yield; o = o->next)
         if (o->opcode != IR_ASYNC_WAIT && !pure_scalar(o))
             return;
+    for (int i = 0; i < yield->num_operands; i++)   /* `prev = acc`: read while its group runs (review) */
+        if (yield->operands[i] == acc)
+            return;
     if (!copies)
         return;
     p->wgmma_async = true;

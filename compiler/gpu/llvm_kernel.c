@@ -15,6 +15,8 @@
  */
 #include "llvm_lower.h"
 
+#include <math.h>
+
 #include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
 #include <string.h>
@@ -308,8 +310,10 @@ static LLVMValueRef trip_count(Lowering *L, LLVMValueRef lo, LLVMValueRef hi, LL
 static bool async_zero_start(Lowering *L, const IrOp *op, int i) {
     const IrOp *init = op->operands[3 + i]->def;
     const IrOp *yield = op->body->last;
+    /* +0.0 only: the skip edge gives the loop's result its initial value
+       either way, but -0.0 + x is x for every x, +0.0 + -0.0 is +0.0 */
     if (!init || init->opcode != IR_CONST || !dtype_is_float(init->results[0]->type.dtype) || init->float_value != 0.0 ||
-        !yield || yield->opcode != IR_YIELD)
+        signbit(init->float_value) || !yield || yield->opcode != IR_YIELD)
         return false;
     const IrOp *def = yield->operands[i]->def;
     return def && def->opcode == IR_DOT && def->parent == op->body && layout_op_plan(L->plan, def)->wgmma_async &&
@@ -454,8 +458,7 @@ static void lower_for(Lowering *L, IrOp *op) {
             Tile *t = llvm_kernel_tile_new(L, carried[i]->layout, &op->results[i]->type);
             for (int64_t r = 0; r < t->num_regs; r++) {
                 LLVMValueRef phi = LLVMBuildPhi(L->b, llvm_kernel_reg_type(L, op->results[i]->type.dtype), "");
-                LLVMValueRef start = zero_start[i] ? LLVMConstNull(L->f32) : original_inits[i]->regs[r];
-                LLVMValueRef values[2] = {exits[i]->regs[r], start};
+                LLVMValueRef values[2] = {exits[i]->regs[r], original_inits[i]->regs[r]};
                 LLVMBasicBlockRef from[2] = {exit_end, skip};
                 LLVMAddIncoming(phi, values, from, 2);
                 t->regs[r] = phi;

@@ -65,7 +65,9 @@ int target_blocks_per_sm(const KernelPlan *plan) {
         /* the matmul shape: A in place, an accumulator operand (what else a
            dot keeps live, A's registers or a second accumulator, the 64
            below does not cover: ptxas then spills) */
-        if (p->wgmma && p->mma_a_shared && p->op->num_operands > 2)
+        const IrOp *loop = p->op->parent ? p->op->parent->parent_op : NULL;
+        if (p->wgmma && p->mma_a_shared && p->op->num_operands > 2 &&
+            (!loop || loop->parent == plan->kernel->body))   /* not in a loop nest: its state is live too */
             acc = ir_type_elements(&p->op->results[0]->type) / plan->threads;
     }
     if (!plan->wgmma || dots != 1 || acc == 0)

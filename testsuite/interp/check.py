@@ -348,6 +348,25 @@ def wg_mixed(rng):
         lambda: {"c": f(a) @ f(b), "c2": f(a2) @ f(b2)}
 
 
+# prev = acc: one trip (K < BK: d is 0) and three (d: the first two k tiles).
+def wgmma_prev_case(rng, m, k, n, bk=64):
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    b = array_in("b", "f16", rng.standard_normal((k, n)))
+    last = (max(k - 1, 0) // bk) * bk
+    return [a, b, array_out("c", "f32"), array_out("d", "f32")], \
+        lambda: {"c": f(a) @ f(b), "d": f(a)[:, :last] @ f(b)[:last, :]}
+
+
+@case("wg-prev-one-trip", inputs("wgmma.tess"), kernel="wg_prev")
+def wg_prev_one_trip(rng):
+    return wgmma_prev_case(rng, 130, 40, 70)
+
+
+@case("wg-prev-three-trips", inputs("wgmma.tess"), kernel="wg_prev")
+def wg_prev_three_trips(rng):
+    return wgmma_prev_case(rng, 130, 150, 70)
+
+
 @case("rowsum", example("rowsum.tess"))
 def rowsum(rng):
     x = array_in("x", "f32", rng.standard_normal((37, 1000)))
