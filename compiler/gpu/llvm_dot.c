@@ -25,6 +25,8 @@
  */
 #include "llvm_lower.h"
 
+#include <string.h>
+
 static int64_t dot_align16(int64_t v) { return (v + 15) & ~(int64_t)15; }
 
 /* ---- tensor cores ------------------------------------------------------------------------- */
@@ -332,27 +334,60 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
 
 /* ---- wgmma (sm_90a) --------------------------------------------------------------------------- */
 
-/* An empty asm that takes and gives back `count` f32 (or i32) values: no code, but
-   LLVM may move no computation of them past it nor any use above it (it
-   has side effects), as CUTLASS's warpgroup_fence_operand. Around the
-   wgmmas: the accumulator is final before wgmma.fence and read only after
-   wgmma.wait_group. */
-static void wgmma_pin(Lowering *L, LLVMValueRef *values, int count) {
-    char *constraints = ARENA_ARRAY(&L->kernel->arena, char, (size_t)count * 8 + 8);
+/* Inline asm `text` (with side effects, so that it keeps its place among
+   the wgmma fences, commits and waits) whose outputs are `values[count]`
+   (f32 or i32 each), tied to them as inputs (undefined inputs where
+   `undef_inputs`), after `num_extra` other inputs `extra` with constraints
+   `extra_constraints` (",l,l,r"): operands $0 .. $count-1 are the values,
+   then the extra ones. The values come back in place. */
+static void tied_asm(Lowering *L, const char *text, size_t text_len, LLVMValueRef *values, int count, bool undef_inputs,
+                     const char *extra_constraints, LLVMValueRef *extra, int num_extra) {
+    char *constraints = ARENA_ARRAY(&L->kernel->arena, char, (size_t)count * 8 + strlen(extra_constraints) + 8);
     size_t len = 0;
     for (int i = 0; i < count; i++)
         len += (size_t)sprintf(constraints + len, "%s=%s", i ? "," : "", LLVMTypeOf(values[i]) == L->f32 ? "f" : "r");
+    len += (size_t)sprintf(constraints + len, "%s", extra_constraints);
     for (int i = 0; i < count; i++)
         len += (size_t)sprintf(constraints + len, ",%d", i);
-    LLVMTypeRef *types = ARENA_ARRAY(&L->kernel->arena, LLVMTypeRef, count + 1);
-    for (int i = 0; i < count; i++)
-        types[i] = LLVMTypeOf(values[i]);
-    LLVMTypeRef ret = LLVMStructTypeInContext(L->ctx, types, (unsigned)count, 0);
-    LLVMTypeRef fty = LLVMFunctionType(ret, types, (unsigned)count, 0);
-    LLVMValueRef fn = LLVMGetInlineAsm(fty, "", 0, constraints, len, 1, 0, LLVMInlineAsmDialectATT, 0);
-    LLVMValueRef out = LLVMBuildCall2(L->b, fty, fn, values, (unsigned)count, "");
+    int num_args = num_extra + count;
+    LLVMTypeRef *params = ARENA_ARRAY(&L->kernel->arena, LLVMTypeRef, num_args + 1);
+    LLVMValueRef *args = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, num_args + 1);
+    for (int i = 0; i < num_extra; i++) {
+        params[i] = LLVMTypeOf(extra[i]);
+        args[i] = extra[i];
+    }
+    for (int i = 0; i < count; i++) {
+        params[num_extra + i] = LLVMTypeOf(values[i]);
+        args[num_extra + i] = undef_inputs ? LLVMGetUndef(params[num_extra + i]) : values[i];
+    }
+    LLVMTypeRef ret = LLVMStructTypeInContext(L->ctx, params + num_extra, (unsigned)count, 0);
+    LLVMTypeRef fty = LLVMFunctionType(ret, params, (unsigned)num_args, 0);
+    LLVMValueRef fn = LLVMGetInlineAsm(fty, text, text_len, constraints, len, 1, 0, LLVMInlineAsmDialectATT, 0);
+    LLVMValueRef out = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)num_args, "");
     for (int i = 0; i < count; i++)
         values[i] = LLVMBuildExtractValue(L->b, out, (unsigned)i, "");
+}
+
+/* An empty asm that takes and gives back `count` f32 (or i32) values: no
+   code, but LLVM may move no computation of them past it nor any use above
+   it, as CUTLASS's warpgroup_fence_operand. Around the wgmmas: the
+   accumulator is final before wgmma.fence and read only after
+   wgmma.wait_group. */
+static void wgmma_pin(Lowering *L, LLVMValueRef *values, int count) {
+    tied_asm(L, "", 0, values, count, false, "", NULL, 0);
+}
+
+/* wgmma.wait_group.sync.aligned N: at most N groups still in flight. */
+static void wgmma_wait(Lowering *L, int64_t pending) {
+    LLVMValueRef n = llvm_kernel_i64(L, pending);
+    llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.wait_group.sync.aligned", NULL, 0, &n, 1);
+}
+
+/* The out->regs index of wgmma D register 4 nt + i of m64 tile s: rows
+   registers 2 s (i < 2) and 2 s + 1, column registers 2 nt + i % 2 (the
+   mma layout's, col_regs of them a row). */
+static int64_t wgmma_d_reg(int64_t s, int64_t nt, int i, int64_t col_regs) {
+    return (2 * s + (i >> 1)) * col_regs + 2 * nt + (i & 1);
 }
 
 /* A shared-memory matrix descriptor (PTX ISA 9.7.15.5.1.2.2) without its
@@ -394,42 +429,17 @@ static void wgmma_issue(Lowering *L, DType in, int64_t n, LLVMValueRef a_desc, L
     else
         len += (size_t)snprintf(text + len, cap - len, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1, %d;\n}", count, count + 1,
                                 count + 2, count + 3, b_arg, b_n_major ? 1 : 0);
-    char *constraints = ARENA_ARRAY(&L->kernel->arena, char, (size_t)count * 8 + 32);
-    size_t clen = 0;
-    for (int i = 0; i < count; i++)
-        clen += (size_t)sprintf(constraints + clen, "%s=f", i ? "," : "");
-    clen += (size_t)sprintf(constraints + clen, a_desc ? ",l,l,r" : ",r,r,r,r,l,r");
-    for (int i = 0; i < count; i++)
-        clen += (size_t)sprintf(constraints + clen, ",%d", i);
-    int num_args = num_a + 2 + count;
-    LLVMTypeRef *params = ARENA_ARRAY(&L->kernel->arena, LLVMTypeRef, num_args + 1);
-    LLVMValueRef *args = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, num_args + 1);
-    LLVMTypeRef *fields = ARENA_ARRAY(&L->kernel->arena, LLVMTypeRef, count + 1);
-    int k = 0;
-    if (a_desc) {
-        params[k] = L->i64;
-        args[k++] = a_desc;
-    } else {
-        for (int i = 0; i < 4; i++) {
-            params[k] = L->i32;
-            args[k++] = a_regs[i];
-        }
-    }
-    params[k] = L->i64;
-    args[k++] = b_desc;
-    params[k] = L->i32;
+    LLVMValueRef extra[6];
+    int num_extra = 0;
+    if (a_desc)
+        extra[num_extra++] = a_desc;
+    else
+        for (int i = 0; i < 4; i++)
+            extra[num_extra++] = a_regs[i];
+    extra[num_extra++] = b_desc;
+    extra[num_extra++] = accumulate ? accumulate : llvm_kernel_i32(L, 1);
     bool never = accumulate && LLVMIsAConstantInt(accumulate) && LLVMConstIntGetZExtValue(accumulate) == 0;
-    args[k++] = accumulate ? accumulate : llvm_kernel_i32(L, 1);
-    for (int i = 0; i < count; i++) {
-        fields[i] = params[k] = L->f32;
-        args[k++] = never ? LLVMGetUndef(L->f32) : acc[i];
-    }
-    LLVMTypeRef ret = LLVMStructTypeInContext(L->ctx, fields, (unsigned)count, 0);
-    LLVMTypeRef fty = LLVMFunctionType(ret, params, (unsigned)num_args, 0);
-    LLVMValueRef fn = LLVMGetInlineAsm(fty, text, len, constraints, clen, 1, 0, LLVMInlineAsmDialectATT, 0);
-    LLVMValueRef out = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)num_args, "");
-    for (int i = 0; i < count; i++)
-        acc[i] = LLVMBuildExtractValue(L->b, out, (unsigned)i, "");
+    tied_asm(L, text, len, acc, count, never, a_desc ? ",l,l,r" : ",r,r,r,r,l,r", extra, num_extra);
 }
 
 /* The dot on wgmma (layout.c plan_wgmma): per k step of 16 and per m64
@@ -480,7 +490,7 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
     for (int64_t s = 0; s < slabs; s++)
         for (int64_t nt = 0; nt < n / 8; nt++)
             for (int i = 0; i < 4; i++)
-                acc[s * count + 4 * nt + i] = out->regs[(2 * s + (i >> 1)) * col_regs + 2 * nt + (i & 1)];
+                acc[s * count + 4 * nt + i] = out->regs[wgmma_d_reg(s, nt, i, col_regs)];
     /* The first k step accumulates (scale-d 1) onto acc_in; without one it
        does not (0); an accumulator that a loop starts as zeros (async, left
        undefined in front of it: llvm_kernel.c) not on the first trip. */
@@ -524,27 +534,24 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
            every one (the barrier): its slot is free for the deferred
            copies. This group runs on under them, the ring's wait and the
            next iteration's issue; the loop's exit waits for the last one. */
-        LLVMValueRef one = llvm_kernel_i64(L, 1);
-        llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.wait_group.sync.aligned", NULL, 0, &one, 1);
+        wgmma_wait(L, 1);
         LLVMValueRef id = llvm_kernel_i32(L, 0);
         llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &id, 1);
         wgmma_pin(L, acc, count * (int)slabs);   /* as CUTLASS's warpgroup_fence_operand after its wait */
         llvm_kernel_lower_deferred(L, p);
     } else {
-        LLVMValueRef zero = llvm_kernel_i64(L, 0);
-        llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.wait_group.sync.aligned", NULL, 0, &zero, 1);
+        wgmma_wait(L, 0);
         wgmma_pin(L, acc, count * (int)slabs);
     }
     for (int64_t s = 0; s < slabs; s++)
         for (int64_t nt = 0; nt < n / 8; nt++)
             for (int i = 0; i < 4; i++)
-                out->regs[(2 * s + (i >> 1)) * col_regs + 2 * nt + (i & 1)] = acc[s * count + 4 * nt + i];
+                out->regs[wgmma_d_reg(s, nt, i, col_regs)] = acc[s * count + 4 * nt + i];
     llvm_kernel_set_tile(L, r, out);
 }
 
 void llvm_dot_wgmma_drain(Lowering *L, Tile *result) {
-    LLVMValueRef zero = llvm_kernel_i64(L, 0);
-    llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.wait_group.sync.aligned", NULL, 0, &zero, 1);
+    wgmma_wait(L, 0);
     wgmma_pin(L, result->regs, (int)result->num_regs);
     /* copies in registers of their own: the accumulator is read once, here */
     LLVMTypeRef f = L->f32;

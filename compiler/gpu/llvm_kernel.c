@@ -304,27 +304,22 @@ static LLVMValueRef trip_count(Lowering *L, LLVMValueRef lo, LLVMValueRef hi, LL
     return LLVMBuildSelect(L->b, runs, count, zero, "trips");
 }
 
-/* Whether loop argument i of `op` is an async wgmma dot's accumulator
-   (layout.c plan_wgmma_async) that starts as a constant 0.0, which the
-   loop's first wgmma then need not read (LoopLowering.zero_start). */
-static bool async_zero_start(Lowering *L, const IrOp *op, int i) {
-    const IrOp *init = op->operands[3 + i]->def;
-    const IrOp *yield = op->body->last;
-    /* +0.0 only: the skip edge gives the loop's result its initial value
-       either way, but -0.0 + x is x for every x, +0.0 + -0.0 is +0.0 */
-    if (!init || init->opcode != IR_CONST || !dtype_is_float(init->results[0]->type.dtype) || init->float_value != 0.0 ||
-        signbit(init->float_value) || !yield || yield->opcode != IR_YIELD)
-        return false;
-    const IrOp *def = yield->operands[i]->def;
-    return def && def->opcode == IR_DOT && def->parent == op->body && layout_op_plan(L->plan, def)->wgmma_async &&
-           def->operands[2] == op->body->args[i + 1];
-}
-
 /* Whether loop result i comes from an async wgmma dot of the body. */
 static bool async_result(Lowering *L, const IrOp *op, int i) {
     const IrOp *yield = op->body->last;
     const IrOp *def = yield && yield->opcode == IR_YIELD ? yield->operands[i]->def : NULL;
     return def && def->opcode == IR_DOT && def->parent == op->body && layout_op_plan(L->plan, def)->wgmma_async;
+}
+
+/* Whether loop argument i of `op` is an async wgmma dot's accumulator
+   (layout.c plan_wgmma_async) that starts as a constant +0.0, which the
+   loop's first wgmma then need not read (LoopLowering.zero_start). +0.0
+   only: -0.0 + x is x, but +0.0 + -0.0 is +0.0. */
+static bool async_zero_start(Lowering *L, const IrOp *op, int i) {
+    const IrOp *init = op->operands[3 + i]->def;
+    return async_result(L, op, i) && op->body->last->operands[i]->def->operands[2] == op->body->args[i + 1] &&
+           init && init->opcode == IR_CONST && dtype_is_float(init->results[0]->type.dtype) &&
+           init->float_value == 0.0 && !signbit(init->float_value);
 }
 
 static void lower_for(Lowering *L, IrOp *op) {

@@ -193,6 +193,13 @@ def layernorm(rng):
     return [x, w, b, array_out("y", "f32"), scalar("eps", eps)], ref
 
 
+# c = a @ b (b: k x n) or, bt, a @ b.T (b: n x k), into f32.
+def matmul_f32_case(rng, dt, bt, m, k, n):
+    a = array_in("a", dt, rng.standard_normal((m, k)))
+    b = array_in("b", dt, rng.standard_normal((n, k) if bt else (k, n)))
+    return [a, b, array_out("c", "f32")], lambda: {"c": f(a) @ (f(b).T if bt else f(b))}
+
+
 def matmul_case(rng, m, k, n):
     a = array_in("a", "f16", rng.standard_normal((m, k)))
     b = array_in("b", "f16", rng.standard_normal((k, n)))
@@ -289,53 +296,45 @@ def attention_d128(rng):
 
 @case("pipe-bt-bf16", inputs("pipeline.tess"), kernel="pipe_matmul_bt")
 def pipe_bt(rng):
-    a = array_in("a", "bf16", rng.standard_normal((90, 200)))
-    b = array_in("b", "bf16", rng.standard_normal((50, 200)))
-    return [a, b, array_out("c", "f32")], lambda: {"c": f(a) @ f(b).T}
+    return matmul_f32_case(rng, "bf16", True, 90, 200, 50)
 
 
 # wgmma (docs/codegen.md, "wgmma"; Inputs/wgmma.tess): on sm_90a cubins
 # (the GPU suite's second pass) every swizzle mode, K panels, m64 tiles and
 # warpgroups; elsewhere mma.sync. Edges in M, N and K.
-def wgmma_case(rng, dt, bt, m, k, n):
-    a = array_in("a", dt, rng.standard_normal((m, k)))
-    b = array_in("b", dt, rng.standard_normal((n, k) if bt else (k, n)))
-    return [a, b, array_out("c", "f32")], lambda: {"c": f(a) @ (f(b).T if bt else f(b))}
-
-
 @case("wg-bt-k-panels", inputs("wgmma.tess"), kernel="wg_bt", defines=["BM=128", "BN=64", "BK=128", "W=8"])
 def wg_bt_k_panels(rng):
-    return wgmma_case(rng, "f16", True, 300, 333, 200)
+    return matmul_f32_case(rng, "f16", True, 300, 333, 200)
 
 
 @case("wg-bt-bf16-swizzle32", inputs("wgmma.tess"), kernel="wg_bt_bf16", defines=["BM=256", "BN=32", "BK=16"])
 def wg_bt_swizzle32(rng):
-    return wgmma_case(rng, "bf16", True, 300, 333, 200)
+    return matmul_f32_case(rng, "bf16", True, 300, 333, 200)
 
 
 @case("wg-bt-n256", inputs("wgmma.tess"), kernel="wg_bt", defines=["BM=64", "BN=256", "BK=64"])
 def wg_bt_n256(rng):
-    return wgmma_case(rng, "f16", True, 130, 100, 300)
+    return matmul_f32_case(rng, "f16", True, 130, 100, 300)
 
 
 @case("wg-mm-n16", inputs("wgmma.tess"), kernel="wg_mm", defines=["BM=64", "BN=16", "BK=64"])
 def wg_mm_n16(rng):
-    return wgmma_case(rng, "f16", False, 300, 333, 200)
+    return matmul_f32_case(rng, "f16", False, 300, 333, 200)
 
 
 @case("wg-mm-bf16-swizzle64", inputs("wgmma.tess"), kernel="wg_mm_bf16", defines=["BM=128", "BN=32", "BK=32"])
 def wg_mm_swizzle64(rng):
-    return wgmma_case(rng, "bf16", False, 64, 16, 16)
+    return matmul_f32_case(rng, "bf16", False, 64, 16, 16)
 
 
 @case("wg-mm-four-warpgroups", inputs("wgmma.tess"), kernel="wg_mm", defines=["BM=256", "BN=128", "BK=32", "W=16"])
 def wg_mm_four_warpgroups(rng):
-    return wgmma_case(rng, "f16", False, 300, 333, 200)
+    return matmul_f32_case(rng, "f16", False, 300, 333, 200)
 
 
 @case("wg-mm-k-panels", inputs("wgmma.tess"), kernel="wg_mm", defines=["BM=128", "BN=128", "BK=128", "W=8", "NS=2"])
 def wg_mm_k_panels(rng):
-    return wgmma_case(rng, "f16", False, 200, 300, 150)
+    return matmul_f32_case(rng, "f16", False, 200, 300, 150)
 
 
 @case("wg-mixed", inputs("wgmma.tess"), kernel="wg_mixed")
