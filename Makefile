@@ -87,6 +87,7 @@ BACKEND_LLVM_SRCS := \
 	compiler/gpu/llvm_convert.c \
 	compiler/gpu/llvm_reduce.c \
 	compiler/gpu/llvm_dot.c \
+	compiler/gpu/llvm_tma.c \
 	compiler/gpu/emit.c
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs)
@@ -133,6 +134,7 @@ COMPILER_SRCS := \
 	compiler/gpu/convert.c \
 	compiler/gpu/shared_alloc.c \
 	compiler/gpu/barrier.c \
+	compiler/gpu/tma.c \
 	compiler/gpu/plan_print.c \
 	compiler/gpu/target.c \
 	compiler/gpu/ptxas.c \

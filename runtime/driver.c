@@ -74,6 +74,9 @@ typedef struct DriverDevice {
 } DriverDevice;
 
 static Driver drv;
+/* Optional: only drivers that know Hopper have it; without it every
+   launch takes an artifact's plain entry. */
+static __typeof__(&cuTensorMapEncodeTiled) drv_tensor_map_encode;
 static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
 static tessrt_status driver_status;
 static char driver_message[512];
@@ -122,6 +125,7 @@ static void driver_open_once(void) {
         }
         memcpy((char *)&drv + driver_symbols[i].offset, &fn, sizeof fn);
     }
+    drv_tensor_map_encode = (__typeof__(&cuTensorMapEncodeTiled))dlsym(lib, "cuTensorMapEncodeTiled");
     char desc[256];
     CUresult r = drv.init(0);
     if (r == CUDA_ERROR_NO_DEVICE) {
@@ -309,6 +313,173 @@ static void driver_set_carveout(const DriverDevice *d, CUfunction f, int threads
     (void)drv.func_set_attribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, (int)percent);
 }
 
+/* The artifact's TMA entry (docs/manifest.md "tma") in its loaded module,
+   with its shared memory raised like the plain one's; on any failure the
+   slot says why and launches take the plain entry. */
+static void driver_load_tma(const tessrt_kernel *kernel, const DriverDevice *d, const TessrtArtifact *a,
+                            CUmodule module, TessrtLoaded *slot) {
+    (void)kernel;
+    if (!drv_tensor_map_encode) {
+        slot->tma_unusable = "the driver has no cuTensorMapEncodeTiled";
+        return;
+    }
+    if (a->tma->num_maps > TESSRT_MAX_TMA_MAPS) {
+        slot->tma_unusable = "its TMA entry has more tensor maps than the runtime passes";
+        return;
+    }
+    CUfunction f;
+    if (drv.module_get_function(&f, module, a->tma->entry) != CUDA_SUCCESS) {
+        slot->tma_unusable = "the module has no TMA entry";
+        return;
+    }
+    int shared = a->tma->shared_bytes;
+    if (shared > 48 * 1024 && (shared > d->shared_optin ||
+                               drv.func_set_attribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared) !=
+                                   CUDA_SUCCESS)) {
+        slot->tma_unusable = "the TMA entry's shared memory does not fit the device";
+        return;
+    }
+    if (shared > 0)
+        driver_set_carveout(d, f, a->threads, shared);
+    if (!slot->tma_cache && !(slot->tma_cache = calloc(TESSRT_TMA_CACHE, sizeof *slot->tma_cache))) {
+        slot->tma_unusable = "out of memory for its tensor maps";
+        return;
+    }
+    slot->tma_function = f;
+    slot->tma_shared_bytes = shared;
+}
+
+/* TMA's rules for a tensor (CUDA driver API, cuTensorMapEncodeTiled): a
+   16-byte aligned base, every stride but the innermost a multiple of 16
+   bytes below 2^40, every extent from 1 to 2^32. */
+static bool driver_tma_map(const tessrt_kernel *k, const TessrtTmaMap *m, const tessrt_arg *args,
+                           const int64_t *sizes, CUtensorMap *out, char *why, size_t why_size) {
+    const TessrtParam *p = &k->params[m->param];
+    uint64_t base = args[m->param].value.pointer;
+    cuuint64_t dims[5], strides[4];
+    cuuint32_t box[5], unit[5] = {1, 1, 1, 1, 1};
+    uint64_t stride = 2;
+    for (int i = 0; i < m->rank; i++) {   /* innermost first */
+        int d = m->rank - 1 - i;
+        int64_t extent = p->dim_params[d] >= 0 ? sizes[p->dim_params[d]] : p->dims[d];
+        if (extent < 1 || extent > ((int64_t)1 << 32)) {
+            snprintf(why, why_size, "array '%s' has %lld elements along dim %d (TMA needs 1 to 2^32)", p->name,
+                     (long long)extent, d);
+            return false;
+        }
+        dims[i] = (cuuint64_t)extent;
+        box[i] = (cuuint32_t)m->box[d];
+        if (i > 0) {
+            if (stride % 16 != 0 || stride >= ((uint64_t)1 << 40)) {
+                snprintf(why, why_size, "array '%s' has a stride of %llu bytes along dim %d (TMA needs a multiple "
+                         "of 16 below 2^40)", p->name, (unsigned long long)stride, d);
+                return false;
+            }
+            strides[i - 1] = stride;
+        }
+        stride *= (uint64_t)extent;
+    }
+    if (base % 16 != 0) {
+        snprintf(why, why_size, "array '%s' at 0x%llx is not 16-byte aligned (TMA needs it)", p->name,
+                 (unsigned long long)base);
+        return false;
+    }
+    cuuint32_t rank = (cuuint32_t)m->rank;
+    if (m->row_warps) {
+        /* rows in wgmma order (docs/manifest.md "rows"): (columns, r7, j, q, R)
+           with row strides (1, 8 W, 8, 32), R's extent M / 32 - W / 4 */
+        int64_t block_rows = 16 * (int64_t)m->row_warps * m->row_slabs, rows = (int64_t)dims[1];
+        if (rows % block_rows != 0) {
+            snprintf(why, why_size, "array '%s' has %lld rows, not a multiple of %lld (the TMA entry reads them in "
+                     "wgmma order, whole blocks only)", p->name, (long long)rows, (long long)block_rows);
+            return false;
+        }
+        uint64_t row = strides[0];
+        dims[1] = 8, dims[2] = 2, dims[3] = 4, dims[4] = (cuuint64_t)(rows / 32 - m->row_warps / 4);
+        strides[0] = row, strides[1] = row * 8 * (uint64_t)m->row_warps, strides[2] = row * 8, strides[3] = row * 32;
+        box[1] = 8, box[2] = 2, box[3] = 4, box[4] = 1;
+        rank = 5;
+    }
+    CUtensorMapSwizzle swizzle = m->swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                                 : m->swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                                    : CU_TENSOR_MAP_SWIZZLE_32B;
+    CUtensorMapDataType type = m->dtype == TESSRT_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                       : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    CUresult r = drv_tensor_map_encode(out, type, rank, (void *)(uintptr_t)base, dims, strides, box,
+                                       unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                       CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        char desc[256];
+        snprintf(why, why_size, "cuTensorMapEncodeTiled for array '%s': %s", p->name,
+                 driver_describe(r, desc, sizeof desc));
+        return false;
+    }
+    return true;
+}
+
+bool tessrt_driver_tma(const tessrt_kernel *kernel, int ordinal, const tessrt_arg *args, const int64_t *sizes,
+                       void **function, int *shared_bytes, void *maps, char *why, size_t why_size) {
+    const TessrtLoaded *slot = &kernel->loaded[ordinal];
+    const TessrtArtifact *a = &kernel->artifacts[slot->artifact];
+    if (!a->tma) {
+        snprintf(why, why_size, "artifact %s has no TMA entry", a->file);
+        return false;
+    }
+    if (!slot->tma_function) {
+        snprintf(why, why_size, "%s", slot->tma_unusable ? slot->tma_unusable : "no TMA entry loaded");
+        return false;
+    }
+    const char *env = getenv("TESSRT_TMA");   /* read at each launch: a switch for A/B runs and debugging */
+    if (env && strcmp(env, "0") == 0) {
+        snprintf(why, why_size, "TESSRT_TMA=0");
+        return false;
+    }
+    /* The maps of the last few (array, pointer, extents), under the
+       manifest's lock: a map depends on nothing else, and encoding costs
+       more than the lookup. */
+    TessrtLoaded *cached = (TessrtLoaded *)slot;
+    bool pushed;   /* cuTensorMapEncodeTiled wants a current context */
+    if (driver_enter(ordinal, &pushed) != TESSRT_OK) {
+        snprintf(why, why_size, "%s", tessrt_last_error());
+        return false;
+    }
+    pthread_mutex_lock(&kernel->manifest->lock);
+    bool ok = true;
+    for (int i = 0; ok && i < a->tma->num_maps; i++) {
+        const TessrtTmaMap *m = &a->tma->maps[i];
+        const TessrtParam *p = &kernel->params[m->param];
+        int64_t dims[5] = {0};
+        for (int d = 0; d < m->rank; d++)
+            dims[d] = p->dim_params[d] >= 0 ? sizes[p->dim_params[d]] : p->dims[d];
+        uint64_t base = args[m->param].value.pointer;
+        TessrtTmaCached *hit = NULL;
+        for (int c = 0; c < TESSRT_TMA_CACHE && !hit; c++) {
+            TessrtTmaCached *e = &cached->tma_cache[c];
+            if (e->used && e->map == i && e->base == base && memcmp(e->dims, dims, sizeof dims) == 0)
+                hit = e;
+        }
+        if (!hit) {
+            TessrtTmaCached fresh = {.used = true, .map = i, .base = base};
+            memcpy(fresh.dims, dims, sizeof dims);
+            ok = driver_tma_map(kernel, m, args, sizes, (CUtensorMap *)(void *)fresh.bytes, why, why_size);
+            if (ok) {
+                hit = &cached->tma_cache[cached->tma_cache_next];
+                cached->tma_cache_next = (cached->tma_cache_next + 1) % TESSRT_TMA_CACHE;
+                *hit = fresh;
+            }
+        }
+        if (ok)
+            memcpy((unsigned char *)maps + 128 * i, hit->bytes, 128);
+    }
+    pthread_mutex_unlock(&kernel->manifest->lock);
+    driver_leave(pushed);
+    if (!ok)
+        return false;
+    *function = slot->tma_function;
+    *shared_bytes = slot->tma_shared_bytes;
+    return true;
+}
+
 tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int ordinal, void **function,
                                  int *threads, int *shared_bytes) {
     TessrtLoaded *slot = (TessrtLoaded *)&kernel->loaded[ordinal];
@@ -387,6 +558,10 @@ tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int ordinal, void 
     }
     if (shared > 0)
         driver_set_carveout(d, f, a->threads, shared);
+    slot->tma_function = NULL;
+    slot->tma_unusable = NULL;
+    if (a->tma)
+        driver_load_tma(kernel, d, a, module, slot);
     slot->module = module;
     slot->artifact = index;
     slot->threads = a->threads;
@@ -441,6 +616,9 @@ void tessrt_driver_unload(tessrt_manifest *m) {
                 driver_leave(pushed);
             }
             atomic_store(&slot->function, NULL);
+            free(slot->tma_cache);
+            slot->tma_cache = NULL;
+            slot->tma_function = NULL;
         }
     }
 }

@@ -81,6 +81,35 @@ typedef struct TessrtParam {
 
 typedef enum TessrtArtifactKind { TESSRT_ARTIFACT_PTX, TESSRT_ARTIFACT_CUBIN } TessrtArtifactKind;
 
+/* A tensor map of an artifact's TMA entry (docs/manifest.md "tma"). A
+   launch passes at most TESSRT_MAX_TMA_MAPS of them. */
+enum { TESSRT_MAX_TMA_MAPS = 16 };
+typedef struct TessrtTmaMap {
+    int param;                   /* the array parameter */
+    tessrt_dtype dtype;
+    int rank;                    /* the array's */
+    int64_t box[TESSRT_MAX_RANK];   /* per array dim, outermost first */
+    int swizzle;                 /* bytes: 32, 64 or 128 */
+    int row_warps, row_slabs;    /* > 0: rows in wgmma order, a 5-dim map ("rows") */
+} TessrtTmaMap;
+
+/* An encoded CUtensorMap and what it was encoded from. */
+enum { TESSRT_TMA_CACHE = 8 };
+typedef struct TessrtTmaCached {
+    bool used;
+    int map;
+    uint64_t base;
+    int64_t dims[5];
+    _Alignas(64) unsigned char bytes[128];
+} TessrtTmaCached;
+
+typedef struct TessrtTma {
+    const char *entry;
+    int shared_bytes;
+    TessrtTmaMap *maps;
+    int num_maps;
+} TessrtTma;
+
 typedef struct TessrtArtifact {
     const char *arch;            /* "sm_90a" */
     int major, minor;            /* 9, 0 */
@@ -92,6 +121,7 @@ typedef struct TessrtArtifact {
     size_t size;                 /* not owned; path is NULL then */
     int threads;                 /* per block (schema 1: the kernel's) */
     int shared_bytes;            /* dynamic, per block */
+    const TessrtTma *tma;        /* its TMA entry, or NULL */
 } TessrtArtifact;
 
 typedef struct TessrtContract {
@@ -115,6 +145,11 @@ typedef struct TessrtLoaded {
     void *module;                /* CUmodule */
     int artifact;
     int threads, shared_bytes;   /* the artifact's launch */
+    void *tma_function;          /* CUfunction of its TMA entry, or NULL (set before `function`) */
+    struct TessrtTmaCached *tma_cache;   /* encoded tensor maps, TESSRT_TMA_CACHE of them (driver.c) */
+    int tma_cache_next;
+    int tma_shared_bytes;
+    const char *tma_unusable;    /* why there is no tma_function although the artifact has one */
 } TessrtLoaded;
 
 struct tessrt_kernel {
@@ -162,6 +197,13 @@ tessrt_status tessrt_driver_device(int device, int *ordinal);
    and the chosen artifact's threads per block and dynamic shared bytes. */
 tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int device, void **function,
                                  int *threads, int *shared_bytes);
+/* The TMA entry of the kernel's loaded artifact on the device and the
+   tensor maps for these arguments (`maps`: 128-byte CUtensorMaps, one per
+   map of the artifact's tma record): true when it can run them; false, and
+   `why` says why not (the argument or rule that fails), when the plain
+   entry must. Needs tessrt_driver_load first. */
+bool tessrt_driver_tma(const tessrt_kernel *kernel, int device, const tessrt_arg *args, const int64_t *sizes,
+                       void **function, int *shared_bytes, void *maps, char *why, size_t why_size);
 tessrt_status tessrt_driver_launch(const tessrt_kernel *kernel, int device, void *function,
                                    const uint32_t grid[3], int threads, int shared_bytes, void *stream,
                                    void **params);

@@ -339,6 +339,95 @@ static bool load_param(Loader *ld, const cJSON *obj, const char *where, TessrtPa
     return true;
 }
 
+/* An artifact's "tma" record (docs/manifest.md): version 1, its entry, and
+   per tensor map an array parameter of 16-bit elements, one box extent per
+   dim (1 to 256), and a swizzle of 32, 64 or 128 bytes that the innermost
+   box's bytes fit. */
+static bool load_tma(Loader *ld, const cJSON *obj, const char *where, TessrtArtifact *a) {
+    int64_t version = 0, shared = 0;
+    member_int(ld, obj, where, "version", 1, 1, &version);
+    const char *entry = member_string(ld, obj, where, "entry");
+    member_int(ld, obj, where, "shared_bytes", 0, INT32_MAX, &shared);
+    member_count_or_null(ld, obj, where, "registers");
+    member_count_or_null(ld, obj, where, "spills");
+    const cJSON *maps = member(ld, obj, where, "maps", WANT_ARRAY);
+    if (ld->status != TESSRT_OK)
+        return false;
+    if (!is_identifier(entry))
+        return load_fail(ld, where, "'entry' is '%s', not a symbol name", entry);
+    TessrtTma *t = tessrt_pool_alloc(ld->pool, sizeof *t);
+    int n = cJSON_GetArraySize(maps);
+    if (!t || !(t->maps = tessrt_pool_alloc(ld->pool, sizeof *t->maps * (size_t)(n + 1))))
+        return load_fail(ld, where, "out of memory");
+    t->entry = entry;
+    t->shared_bytes = (int)shared;
+    t->num_maps = n;
+    const tessrt_kernel *k = ld->kernel;
+    for (int i = 0; i < n; i++) {
+        char field[300];
+        field_path(field, sizeof field, "%s.maps[%d]", where, i);
+        const cJSON *m = cJSON_GetArrayItem(maps, i);
+        if (!check_item(ld, m, WANT_OBJECT, field))
+            return false;
+        const char *param = member_string(ld, m, field, "param");
+        const char *dtype = member_string(ld, m, field, "dtype");
+        const cJSON *box = member(ld, m, field, "box", WANT_ARRAY);
+        int64_t swizzle = 0;
+        member_int(ld, m, field, "swizzle", 32, 128, &swizzle);
+        if (ld->status != TESSRT_OK)
+            return false;
+        TessrtTmaMap *tm = &t->maps[i];
+        tm->param = -1;
+        for (int j = 0; j < k->num_params; j++)
+            if (k->params[j].kind == TESSRT_PARAM_ARRAY && strcmp(k->params[j].name, param) == 0)
+                tm->param = j;
+        if (tm->param < 0)
+            return load_fail(ld, field, "'param' is '%s', not an array parameter of kernel '%s'", param, k->name);
+        int v;
+        if (!parse_enum(dtype, dtype_names, TESSRT_DTYPE_COUNT, &v) || (v != TESSRT_F16 && v != TESSRT_BF16))
+            return load_fail(ld, field, "'dtype' is '%s'; expected f16 or bf16", dtype);
+        tm->dtype = (tessrt_dtype)v;
+        const TessrtParam *p = &k->params[tm->param];
+        if (p->dtype != tm->dtype)
+            return load_fail(ld, field, "'dtype' is %s but array '%s' is %s", dtype, param, dtype_names[p->dtype]);
+        if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+            return load_fail(ld, field, "'swizzle' is %lld; expected 32, 64 or 128", (long long)swizzle);
+        tm->swizzle = (int)swizzle;
+        tm->rank = cJSON_GetArraySize(box);
+        if (tm->rank != p->rank || tm->rank > 5)
+            return load_fail(ld, field, "'box' has %d dims; array '%s' has %d (at most 5)", tm->rank, param, p->rank);
+        for (int d = 0; d < tm->rank; d++) {
+            const cJSON *e = cJSON_GetArrayItem(box, d);
+            if (!json_is_int(e) || e->valuedouble < 1 || e->valuedouble > 256)
+                return load_fail(ld, field, "'box[%d]' must be an integer from 1 to 256", d);
+            tm->box[d] = (int64_t)e->valuedouble;
+        }
+        const cJSON *rows = cJSON_GetObjectItemCaseSensitive(m, "rows");
+        if (rows) {
+            char rfield[320];
+            field_path(rfield, sizeof rfield, "%s.rows", field);
+            int64_t warps = 0, slabs = 0;
+            const char *order = check_item(ld, rows, WANT_OBJECT, rfield) ? member_string(ld, rows, rfield, "order") : NULL;
+            member_int(ld, rows, rfield, "warps", 4, 32, &warps);
+            member_int(ld, rows, rfield, "slabs", 1, 64, &slabs);
+            if (ld->status != TESSRT_OK)
+                return false;
+            if (strcmp(order, "wgmma") != 0)
+                return load_fail(ld, rfield, "'order' is '%s'; expected wgmma", order);
+            if ((warps & (warps - 1)) || (slabs & (slabs - 1)) || tm->rank != 2 || tm->box[0] != 64)
+                return load_fail(ld, rfield, "rows in wgmma order need a 2-dim array, a box of 64 rows, and powers of "
+                                 "two for 'warps' and 'slabs'");
+            tm->row_warps = (int)warps;
+            tm->row_slabs = (int)slabs;
+        }
+        if ((tm->box[tm->rank - 1] * 2) % 16 != 0 || tm->box[tm->rank - 1] * 2 > tm->swizzle)
+            return load_fail(ld, field, "the innermost box of %lld elements is not a multiple of 16 bytes within "
+                             "the %d-byte swizzle", (long long)tm->box[tm->rank - 1], tm->swizzle);
+    }
+    a->tma = t;
+    return true;
+}
+
 static bool load_artifact(Loader *ld, const cJSON *obj, const char *where, TessrtArtifact *a) {
     a->arch = member_string(ld, obj, where, "arch");
     const char *kind = member_string(ld, obj, where, "kind");
@@ -356,6 +445,13 @@ static bool load_artifact(Loader *ld, const cJSON *obj, const char *where, Tessr
     a->shared_bytes = (int)shared;
     if (!parse_arch(a->arch, &a->major, &a->minor, &a->arch_specific))
         return load_fail(ld, where, "'arch' is '%s'; expected sm_NN or sm_NNa", a->arch);
+    const cJSON *tma = cJSON_GetObjectItemCaseSensitive(obj, "tma");
+    if (tma) {
+        char field[280];
+        field_path(field, sizeof field, "%s.tma", where);
+        if (!check_item(ld, tma, WANT_OBJECT, field) || !load_tma(ld, tma, field, a))
+            return false;
+    }
     if (strcmp(kind, "ptx") == 0)
         a->kind = TESSRT_ARTIFACT_PTX;
     else if (strcmp(kind, "cubin") == 0)

@@ -380,6 +380,44 @@ tessrt_status tessrt_kernel_prepare(const tessrt_kernel *k, int device, char *ch
     return s;
 }
 
+tessrt_status tessrt_kernel_entry_for(const tessrt_kernel *k, int device, const tessrt_arg *args, int num_args,
+                                      char *desc, size_t desc_size) {
+    if (!k || !desc || !desc_size)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_kernel_entry_for: NULL argument");
+    int64_t sizes[64];
+    if (k->num_params > 64)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_kernel_entry_for: more than 64 parameters");
+    tessrt_status s = check_arguments(k, args, num_args, sizes);
+    bool interp = false;
+    if (s == TESSRT_OK)
+        s = tessrt_device_route(device, &interp);
+    if (s != TESSRT_OK)
+        return s;
+    if (interp) {
+        snprintf(desc, desc_size, "the interpreter");
+        return TESSRT_OK;
+    }
+    int ordinal, threads, shared;
+    void *function;
+    s = tessrt_driver_device(device, &ordinal);
+    if (s == TESSRT_OK)
+        s = tessrt_driver_load(k, ordinal, &function, &threads, &shared);
+    if (s != TESSRT_OK)
+        return s;
+    const TessrtArtifact *a = &k->artifacts[k->loaded[ordinal].artifact];
+    if (!a->tma) {
+        snprintf(desc, desc_size, "entry %s", k->entry);
+        return TESSRT_OK;
+    }
+    _Alignas(64) unsigned char maps[TESSRT_MAX_TMA_MAPS][128];
+    char why[300];
+    if (tessrt_driver_tma(k, ordinal, args, sizes, &function, &shared, maps, why, sizeof why))
+        snprintf(desc, desc_size, "entry %s (TMA, %d tensor maps)", a->tma->entry, a->tma->num_maps);
+    else
+        snprintf(desc, desc_size, "entry %s, not the TMA entry %s: %s", k->entry, a->tma->entry, why);
+    return TESSRT_OK;
+}
+
 /* One launch parameter's storage: sizes are converted to their dtype here. */
 typedef union LaunchValue {
     int32_t i32;
@@ -437,7 +475,25 @@ tessrt_status tessrt_launch(const tessrt_kernel *k, int device, const tessrt_arg
                     params[i] = (void *)&args[i].value;
                 }
             }
-            s = tessrt_driver_launch(k, ordinal, function, grid, threads, shared, stream, params);
+            /* the TMA entry when these arguments meet its rules, with its
+               tensor maps after the kernel's parameters (docs/manifest.md "tma") */
+            _Alignas(64) unsigned char maps[TESSRT_MAX_TMA_MAPS][128];
+            void *tma_params[SMALL + TESSRT_MAX_TMA_MAPS];
+            void *tma_function;
+            int tma_shared;
+            char why[8];
+            const TessrtArtifact *a = &k->artifacts[k->loaded[ordinal].artifact];
+            void **launch_params = params;
+            if (a->tma && k->num_params <= SMALL &&
+                tessrt_driver_tma(k, ordinal, args, sizes, &tma_function, &tma_shared, maps, why, sizeof why)) {
+                memcpy(tma_params, params, sizeof *params * (size_t)k->num_params);
+                for (int i = 0; i < a->tma->num_maps; i++)
+                    tma_params[k->num_params + i] = maps[i];
+                launch_params = tma_params;
+                function = tma_function;
+                shared = tma_shared;
+            }
+            s = tessrt_driver_launch(k, ordinal, function, grid, threads, shared, stream, launch_params);
         }
     }
     if (sizes != small_sizes) {

@@ -356,6 +356,9 @@ static int run_on_device(Run *run, int device, bool verbose) {
             s = tessrt_copy_to_device(device, run->device[i], a->data, bytes);
         run->args[i] = tessrt_arg_array(run->device[i]);
     }
+    char entry[512] = "";
+    if (s == TESSRT_OK && verbose && device != TESSRT_DEVICE_INTERP)
+        s = tessrt_kernel_entry_for(run->kernel, device, run->args, run->num_params, entry, sizeof entry);
     if (s == TESSRT_OK)
         s = tessrt_launch(run->kernel, device, run->args, run->num_params, NULL);
     if (s == TESSRT_OK)
@@ -384,8 +387,8 @@ static int run_on_device(Run *run, int device, bool verbose) {
         fprintf(stderr, "tessrun: ran '%s' on the interpreter with %s\n",
                 tessrt_kernel_name(run->kernel), chosen);
     else if (verbose)
-        fprintf(stderr, "tessrun: ran '%s' on device %d with %s\n", tessrt_kernel_name(run->kernel),
-                device, chosen);
+        fprintf(stderr, "tessrun: ran '%s' on device %d with %s, %s\n", tessrt_kernel_name(run->kernel),
+                device, chosen, entry);
     return 0;
 }
 

@@ -813,6 +813,25 @@ static const char *backend_kernel_tir(const IrModule *module, IrKernel *kernel) 
     return copy;
 }
 
+/* The manifest record of an arch's TMA entry (CodegenArch.tma_entry), or NULL. */
+static const ManifestTma *backend_tma(const IrKernel *kernel, const CodegenArch *arch) {
+    if (!arch->tma_entry)
+        return NULL;
+    ManifestTmaMap *maps = ARENA_ARRAY(&driver_arena, ManifestTmaMap, arch->num_tma_maps + 1);
+    for (int i = 0; i < arch->num_tma_maps; i++) {
+        const TmaMap *m = &arch->tma_maps[i];
+        maps[i] = (ManifestTmaMap){.param = kernel->params[m->param].name, .rank = m->rank,
+                                   .swizzle_bytes = m->swizzle_bytes, .dtype = m->dtype,
+                                   .row_warps = m->row_warps, .row_slabs = m->row_slabs};
+        memcpy(maps[i].box, m->box, sizeof m->box);
+    }
+    ManifestTma *t = ARENA_NEW(&driver_arena, ManifestTma);
+    *t = (ManifestTma){.entry = arch->tma_entry, .shared_bytes = (long)arch->tma_shared_bytes,
+                       .registers = arch->cubin ? arch->tma_registers : -1,
+                       .spills = arch->cubin ? arch->tma_spills : -1, .maps = maps, .num_maps = arch->num_tma_maps};
+    return t;
+}
+
 /* The files and manifest records of kernel k after its cubins: the PTX and
    cubin of every arch, each artifact with its own threads, shared bytes and
    (cubins) registers. */
@@ -828,9 +847,10 @@ static void backend_records(const Options *opt, Backend *b, IrKernel *kernel, in
         CodegenArch *arch = &c->archs[a];
         const char *version = arena_printf(&driver_arena, "%d.%d", arch->ptx_version / 10, arch->ptx_version % 10);
         const char *ptx_name = arena_printf(&driver_arena, "%s.%s.%s.ptx", stem, kernel->name, arch->arch->name);
+        const ManifestTma *tma = backend_tma(kernel, arch);
         ManifestArtifact ptx = {.arch = arch->arch->name, .kind = MANIFEST_PTX, .file = ptx_name,
                                 .ptx_version = version, .threads = arch->threads, .registers = -1, .spills = -1,
-                                .shared_bytes = (long)arch->shared_bytes};
+                                .shared_bytes = (long)arch->shared_bytes, .tma = tma};
         all[num_all++] = ptx;
         if (opt->emit[EMIT_PTX]) {
             backend_file(b, ptx_name, arch->ptx, arch->ptx_size);
@@ -841,7 +861,8 @@ static void backend_records(const Options *opt, Backend *b, IrKernel *kernel, in
             ManifestArtifact cubin = {
                 .arch = arch->arch->name, .kind = MANIFEST_CUBIN, .file = name, .ptx_version = version,
                 .threads = arch->threads, .registers = arch->registers,
-                .spills = arch->spill_stores + arch->spill_loads, .shared_bytes = (long)arch->shared_bytes};
+                .spills = arch->spill_stores + arch->spill_loads, .shared_bytes = (long)arch->shared_bytes,
+                .tma = tma};
             all[num_all++] = cubin;
             if (opt->emit[EMIT_CUBIN]) {
                 backend_file(b, name, arch->cubin, arch->cubin_size);

@@ -190,6 +190,42 @@ static bool manifest_arch_version(const char *arch, int *major, int *minor) {
     return true;
 }
 
+/* "tma": the artifact's second entry, launched with one CUtensorMap per
+   map after the kernel's parameters when the arguments meet TMA's rules. */
+static cJSON *manifest_tma(const ManifestTma *t, bool cubin) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "version", 1);
+    cJSON_AddStringToObject(o, "entry", t->entry);
+    cJSON_AddNumberToObject(o, "shared_bytes", (double)t->shared_bytes);
+    if (cubin && t->registers >= 0)
+        cJSON_AddNumberToObject(o, "registers", t->registers);
+    else
+        cJSON_AddNullToObject(o, "registers");
+    if (cubin && t->spills >= 0)
+        cJSON_AddNumberToObject(o, "spills", t->spills);
+    else
+        cJSON_AddNullToObject(o, "spills");
+    cJSON *maps = cJSON_AddArrayToObject(o, "maps");
+    for (int i = 0; i < t->num_maps; i++) {
+        const ManifestTmaMap *m = &t->maps[i];
+        cJSON *mo = cJSON_CreateObject();
+        cJSON_AddStringToObject(mo, "param", m->param);
+        cJSON_AddStringToObject(mo, "dtype", dtype_name(m->dtype));
+        cJSON *box = cJSON_AddArrayToObject(mo, "box");
+        for (int d = 0; d < m->rank; d++)
+            cJSON_AddItemToArray(box, cJSON_CreateNumber((double)m->box[d]));
+        cJSON_AddNumberToObject(mo, "swizzle", m->swizzle_bytes);
+        if (m->row_warps) {
+            cJSON *rows = cJSON_AddObjectToObject(mo, "rows");
+            cJSON_AddStringToObject(rows, "order", "wgmma");
+            cJSON_AddNumberToObject(rows, "warps", m->row_warps);
+            cJSON_AddNumberToObject(rows, "slabs", m->row_slabs);
+        }
+        cJSON_AddItemToArray(maps, mo);
+    }
+    return o;
+}
+
 static cJSON *manifest_artifact(Writer *w, const IrKernel *k, const ManifestArtifact *a) {
     cJSON *o = cJSON_CreateObject();
     int major, minor, pmajor, pminor, n = 0;
@@ -222,6 +258,8 @@ static cJSON *manifest_artifact(Writer *w, const IrKernel *k, const ManifestArti
     else
         cJSON_AddNullToObject(o, "spills");
     cJSON_AddNumberToObject(o, "shared_bytes", (double)a->shared_bytes);
+    if (a->tma)
+        cJSON_AddItemToObject(o, "tma", manifest_tma(a->tma, cubin));
     return o;
 }
 

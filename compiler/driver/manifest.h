@@ -18,6 +18,25 @@
 
 typedef enum ManifestArtifactKind { MANIFEST_PTX, MANIFEST_CUBIN } ManifestArtifactKind;
 
+/* A tensor map of an artifact's TMA entry (docs/manifest.md "tma"). */
+typedef struct ManifestTmaMap {
+    const char *param;             /* the array parameter's name */
+    int rank;
+    int64_t box[IR_MAX_RANK];      /* per array dim, outermost first */
+    int swizzle_bytes;
+    DType dtype;
+    int row_warps, row_slabs;      /* > 0: rows in wgmma order ("rows") */
+} ManifestTmaMap;
+
+/* An artifact's second entry, which copies through TMA. */
+typedef struct ManifestTma {
+    const char *entry;
+    long shared_bytes;
+    int registers, spills;         /* -1: unknown (PTX), written as null */
+    const ManifestTmaMap *maps;
+    int num_maps;
+} ManifestTma;
+
 /* One file emitted for one kernel and one arch. */
 typedef struct ManifestArtifact {
     const char *arch;              /* "sm_90a" */
@@ -28,6 +47,7 @@ typedef struct ManifestArtifact {
     int registers;                 /* per thread, from ptxas; -1 when unknown (written as null) */
     int spills;                    /* spill stores + loads in bytes, from ptxas; -1: unknown */
     long shared_bytes;             /* dynamic shared memory the artifact's launch needs */
+    const ManifestTma *tma;        /* its TMA entry; NULL: none */
 } ManifestArtifact;
 
 typedef enum ManifestCompare {

@@ -23,6 +23,31 @@ static void pipeline_dump(KernelPlan *plan, const CodegenOptions *options, const
         plan_print(plan, phase, options->dump_out ? options->dump_out : stderr);
 }
 
+/* The plan phases after layout assignment, each with its --dump-after hook. */
+static void pipeline_plan(KernelPlan *plan, const CodegenOptions *options) {
+    pipeline_dump(plan, options, "layout");
+    convert_plan(plan);
+    pipeline_dump(plan, options, "convert");
+    shared_alloc(plan);
+    pipeline_dump(plan, options, "shared");
+    barrier_plan(plan);
+    pipeline_dump(plan, options, "barrier");
+}
+
+/* The TMA plan of a kernel whose plan has wgmma (tma.c), as a second
+   entry of the same module; NULL when its copies cannot all be TMA or its
+   shared memory (the mbarriers) does not fit where the first plan's does. */
+static KernelPlan *pipeline_tma_plan(IrKernel *kernel, const CodegenOptions *options, const CodegenTarget *target,
+                                     const KernelPlan *plan) {
+    if (!plan->wgmma || !target->arch->tma)
+        return NULL;
+    KernelPlan *tma = layout_assign(kernel, target->arch, target_threads(kernel, target));
+    if (!tma_plan(tma))
+        return NULL;
+    pipeline_plan(tma, options);
+    return tma->shared_bytes <= target->arch->shared_bytes_max ? tma : NULL;
+}
+
 /* The phases for one target, one call a line, each plan phase with its
    --dump-after hook (the LLVM ones, llvm and opt, are emit.c's). A phase
    that fails has reported (a diagnostic or an internal error); the plan
@@ -33,17 +58,13 @@ static bool pipeline_target(IrKernel *kernel, const CodegenOptions *options, con
     KernelPlan *plan = layout_assign(kernel, target->arch, target_threads(kernel, target));
     if (!layout_check_registers(plan))
         return false;
-    pipeline_dump(plan, options, "layout");
-    convert_plan(plan);
-    pipeline_dump(plan, options, "convert");
-    shared_alloc(plan);
-    pipeline_dump(plan, options, "shared");
-    barrier_plan(plan);
-    pipeline_dump(plan, options, "barrier");
+    pipeline_plan(plan, options);
+    KernelPlan *tma = pipeline_tma_plan(kernel, options, target, plan);
     timing_end("layouts and shared memory", t);
-    if (!target_check_shared(plan, target, out))
+    if (!target_check_shared(plan, target, tma, out))
         return false;
-    EmitModule *module = emit_lower(plan, options, out->entry);
+    const char *tma_entry = tma ? arena_printf(&kernel->arena, "%s_tma", out->entry) : NULL;
+    EmitModule *module = emit_lower_with_tma(plan, tma, options, out->entry, tma_entry);
     bool ok = module != NULL;
     for (int i = 0; ok && i < target->num_archs; i++) {
         CodegenArch *a = &out->archs[target->archs[i]];

@@ -17,7 +17,11 @@
  * thread); an async copy into a ring needs one before it only when an
  * access other than another async copy may have touched the ring since the
  * last (passes/pipeline.c writes only the slot that the wait's barrier
- * freed). A tensor-core dot that reads both operands in place or from
+ * freed). In a TMA plan (tma.c) every thread waits on the group's
+ * mbarrier, which makes the bulk copies' bytes visible to it: no barrier
+ * follows the wait, and the reads of a ring count as plain accesses, so
+ * that the ring's next copy barriers first (an async wgmma's own barrier,
+ * llvm_dot.c, counts as one). A tensor-core dot that reads both operands in place or from
  * registers has no phase. A reduction across
  * warps describes its ranges: its scratch has two slots of
  * warps x elements partials; it writes the slot that no thread has accessed
@@ -211,7 +215,16 @@ static void in_place_reads(Barriers *B, OpPlan *p, bool may_place) {
         if (!free_of_plain_accesses(&B->t, lo, hi) && may_place)
             place(B, p, NULL, BARRIER_BEFORE_WRITE,
                   B->t.unknown ? B->t.why : "between a write of the alloc and the dot's in-place reads");
-        access_range_as(B, lo, hi, true);
+        /* With TMA no barrier follows the wait, so these reads are what the
+           ring's next copy must wait for (a plain access). */
+        access_range_as(B, lo, hi, !B->plan->tma);
+    }
+    /* An async wgmma waits for its previous group and then barriers itself
+       (llvm_dot.c), before the copies deferred past it. */
+    if (B->plan->tma && p->wgmma_async) {
+        B->t.unknown = false;
+        B->t.num_ranges = 0;
+        B->t.events++;
     }
 }
 
@@ -388,6 +401,8 @@ static void walk_op(Barriers *B, IrOp *op) {
     }
     case IR_ASYNC_COPY: async_copy(B, p); return;
     case IR_ASYNC_WAIT:
+        if (plan->tma)
+            return;   /* each thread waits on the group's mbarrier itself: nothing to publish */
         place(B, p, NULL, BARRIER_BEFORE_READ,
               "after the wait: the landed copies to every thread, and the stage read before to the next copies");
         if (p->carry_dot)

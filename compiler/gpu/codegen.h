@@ -224,6 +224,8 @@ typedef struct OpPlan {
     int64_t alloc_pitch;               /* alloc: elements between rows (its last dim padded,
                                           0: dense): the rings async copies fill */
     SharedSwizzle alloc_swizzle;       /* alloc: the wgmma layout (rows 0: none) */
+    int tma_map;                       /* async_copy of a TMA plan: 1 + its KernelPlan.tma_maps
+                                          index (tma.c); 0: none */
     bool elided;                       /* not lowered: its only user reads its operand instead */
     int64_t scratch_bytes;             /* shared scratch this op needs (alloc: its buffer) */
     int64_t scratch_offset;            /* from shared_alloc */
@@ -258,6 +260,14 @@ typedef struct KernelPlan {
     int64_t shared_bytes;              /* from shared_alloc: the dynamic shared size */
     bool wgmma;                        /* some dot runs on wgmma: cp.async waits end with
                                           fence.proxy.async, allocs are 1024-aligned */
+    /* tma_plan (tma.c): every async copy a TMA bulk copy completing on an
+       mbarrier, through the tensor maps below (one kernel parameter each,
+       after the kernel's own); false in a plan that was not asked for it */
+    bool tma;
+    struct TmaMap *tma_maps;
+    int num_tma_maps;
+    int tma_barriers;                  /* mbarriers, one per commit group modulo their count */
+    int64_t tma_barrier_offset;        /* shared_alloc: their 8-byte words, after every buffer */
     struct ConvertRecord **converts;   /* convert_plan: every conversion, in program order */
     int num_converts;
     struct SharedBuffer *buffers;      /* shared_alloc: every buffer, in program order */
@@ -268,6 +278,35 @@ typedef struct KernelPlan {
     OpPlan **table;
     int table_size;
 } KernelPlan;
+
+/* A tensor map (CUtensorMap, built by the runtime at launch from the
+   manifest's record, docs/manifest.md "tma") through which TMA copies tiles
+   of one array parameter into a swizzled alloc: boxes of box[d] elements
+   along each array dim d (outermost first; 1 along a dim a view indexes),
+   the innermost box one swizzle panel wide (swizzle_bytes, matching the
+   alloc's SharedSwizzle), out-of-bounds elements filled with zeros. */
+typedef struct TmaMap {
+    int param;                         /* index in kernel->params (an array) */
+    int rank;
+    int64_t box[IR_MAX_RANK];
+    int swizzle_bytes;                 /* 32, 64 or 128 */
+    DType dtype;
+    /* > 0: a wgmma A operand's rows (SharedSwizzle.permute_rows) through a
+       5-dim map whose boxes are 64 rows in wgmma order (tma.c); the block's
+       warps and 64-row slabs per warpgroup */
+    int row_warps, row_slabs;
+} TmaMap;
+
+/* TMA (sm_90a; docs/codegen.md "TMA"): whether every async copy of the
+   plan's kernel can be a bulk tensor copy, and if so marks the plan (tma,
+   tma_maps, OpPlan.tma_map). Runs after layout_assign, on a plan of its
+   own: the kernel's other entry keeps cp.async. */
+bool tma_plan(KernelPlan *plan);
+/* For the lowering: the array-dim coordinates of copy `op`'s source
+   origin. Each array dim d gets the one view offset along it
+   (coords[d], or NULL for 0); tile_dim[d] is the copy tile's dim that
+   runs along array dim d, or -1 when a view indexes d. */
+void tma_source_dims(const KernelPlan *plan, const IrOp *op, const IrValue **coords, int *tile_dim);
 
 /* Gives every tile value of `kernel` a layout and every op its operand
    layouts and scratch needs, for `target` (the plan's arch; every arch of
@@ -432,6 +471,14 @@ typedef struct CodegenArch {
     size_t cubin_size;
     int registers, spill_stores, spill_loads;
     int ptxas_shared_bytes;            /* static shared memory ptxas reports */
+    /* A second entry of the same module that copies through TMA (tma.c),
+       launched when the arguments meet TMA's rules (docs/manifest.md "tma"):
+       its name, tensor maps, shared bytes and ptxas registers; NULL: none */
+    const char *tma_entry;
+    const struct TmaMap *tma_maps;
+    int num_tma_maps;
+    int64_t tma_shared_bytes;
+    int tma_registers, tma_spills;
     struct PtxasJob *ptxas_job;        /* running until ptxas_collect (ptxas.c) */
 } CodegenArch;
 
@@ -491,8 +538,9 @@ void target_begin_kernel(IrKernel *kernel, const CodegenOptions *options, Codege
 /* After shared_alloc: false, after an error at the op whose buffer crosses
    the limit, when the plan needs more shared memory than an arch of its
    target has. Records the plan's threads and shared bytes in the target's
-   CodegenArchs otherwise. */
-bool target_check_shared(const KernelPlan *plan, const CodegenTarget *target, CodegenKernel *out);
+   CodegenArchs otherwise, and the TMA entry of `tma` (its plan, or NULL). */
+bool target_check_shared(const KernelPlan *plan, const CodegenTarget *target, const KernelPlan *tma,
+                         CodegenKernel *out);
 /* Releases a kernel's buffers and stops its ptxas jobs still running (after
    an error elsewhere). */
 void target_free_kernel(CodegenKernel *out);
@@ -507,6 +555,10 @@ typedef struct EmitModule EmitModule;
    `plan->target`. NULL after an internal error naming the kernel; never
    aborts on valid IR (LLVM's fatal errors become internal errors). */
 EmitModule *emit_lower(KernelPlan *plan, const CodegenOptions *options, const char *entry);
+/* With a TMA plan of the same kernel (tma.c): its entry `tma_entry` lowered
+   into the same module, before libdevice is linked. */
+EmitModule *emit_lower_with_tma(KernelPlan *plan, KernelPlan *tma, const CodegenOptions *options, const char *entry,
+                                const char *tma_entry);
 /* A copy of the module through "globaldce,default<O3>" with a->arch's
    target machine, kept for emit_ptx. For the first --arch (out->archs[0])
    with --emit llvm, its text goes to out->llvm_ir (malloc'd). False after

@@ -132,12 +132,12 @@ static const char *emit_libdevice_path(void) {
 }
 
 /* toolchain.md's recipe: our triple and data layout on libdevice, link,
-   internal linkage for everything but the kernel, and nvvm-reflect-ftz = 0
+   internal linkage for everything but the kernels (the module's entries), and nvvm-reflect-ftz = 0
    (IEEE denormals). libdevice is read lazily and its definitions made
    linkonce_odr, so the linker materializes only the functions the kernel
    calls (and theirs): parsing all of it, then cloning it for each arch,
    cost ~70 ms in every kernel that calls any of it. */
-static bool emit_link_libdevice(LLVMContextRef ctx, LLVMModuleRef module, LLVMValueRef kernel, char *error,
+static bool emit_link_libdevice(LLVMContextRef ctx, LLVMModuleRef module, char *error,
                                 size_t error_size) {
     const char *path = emit_libdevice_path();
     LLVMMemoryBufferRef buffer;
@@ -165,7 +165,7 @@ static bool emit_link_libdevice(LLVMContextRef ctx, LLVMModuleRef module, LLVMVa
         return false;
     }
     for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
-        if (fn != kernel && !LLVMIsDeclaration(fn))
+        if (LLVMGetFunctionCallConv(fn) != LLVMPTXKernelCallConv && !LLVMIsDeclaration(fn))
             LLVMSetLinkage(fn, LLVMInternalLinkage);
     for (LLVMValueRef g = LLVMGetFirstGlobal(module); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
@@ -216,6 +216,11 @@ static void emit_internal_error(const char *kernel_name, const char *error) {
 }
 
 EmitModule *emit_lower(KernelPlan *plan, const CodegenOptions *options, const char *entry) {
+    return emit_lower_with_tma(plan, NULL, options, entry, NULL);
+}
+
+EmitModule *emit_lower_with_tma(KernelPlan *plan, KernelPlan *tma, const CodegenOptions *options, const char *entry,
+                                const char *tma_entry) {
     emit_init_llvm();
     EmitModule *m = calloc(1, sizeof *m);
     if (!m)
@@ -240,10 +245,11 @@ EmitModule *emit_lower(KernelPlan *plan, const CodegenOptions *options, const ch
     }
     double t = timing_begin();
     ok = ok && llvm_kernel_lower(plan, m->ctx, m->module, entry, error, sizeof error);
+    ok = ok && (!tma || llvm_kernel_lower(tma, m->ctx, m->module, tma_entry, error, sizeof error));
     timing_end("lower to LLVM IR", t);
     t = timing_begin();
     if (ok && emit_calls_libdevice(m->module))
-        ok = emit_link_libdevice(m->ctx, m->module, LLVMGetNamedFunction(m->module, entry), error, sizeof error);
+        ok = emit_link_libdevice(m->ctx, m->module, error, sizeof error);
     timing_end("link libdevice", t);
     if (!ok) {
         emit_dispose(m);

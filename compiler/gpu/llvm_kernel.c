@@ -586,11 +586,23 @@ static void lower_op(Lowering *L, IrOp *op) {
     case IR_STORE: llvm_memory_store(L, op); return;
     case IR_ATOMIC: llvm_memory_atomic(L, op); return;
     case IR_ALLOC: llvm_memory_alloc(L, op); return;
-    case IR_ASYNC_COPY: llvm_memory_async_copy(L, op); return;
+    case IR_ASYNC_COPY:
+        if (L->plan->tma)
+            llvm_tma_copy(L, op);
+        else
+            llvm_memory_async_copy(L, op);
+        return;
     case IR_ASYNC_COMMIT:
-        llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0);
+        if (L->plan->tma)
+            llvm_tma_commit(L);
+        else
+            llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0);
         return;
     case IR_ASYNC_WAIT: {
+        if (L->plan->tma) {
+            llvm_tma_wait(L, op);
+            return;
+        }
         /* cp.async.wait_group N (PTX ISA 9.7.9.25.3.3), then the barrier
            barrier.c placed after it; a carrying dot's wait is the dot's
            (llvm_dot.c) */
@@ -663,10 +675,14 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     L->refs = ARENA_ARRAY(&kernel->arena, Ref *, plan->num_values + 1);
     L->converted = ARENA_ARRAY(&kernel->arena, Tile *, plan->num_converts + 1);
 
-    LLVMTypeRef *params = ARENA_ARRAY(&kernel->arena, LLVMTypeRef, kernel->num_params + 1);
-    for (int i = 0; i < kernel->num_params; i++)
-        params[i] = param_type(L, &kernel->params[i]);
-    LLVMTypeRef fty = LLVMFunctionType(L->void_type, params, (unsigned)kernel->num_params, 0);
+    /* a TMA plan's tensor maps (tma.c) after the kernel's parameters: each a
+       CUtensorMap passed by value, `.param .align 64 .b8 [128]`, read in
+       place (nvvm.grid_constant, toolchain.md) */
+    int num_params = kernel->num_params + (plan->tma ? plan->num_tma_maps : 0);
+    LLVMTypeRef *params = ARENA_ARRAY(&kernel->arena, LLVMTypeRef, num_params + 1);
+    for (int i = 0; i < num_params; i++)
+        params[i] = i < kernel->num_params ? param_type(L, &kernel->params[i]) : LLVMPointerTypeInContext(ctx, 0);
+    LLVMTypeRef fty = LLVMFunctionType(L->void_type, params, (unsigned)num_params, 0);
     L->fn = LLVMAddFunction(module, entry, fty);
     LLVMSetFunctionCallConv(L->fn, LLVMPTXKernelCallConv);
     char threads[32];
@@ -692,15 +708,30 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
         }
     }
 
+    for (int i = kernel->num_params; i < num_params; i++) {
+        unsigned index = (unsigned)i + 1;
+        unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5), align = LLVMGetEnumAttributeKindForName("align", 5);
+        LLVMAddAttributeAtIndex(L->fn, index, LLVMCreateTypeAttribute(ctx, byval, LLVMArrayType2(L->i8, 128)));
+        LLVMAddAttributeAtIndex(L->fn, index, LLVMCreateEnumAttribute(ctx, align, 64));
+        LLVMAddAttributeAtIndex(L->fn, index, LLVMCreateStringAttribute(ctx, "nvvm.grid_constant", 18, "", 0));
+        char name[32];
+        snprintf(name, sizeof name, "tensor_map%d", i - kernel->num_params);
+        LLVMSetValueName2(LLVMGetParam(L->fn, (unsigned)i), name, strlen(name));
+    }
+
     /* The dynamic shared buffer: `extern .shared .align 16 .b8 smem[]` (PTX
        ISA 5.1.5); its size is the launch's dynamic shared bytes, so the
        allocator's total can pass 48 KB. With wgmma, .align 1024: the
        swizzled allocs' offsets are multiples of 1024 from it (shared_alloc.c),
        and the swizzle pattern counts from 1024-byte boundaries. */
     LLVMTypeRef smem_type = LLVMArrayType2(L->i8, 0);
-    L->smem = LLVMAddGlobalInAddressSpace(module, smem_type, "tessera_smem", 3);
-    LLVMSetLinkage(L->smem, LLVMExternalLinkage);
-    LLVMSetAlignment(L->smem, plan->wgmma ? 1024 : 16);
+    L->smem = LLVMGetNamedGlobal(module, "tessera_smem");   /* a module's second entry: the TMA one */
+    if (!L->smem) {
+        L->smem = LLVMAddGlobalInAddressSpace(module, smem_type, "tessera_smem", 3);
+        LLVMSetLinkage(L->smem, LLVMExternalLinkage);
+    }
+    if (LLVMGetAlignment(L->smem) < (plan->wgmma ? 1024u : 16u))
+        LLVMSetAlignment(L->smem, plan->wgmma ? 1024 : 16);
 
     L->b = LLVMCreateBuilderInContext(ctx);
     L->entry = LLVMCreateBuilderInContext(ctx);
@@ -726,6 +757,8 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     LLVMValueRef branch = LLVMBuildBr(L->b, body_bb);
     LLVMPositionBuilderBefore(L->entry, branch);
     LLVMPositionBuilderAtEnd(L->b, body_bb);
+    if (plan->tma)
+        llvm_tma_begin(L);
     lower_block(L, kernel->body);
     LLVMBuildRetVoid(L->b);
     LLVMDisposeBuilder(L->b);

@@ -96,6 +96,7 @@ typedef struct Lowering {
     LoopLowering *loop;                /* the innermost `for` being lowered; NULL outside */
     bool grouped_grid;                 /* program ids in groups of rows (llvm_kernel.c program_ids) */
     LLVMValueRef program_ids[2];       /* ... computed at the first program_id */
+    LLVMValueRef tma_groups, tma_waited, tma_bytes;   /* a TMA plan's counters (llvm_tma.c) */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
 } Lowering;
 
@@ -153,6 +154,12 @@ LLVMValueRef llvm_memory_shared_rows(Lowering *L, const IrValue *ref, int64_t *p
 LLVMValueRef llvm_memory_wgmma_row(Lowering *L, const struct SharedSwizzle *s, LLVMValueRef row);
 /* The same for the ring slot `slot` of the view `ring[s, :, :]`. */
 LLVMValueRef llvm_memory_shared_rows_at(Lowering *L, const IrValue *view, LLVMValueRef slot, int64_t *pitch);
+
+/* llvm_tma.c: a TMA plan's copies, commits and waits (tma.c) */
+void llvm_tma_begin(Lowering *L);      /* the counters and mbarriers, at the start of the body */
+void llvm_tma_copy(Lowering *L, IrOp *op);
+void llvm_tma_commit(Lowering *L);
+void llvm_tma_wait(Lowering *L, const IrOp *op);
 
 /* llvm_convert.c: layout conversions and shape ops through shared memory.
    `barriers`: the BarrierStep bits barrier_plan set for the conversion. */

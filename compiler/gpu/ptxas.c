@@ -111,6 +111,17 @@ static int ptxas_number_before(const char *log, const char *what) {
     return atoi(p);
 }
 
+/* ptxas -v's lines about entry `entry`: from its "Compiling entry
+   function 'ENTRY'" line (the whole report when there is none). */
+static const char *ptxas_entry_section(const char *report, const char *entry) {
+    if (!report)
+        return "";
+    char key[600];
+    snprintf(key, sizeof key, "entry function '%s'", entry);
+    const char *p = strstr(report, key);
+    return p ? p : report;
+}
+
 /* Whether a cubin is a whole ELF file: ptxas exits 0 even when it could not
    write all of it (a full disk, `ulimit -f`), so the section header table
    and every section with contents must lie inside the bytes we got. */
@@ -272,11 +283,20 @@ static void ptxas_job_reap(PtxasJob *job) {
         }
     } else {
         a->cubin = ptxas_read_file(out, &a->cubin_size);
-        /* "Used N registers" (an earlier info line may speak of registers too) */
-        const char *used = report ? strstr(report, "Used ") : NULL;
+        /* "Used N registers" (an earlier info line may speak of registers
+           too), in the entry's own section: a module with a TMA entry has two */
+        const char *section = ptxas_entry_section(report, job->entry);
+        const char *used = strstr(section, "Used ");
         a->registers = ptxas_number_before(used ? used : "", " registers");
-        a->spill_stores = ptxas_number_before(report ? report : "", " bytes spill stores");
-        a->spill_loads = ptxas_number_before(report ? report : "", " bytes spill loads");
+        a->spill_stores = ptxas_number_before(section, " bytes spill stores");
+        a->spill_loads = ptxas_number_before(section, " bytes spill loads");
+        if (a->tma_entry) {
+            section = ptxas_entry_section(report, a->tma_entry);
+            used = strstr(section, "Used ");
+            a->tma_registers = ptxas_number_before(used ? used : "", " registers");
+            a->tma_spills = ptxas_number_before(section, " bytes spill stores") +
+                            ptxas_number_before(section, " bytes spill loads");
+        }
         a->ptxas_shared_bytes = ptxas_number_before(report ? report : "", " bytes smem");
         if (!a->cubin) {
             job->failed = true;

@@ -5,7 +5,7 @@
  * reductions across warps, dot staging) and whose `alloc` ops carry their
  * buffer size. Out: every such op's scratch_offset and the kernel's total,
  * plan->shared_bytes, which goes into the manifest as the dynamic shared
- * size of a launch.
+ * size of a launch; a TMA plan's mbarriers (tma.c) after every buffer.
  *
  * Lifetimes are intervals over the op order (pre-order, layout_assign's
  * numbering). An op's scratch lives only while the op runs: [i, i]. An
@@ -270,6 +270,10 @@ void shared_alloc(KernelPlan *plan) {
         b->op->scratch_offset = offset;
         if (offset + b->size > total)
             total = offset + b->size;
+    }
+    if (plan->tma) {   /* the mbarriers (tma.c), live for the whole kernel */
+        plan->tma_barrier_offset = (total + 7) / 8 * 8;
+        total = plan->tma_barrier_offset + 8 * (int64_t)plan->tma_barriers;
     }
     plan->shared_bytes = total;
     plan->buffers = ARENA_ARRAY(&plan->kernel->arena, SharedBuffer, n + 1);

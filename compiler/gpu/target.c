@@ -113,7 +113,8 @@ void target_begin_kernel(IrKernel *kernel, const CodegenOptions *options, Codege
     }
 }
 
-bool target_check_shared(const KernelPlan *plan, const CodegenTarget *target, CodegenKernel *out) {
+bool target_check_shared(const KernelPlan *plan, const CodegenTarget *target, const KernelPlan *tma,
+                         CodegenKernel *out) {
     const IrKernel *kernel = plan->kernel;
     for (int i = 0; i < target->num_archs; i++) {
         const ArchInfo *arch = out->archs[target->archs[i]].arch;
@@ -133,8 +134,15 @@ bool target_check_shared(const KernelPlan *plan, const CodegenTarget *target, Co
         }
     }
     for (int i = 0; i < target->num_archs; i++) {
-        out->archs[target->archs[i]].threads = plan->threads;
-        out->archs[target->archs[i]].shared_bytes = plan->shared_bytes;
+        CodegenArch *a = &out->archs[target->archs[i]];
+        a->threads = plan->threads;
+        a->shared_bytes = plan->shared_bytes;
+        if (tma) {
+            a->tma_entry = arena_printf(&plan->kernel->arena, "%s_tma", out->entry);
+            a->tma_maps = tma->tma_maps;
+            a->num_tma_maps = tma->num_tma_maps;
+            a->tma_shared_bytes = tma->shared_bytes;
+        }
     }
     return true;
 }

@@ -227,6 +227,15 @@ tessrt_status tessrt_launch(const tessrt_kernel *kernel, int device, const tessr
 tessrt_status tessrt_kernel_prepare(const tessrt_kernel *kernel, int device, char *chosen,
                                     size_t chosen_size);
 
+/* Which entry of the artifact chosen on `device` a launch with these
+   arguments runs, loading it like tessrt_kernel_prepare: an artifact may
+   have a second entry that copies through TMA (docs/manifest.md "tma"),
+   taken when every array it maps meets TMA's rules. `desc` gets "entry
+   matmul_BM128 (TMA, 2 tensor maps)", or the plain entry and why the TMA
+   one is not taken ("...: array 'a' at 0x7f02 is not 16-byte aligned ..."). */
+tessrt_status tessrt_kernel_entry_for(const tessrt_kernel *kernel, int device, const tessrt_arg *args,
+                                      int num_args, char *desc, size_t desc_size);
+
 /* Which artifact runs on a device of compute capability major.minor: the
    cubin of exactly that SM, else a JIT of the newest PTX whose arch is not
    above it (an arch-specific "sm_90a" PTX only on exactly 9.0), else a cubin

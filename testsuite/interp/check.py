@@ -115,9 +115,18 @@ def size(name, value):
 CASES = {}
 
 
-def case(name, file, kernel=None, defines=()):
+# tma: on a GPU whose artifact has a TMA entry (sm_90a, docs/manifest.md
+# "tma"), whether the launch must take it ("yes": the arrays meet TMA's
+# rules) or the plain entry ("no": one breaks a rule, the fallback); the
+# entry that ran is what `tessrun -v` says.
+TMA_EXPECT = {}
+
+
+def case(name, file, kernel=None, defines=(), tma=None):
     def register(fn):
         CASES[name] = (file, kernel, list(defines), fn)
+        if tma:
+            TMA_EXPECT[name] = tma
         return fn
     return register
 
@@ -366,6 +375,73 @@ def wg_prev_three_trips(rng):
     return wgmma_prev_case(rng, 130, 150, 70)
 
 
+# TMA (docs/codegen.md "TMA"; the sm_90a artifacts' second entry): the
+# shapes above with rows that meet TMA's 16-byte rule (K and N multiples of
+# 8) and M a multiple of BM (A's rows come in wgmma order, whole blocks), so
+# that on an H100/H200 the TMA entry runs them, with edges in N and K (zero
+# fill), K not a multiple of BK, one trip, 4-dim maps (attention). K = 0 (an
+# extent of 0), M not a multiple of BM and an odd K break a rule and must
+# fall back to the plain entry.
+@case("wg-tma-mm-edges", inputs("wgmma.tess"), kernel="wg_mm", tma="yes")
+def wg_tma_mm_edges(rng):
+    return matmul_f32_case(rng, "f16", False, 256, 328, 200)
+
+
+@case("wg-tma-mm-four-warpgroups", inputs("wgmma.tess"), kernel="wg_mm", defines=["BM=256", "BN=128", "BK=32", "W=16"],
+      tma="yes")
+def wg_tma_mm_four_warpgroups(rng):
+    return matmul_f32_case(rng, "f16", False, 512, 200, 136)
+
+
+@case("wg-tma-bt-k-panels", inputs("wgmma.tess"), kernel="wg_bt", defines=["BM=128", "BN=64", "BK=128", "W=8"],
+      tma="yes")
+def wg_tma_bt_k_panels(rng):
+    return matmul_f32_case(rng, "f16", True, 256, 336, 200)
+
+
+@case("wg-tma-bt-bf16-swizzle32", inputs("wgmma.tess"), kernel="wg_bt_bf16", defines=["BM=256", "BN=32", "BK=16"],
+      tma="yes")
+def wg_tma_bt_swizzle32(rng):
+    return matmul_f32_case(rng, "bf16", True, 256, 328, 200)
+
+
+@case("wg-tma-mm-bf16-swizzle64", inputs("wgmma.tess"), kernel="wg_mm_bf16", defines=["BM=128", "BN=32", "BK=32"],
+      tma="yes")
+def wg_tma_mm_swizzle64(rng):
+    return matmul_f32_case(rng, "bf16", False, 128, 96, 40)
+
+
+@case("wg-tma-k-panels-s2", inputs("wgmma.tess"), kernel="wg_mm", defines=["BM=128", "BN=128", "BK=128", "W=8", "NS=2"],
+      tma="yes")
+def wg_tma_k_panels(rng):
+    return matmul_f32_case(rng, "f16", False, 256, 392, 152)
+
+
+@case("wg-tma-prev-one-trip", inputs("wgmma.tess"), kernel="wg_prev", tma="yes")
+def wg_tma_prev_one_trip(rng):
+    return wgmma_prev_case(rng, 128, 40, 72)
+
+
+@case("wg-tma-prev-three-trips", inputs("wgmma.tess"), kernel="wg_prev", tma="yes")
+def wg_tma_prev_three_trips(rng):
+    return wgmma_prev_case(rng, 256, 152, 72)
+
+
+@case("wg-tma-k0-falls-back", inputs("wgmma.tess"), kernel="wg_mm", tma="no")
+def wg_tma_k0(rng):
+    return matmul_f32_case(rng, "f16", False, 130, 0, 72)
+
+
+@case("wg-tma-m-edge-falls-back", inputs("wgmma.tess"), kernel="wg_mm", tma="no")
+def wg_tma_m_edge(rng):
+    return matmul_f32_case(rng, "f16", False, 300, 328, 200)
+
+
+@case("wg-tma-odd-k-falls-back", inputs("wgmma.tess"), kernel="wg_mm", tma="no")
+def wg_tma_odd_k(rng):
+    return matmul_f32_case(rng, "f16", False, 130, 333, 72)
+
+
 @case("rowsum", example("rowsum.tess"))
 def rowsum(rng):
     x = array_in("x", "f32", rng.standard_normal((37, 1000)))
@@ -471,7 +547,7 @@ def bench_attn_one(rng):
     return bench_attention(rng, 1, 20, 31, 1, 32, False)       # 1 whole block, 15 keys
 
 
-@case("bench-attn", bench_kernel("attention.tess"), kernel="mha_fwd", defines=["D=64", "BQ=128", "BK=64"])
+@case("bench-attn", bench_kernel("attention.tess"), kernel="mha_fwd", defines=["D=64", "BQ=128", "BK=64"], tma="yes")
 def bench_attn(rng):
     return bench_attention(rng, 1, 130, 200, 2, 64, False)     # the bench's tiles, 3 blocks and 8 keys
 
@@ -489,9 +565,23 @@ def bench_attn_causal_short(rng):
 
 
 @case("bench-attn-causal", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
-      defines=["D=64", "BQ=128", "BK=64"])
+      defines=["D=64", "BQ=128", "BK=64"], tma="yes")
 def bench_attn_causal(rng):
     return bench_attention(rng, 1, 200, 200, 2, 64, True)
+
+
+# The bench's D = 128 tiles (8 warps): K and V through 4-dim tensor maps of
+# two 128-byte panels on sm_90a.
+@case("bench-attn-d128", bench_kernel("attention.tess"), kernel="mha_fwd", defines=["D=128", "BQ=128", "W=8"],
+      tma="yes")
+def bench_attn_d128(rng):
+    return bench_attention(rng, 2, 150, 200, 2, 128, False)
+
+
+@case("bench-attn-d128-causal", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
+      defines=["D=128", "BQ=128", "W=8", "NS=3"], tma="yes")
+def bench_attn_d128_causal(rng):
+    return bench_attention(rng, 1, 270, 270, 2, 128, True)
 
 
 @case("loops", inputs("loops.tess"), kernel="loops")
@@ -1043,13 +1133,31 @@ def read_outputs(args, directory):
             for a in args if a.kind in ("out", "inout")}
 
 
-def run(cmd):
-    """True when the command succeeds; prints why not."""
+def run(cmd, said=None):
+    """True when the command succeeds; prints why not. `said` (a list)
+    gets its stderr."""
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         print(f"FAIL: {' '.join(cmd)} exited with {done.returncode}\n{done.stderr}")
         return False
+    if said is not None:
+        said.append(done.stderr)
     return True
+
+
+def tma_entry_ok(name, said):
+    """Checks the entry `tessrun -v` says ran against TMA_EXPECT; returns
+    (ok, what ran)."""
+    line = next((l for l in said.splitlines() if l.startswith("tessrun: ran")), "")
+    ran = line.split(" with ", 1)[1] if " with " in line else line
+    expect = TMA_EXPECT.get(name)
+    fell_back = "not the TMA entry" in ran
+    took = not fell_back and "(TMA," in ran
+    offered = took or fell_back
+    if expect and offered and took != (expect == "yes"):
+        print(f"FAIL {name}: expected the {'TMA' if expect == 'yes' else 'plain'} entry, but tessrun ran {ran}")
+        return False, ran
+    return True, ran
 
 
 def find_manifest(artifacts, name):
@@ -1109,11 +1217,14 @@ def main():
         cmd = [opts.tessrun, "--device", opts.device, manifest]
         if kernel:
             cmd += ["-k", kernel]
-    if not run(cmd + write_inputs(args, opts.tmp)):
+    said = []
+    verbose = ["-v"] if opts.runner == "tessrun" and opts.device == "gpu" else []
+    if not run(cmd[:1] + verbose + cmd[1:] + write_inputs(args, opts.tmp), said):
         return 1
+    entry_ok, ran = tma_entry_ok(opts.case, said[0]) if verbose else (True, "")
     got = read_outputs(args, opts.tmp)
     want = reference()
-    ok = True
+    ok = entry_ok
     for a in args:
         if a.kind in ("out", "inout"):
             ok &= compare(a.name, a.dtype, got[a.name], want[a.name], getattr(a, "exact", False))
@@ -1136,6 +1247,8 @@ def main():
     if not ok:
         print(f"(case {opts.case}, seed {seed}; command: {' '.join(cmd)})")
         return 1
+    if "TMA" in ran:
+        what += "; " + ("TMA entry" if "(TMA," in ran and "not the TMA" not in ran else "plain entry: " + ran.split(": ", 1)[-1])
     print(f"ok {opts.case}: {what}")
     return 0
 

@@ -173,15 +173,15 @@ static int cmd_write(const char *dir) {
         {S("M"), MANIFEST_GE, K(1)},
     };
     ManifestArtifact arts1[3] = {
-        {"sm_80", MANIFEST_PTX, "scale2d.sm_80.ptx", "7.0", 128, -1, -1, 1024},
-        {"sm_90", MANIFEST_PTX, "scale2d.sm_90.ptx", "8.0", 128, -1, -1, 1024},
-        {"sm_90", MANIFEST_CUBIN, "scale2d.sm_90.cubin", "8.0", 128, 40, 0, 1024},
+        {"sm_80", MANIFEST_PTX, "scale2d.sm_80.ptx", "7.0", 128, -1, -1, 1024, NULL},
+        {"sm_90", MANIFEST_PTX, "scale2d.sm_90.ptx", "8.0", 128, -1, -1, 1024, NULL},
+        {"sm_90", MANIFEST_CUBIN, "scale2d.sm_90.cubin", "8.0", 128, 40, 0, 1024, NULL},
     };
 
-    /* mixed(buf: i32[N] inout, N): grid ((N - 1) / 4 + 1, min(N, 7) * 2, max(N % 5, 1)) */
+    /* mixed(buf: f16[N] inout, N): grid ((N - 1) / 4 + 1, min(N, 7) * 2, max(N % 5, 1)) */
     static const char *const n1[] = {"N"};
     IrParam params2[2] = {
-        {"buf", PARAM_ARRAY, value(ref_type(DT_I32, 1, n1, NULL, ACCESS_INOUT))},
+        {"buf", PARAM_ARRAY, value(ref_type(DT_F16, 1, n1, NULL, ACCESS_INOUT))},
         {"N", PARAM_SIZE, value(scalar_type(DT_I32))},
     };
     IrKernel k2;
@@ -195,7 +195,9 @@ static int cmd_write(const char *dir) {
     k2.grid_rank = 3;
     k2.warps = 8;
     k2.stages = 1;
-    ManifestArtifact arts2[1] = {{"sm_90a", MANIFEST_CUBIN, "mixed.sm_90a.cubin", "8.0", 384, 72, 16, 65536}};
+    static const ManifestTmaMap tma_maps[1] = {{"buf", 1, {64}, 128, DT_F16, 0, 0}};
+    static const ManifestTma tma = {"mixed_entry_tma", 65600, 60, 0, tma_maps, 1};
+    ManifestArtifact arts2[1] = {{"sm_90a", MANIFEST_CUBIN, "mixed.sm_90a.cubin", "8.0", 384, 72, 16, 65536, &tma}};
 
     ManifestKernel kernels[2] = {
         {&k1, NULL, contracts, 2, arts1, 3, "scale2d.tir", NULL},
@@ -215,13 +217,13 @@ static int cmd_write(const char *dir) {
     print_loaded(path);
 
     /* errors: an absolute artifact path, and an unwritable directory */
-    ManifestArtifact bad = {"sm_90", MANIFEST_PTX, "/abs/x.ptx", "8.0", 256, -1, -1, 0};
+    ManifestArtifact bad = {"sm_90", MANIFEST_PTX, "/abs/x.ptx", "8.0", 256, -1, -1, 0, NULL};
     ManifestKernel badk = {&k2, NULL, NULL, 0, &bad, 1, NULL, NULL};
     ManifestInput badin = {"k.tess", "", 0, &badk, 1};
     if (!manifest_write(path, &badin, err, sizeof err))
         printf("write error: %s\n", err);
     /* an artifact with no block size (schema 2 has one per artifact) */
-    ManifestArtifact no_threads = {"sm_90", MANIFEST_PTX, "x.ptx", "8.0", 0, -1, -1, 0};
+    ManifestArtifact no_threads = {"sm_90", MANIFEST_PTX, "x.ptx", "8.0", 0, -1, -1, 0, NULL};
     badk.artifacts = &no_threads;
     if (!manifest_write(path, &badin, err, sizeof err))
         printf("write error: %s\n", err);
@@ -304,7 +306,7 @@ static int cmd_roundtrip(const char *dir, unsigned seed, int count) {
     };
     IrKernel *ks = calloc((size_t)count, sizeof *ks);
     ManifestKernel *mks = calloc((size_t)count, sizeof *mks);
-    ManifestArtifact art = {"sm_80", MANIFEST_PTX, "dummy.ptx", "7.0", 32, -1, -1, 0};
+    ManifestArtifact art = {"sm_80", MANIFEST_PTX, "dummy.ptx", "7.0", 32, -1, -1, 0, NULL};
     char (*names)[32] = calloc((size_t)count, sizeof *names);
     for (int i = 0; i < count; i++) {
         snprintf(names[i], sizeof names[i], "k%d", i);

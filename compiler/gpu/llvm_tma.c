@@ -1,0 +1,197 @@
+/*
+ * llvm_tma.c: a TMA plan's async copies, commits and waits in LLVM IR
+ * (tma.c decided them; docs/codegen.md "TMA").
+ *
+ * The pipeline's ops keep their meaning (docs/ir.md: async_copy, commit,
+ * wait N = every group but the N newest has landed); only their mechanism
+ * changes:
+ *   - async_copy: one cp.async.bulk.tensor per box (PTX ISA 9.7.9.25.5.1)
+ *     into the slot, box b issued by thread b (mod the block's threads),
+ *     completing on the current group's mbarrier; thread 0 counts the bytes;
+ *   - async_commit: thread 0 arrives on that mbarrier expecting the group's
+ *     bytes (mbarrier.arrive.expect_tx, 9.7.13.15.11; 0 bytes when the
+ *     group's copies were skipped: the phase completes at once), and every
+ *     thread counts the group;
+ *   - async_wait N: every thread waits (mbarrier.try_wait.parity,
+ *     9.7.13.15.16) for each group it has not waited for up to the N-th
+ *     newest, on barrier g mod B with parity (g / B) mod 2. The mbarrier's
+ *     phase completion makes the bulk copies' bytes visible to the waiting
+ *     thread: no barrier or proxy fence follows (barrier.c).
+ * A bulk copy may complete before its expect_tx: the barrier's tx-count
+ * goes below zero for a while, which the PTX ISA allows (9.7.13.15.1); the
+ * phase cannot complete before thread 0's arrival, its only one.
+ *
+ * The counters are per-thread i32 allocas (promoted to registers): groups
+ * committed, groups waited for, and thread 0's bytes of the open group.
+ * The mbarriers are initialized by thread 0 at the start of the body, with
+ * an arrival count of 1, published by fence.mbarrier_init and a barrier.
+ */
+#include "llvm_lower.h"
+
+static LLVMValueRef load_i32(Lowering *L, LLVMValueRef slot) { return LLVMBuildLoad2(L->b, L->i32, slot, ""); }
+
+static LLVMValueRef entry_counter(Lowering *L, const char *name) {
+    LLVMValueRef slot = LLVMBuildAlloca(L->entry, L->i32, name);
+    LLVMBuildStore(L->entry, llvm_kernel_i32(L, 0), slot);
+    return slot;
+}
+
+/* mbarrier of group `group` (i32): barrier group mod B. */
+static LLVMValueRef group_barrier(Lowering *L, LLVMValueRef group) {
+    LLVMValueRef index = LLVMBuildAnd(L->b, group, llvm_kernel_i32(L, L->plan->tma_barriers - 1), "");
+    LLVMValueRef byte = LLVMBuildAdd(L->b, llvm_kernel_i32(L, L->plan->tma_barrier_offset),
+                                     LLVMBuildShl(L->b, index, llvm_kernel_i32(L, 3), ""), "");
+    return llvm_kernel_smem(L, byte);
+}
+
+/* Code under `if (tid == 0)`: returns the block to continue in after. */
+static LLVMBasicBlockRef begin_thread0(Lowering *L, const char *name) {
+    LLVMBasicBlockRef then = llvm_kernel_block(L, name);
+    LLVMBasicBlockRef done = llvm_kernel_block(L, "tma.done");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->tid, llvm_kernel_i32(L, 0), ""), then, done);
+    LLVMPositionBuilderAtEnd(L->b, then);
+    return done;
+}
+
+static void end_thread0(Lowering *L, LLVMBasicBlockRef done) {
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, done);
+}
+
+void llvm_tma_begin(Lowering *L) {
+    L->tma_groups = entry_counter(L, "tma.groups");
+    L->tma_waited = entry_counter(L, "tma.waited");
+    L->tma_bytes = entry_counter(L, "tma.bytes");
+    LLVMBasicBlockRef done = begin_thread0(L, "tma.init");
+    for (int i = 0; i < L->plan->tma_barriers; i++) {
+        LLVMValueRef args[2] = {group_barrier(L, llvm_kernel_i32(L, i)), llvm_kernel_i32(L, 1)};
+        llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.init.shared", NULL, 0, args, 2);
+    }
+    llvm_kernel_intrinsic(L, "llvm.nvvm.fence.mbarrier_init.release.cluster", NULL, 0, NULL, 0);
+    for (int i = 0; i < L->plan->num_tma_maps; i++) {   /* the descriptors on their way to the TMA unit */
+        LLVMValueRef map = LLVMGetParam(L->fn, (unsigned)(L->kernel->num_params + i));
+        LLVMTypeRef type = LLVMTypeOf(map);
+        llvm_kernel_intrinsic(L, "llvm.nvvm.prefetch.tensormap", &type, 1, &map, 1);
+    }
+    end_thread0(L, done);
+    LLVMValueRef zero = llvm_kernel_i32(L, 0);
+    llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
+}
+
+void llvm_tma_copy(Lowering *L, IrOp *op) {
+    const OpPlan *p = layout_op_plan(L->plan, op);
+    const TmaMap *map = &L->plan->tma_maps[p->tma_map - 1];
+    const SharedSwizzle *sw = &layout_op_plan(L->plan, layout_alloc_of(op->operands[0]))->alloc_swizzle;
+    llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
+    const IrValue *coord_values[IR_MAX_RANK];
+    int tile_dim[IR_MAX_RANK];
+    tma_source_dims(L->plan, op, coord_values, tile_dim);
+    LLVMValueRef origin[IR_MAX_RANK];
+    for (int d = 0; d < map->rank; d++)
+        origin[d] = coord_values[d] ? llvm_kernel_scalar(L, coord_values[d]) : llvm_kernel_i32(L, 0);
+    int64_t pitch;
+    LLVMValueRef slot = llvm_memory_shared_rows(L, op->operands[0], &pitch);
+    LLVMValueRef bar = group_barrier(L, load_i32(L, L->tma_groups));
+    LLVMValueRef tensor_map = LLVMGetParam(L->fn, (unsigned)(L->kernel->num_params + p->tma_map - 1));
+    /* boxes of a panel: the slot's rows, or (wgmma order) one per 64-row slab */
+    int64_t box_rows = map->row_warps ? 64 : sw->rows, panel_bytes = sw->rows * sw->panel * 2;
+    int64_t chunks = sw->rows / box_rows, boxes = sw->cols / sw->panel * chunks;
+    int chunk_bits = 0;
+    while (((int64_t)1 << chunk_bits) < chunks)
+        chunk_bits++;
+
+    /* Box b (its panel b / chunks, its rows (b % chunks) * box_rows) is
+       issued by thread b mod threads: the boxes of a slot go out in one
+       pass of the threads' instructions, not one after another. */
+    char name[64];
+    snprintf(name, sizeof name, "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.%dd", map->row_warps ? 5 : map->rank);
+    LLVMTypeRef ptr_cluster = LLVMPointerTypeInContext(L->ctx, 7);
+    int threads = L->plan->threads;
+    for (int64_t first = 0; first < boxes; first += threads) {
+        LLVMValueRef box = LLVMBuildAdd(L->b, L->tid, llvm_kernel_i32(L, first), "");
+        LLVMBasicBlockRef issue = llvm_kernel_block(L, "tma.copy");
+        LLVMBasicBlockRef done = llvm_kernel_block(L, "tma.done");
+        LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, box, llvm_kernel_i32(L, boxes), ""), issue, done);
+        LLVMPositionBuilderAtEnd(L->b, issue);
+        LLVMValueRef panel = LLVMBuildLShr(L->b, box, llvm_kernel_i32(L, chunk_bits), "");
+        LLVMValueRef row = LLVMBuildMul(L->b, LLVMBuildAnd(L->b, box, llvm_kernel_i32(L, chunks - 1), ""),
+                                        llvm_kernel_i32(L, box_rows), "");
+        /* wgmma order: box `chunk` is slab g S + tile, panel rows 64 chunk.. */
+        LLVMValueRef panel_row = map->row_warps ? LLVMBuildZExt(L->b, row, L->i64, "")
+                                                : llvm_memory_wgmma_row(L, sw, LLVMBuildZExt(L->b, row, L->i64, ""));
+        LLVMValueRef byte = LLVMBuildAdd(
+            L->b, LLVMBuildMul(L->b, LLVMBuildZExt(L->b, panel, L->i64, ""), llvm_kernel_i64(L, panel_bytes), ""),
+            LLVMBuildMul(L->b, panel_row, llvm_kernel_i64(L, sw->panel * 2), ""), "");
+        LLVMValueRef dst = LLVMBuildGEP2(L->b, L->i8, slot, &byte, 1, "");
+        LLVMValueRef col = LLVMBuildMul(L->b, panel, llvm_kernel_i32(L, sw->panel), "");
+        LLVMValueRef args[16];
+        int n = 0;
+        args[n++] = LLVMBuildAddrSpaceCast(L->b, dst, ptr_cluster, "");
+        args[n++] = bar;
+        args[n++] = tensor_map;
+        if (map->row_warps) {   /* (columns, r7, j, q, R): R = row0 / 32 + g + (W / 2) tile */
+            LLVMValueRef slab = LLVMBuildAnd(L->b, box, llvm_kernel_i32(L, chunks - 1), "");
+            LLVMValueRef g = LLVMBuildUDiv(L->b, slab, llvm_kernel_i32(L, sw->slabs), "");
+            LLVMValueRef tile = LLVMBuildURem(L->b, slab, llvm_kernel_i32(L, sw->slabs), "");
+            LLVMValueRef r = LLVMBuildAShr(L->b, origin[0], llvm_kernel_i32(L, 5), "");
+            r = LLVMBuildAdd(L->b, r, g, "");
+            r = LLVMBuildAdd(L->b, r, LLVMBuildMul(L->b, tile, llvm_kernel_i32(L, sw->warps / 2), ""), "");
+            args[n++] = LLVMBuildAdd(L->b, origin[1], col, "");
+            for (int i = 0; i < 3; i++)
+                args[n++] = llvm_kernel_i32(L, 0);
+            args[n++] = r;
+        } else {
+            for (int d = map->rank - 1; d >= 0; d--)   /* innermost first */
+                args[n++] = tile_dim[d] == 1   ? LLVMBuildAdd(L->b, origin[d], col, "")
+                            : tile_dim[d] == 0 ? LLVMBuildAdd(L->b, origin[d], row, "")
+                                               : origin[d];
+        }
+        args[n++] = LLVMConstInt(L->i16, 0, 0);   /* cta mask (unused) */
+        args[n++] = llvm_kernel_i64(L, 0);        /* cache hint (unused) */
+        args[n++] = LLVMConstInt(L->i1, 0, 0);
+        args[n++] = LLVMConstInt(L->i1, 0, 0);
+        args[n++] = llvm_kernel_i32(L, 0);        /* cta group: none */
+        llvm_kernel_intrinsic(L, name, NULL, 0, args, n);
+        end_thread0(L, done);
+    }
+    LLVMBasicBlockRef done = begin_thread0(L, "tma.count");
+    LLVMValueRef bytes = LLVMBuildAdd(L->b, load_i32(L, L->tma_bytes), llvm_kernel_i32(L, sw->rows * sw->cols * 2), "");
+    LLVMBuildStore(L->b, bytes, L->tma_bytes);
+    end_thread0(L, done);
+}
+
+void llvm_tma_commit(Lowering *L) {
+    LLVMValueRef group = load_i32(L, L->tma_groups);
+    LLVMBasicBlockRef done = begin_thread0(L, "tma.arrive");
+    LLVMValueRef args[2] = {group_barrier(L, group), load_i32(L, L->tma_bytes)};
+    llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", NULL, 0, args, 2);
+    LLVMBuildStore(L->b, llvm_kernel_i32(L, 0), L->tma_bytes);
+    end_thread0(L, done);
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, group, llvm_kernel_i32(L, 1), ""), L->tma_groups);
+}
+
+void llvm_tma_wait(Lowering *L, const IrOp *op) {
+    LLVMValueRef target = LLVMBuildSub(L->b, load_i32(L, L->tma_groups), llvm_kernel_i32(L, op->int_value), "");
+    LLVMBasicBlockRef check = llvm_kernel_block(L, "tma.wait");
+    LLVMBasicBlockRef spin = llvm_kernel_block(L, "tma.spin");
+    LLVMBasicBlockRef next = llvm_kernel_block(L, "tma.next");
+    LLVMBasicBlockRef done = llvm_kernel_block(L, "tma.waited");
+    LLVMBuildBr(L->b, check);
+    LLVMPositionBuilderAtEnd(L->b, check);
+    LLVMValueRef group = load_i32(L, L->tma_waited);
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, group, target, ""), spin, done);
+    LLVMPositionBuilderAtEnd(L->b, spin);
+    int shift = 0;
+    while ((1 << shift) < L->plan->tma_barriers)
+        shift++;
+    LLVMValueRef parity = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, group, llvm_kernel_i32(L, shift), ""),
+                                       llvm_kernel_i32(L, 1), "");
+    LLVMValueRef args[2] = {group_barrier(L, group), parity};
+    LLVMValueRef landed = llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta", NULL,
+                                                0, args, 2);
+    LLVMBuildCondBr(L->b, landed, next, spin);
+    LLVMPositionBuilderAtEnd(L->b, next);
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, group, llvm_kernel_i32(L, 1), ""), L->tma_waited);
+    LLVMBuildBr(L->b, check);
+    LLVMPositionBuilderAtEnd(L->b, done);
+}
