@@ -191,6 +191,17 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
         fprintf(out, "swizzle %dB: slots of %lldx%lld in panels of %d%s\n", s->panel * 2, (long long)s->rows,
                 (long long)s->cols, s->panel, s->permute_rows ? ", rows in wgmma order" : "");
     }
+    if (p->tma_map) {
+        indent(depth, out);
+        fprintf(out, "tma: bulk copies through map #%d, completing on the group's mbarrier\n", p->tma_map - 1);
+    } else if (P->plan->tma && op->opcode == IR_ASYNC_COMMIT) {
+        indent(depth, out);
+        fprintf(out, "tma: thread 0 arrives on mbarrier (group mod %d) expecting the group's bytes\n",
+                P->plan->tma_barriers);
+    } else if (P->plan->tma && op->opcode == IR_ASYNC_WAIT) {
+        indent(depth, out);
+        fprintf(out, "tma: every thread waits on the groups' mbarriers (parity), no barrier after\n");
+    }
     if (P->phase >= PHASE_SHARED && p->scratch_bytes > 0)
         print_buffer(P, p, depth, out);
 }
@@ -220,7 +231,18 @@ void plan_print(KernelPlan *plan, const char *phase, FILE *out) {
             layout_number(&P, plan->values[i].layout);
     for (int i = 0; P.phase >= PHASE_CONVERT && i < plan->num_converts; i++)
         layout_number(&P, plan->converts[i]->to);
-    fprintf(out, "// plan after %s: kernel %s, %d threads\n", phase, plan->kernel->name, plan->threads);
+    fprintf(out, "// plan after %s: kernel %s, %d threads%s\n", phase, plan->kernel->name, plan->threads,
+            plan->tma ? ", the TMA entry" : "");
+    for (int i = 0; plan->tma && i < plan->num_tma_maps; i++) {
+        const TmaMap *m = &plan->tma_maps[i];
+        fprintf(out, "// tma map #%d: %s, box [", i, plan->kernel->params[m->param].name);
+        for (int d = 0; d < m->rank; d++)
+            fprintf(out, "%s%lld", d ? ", " : "", (long long)m->box[d]);
+        fprintf(out, "], swizzle %dB", m->swizzle_bytes);
+        if (m->row_warps)
+            fprintf(out, ", rows in wgmma order (5 dims: %d warps, %d slabs)", m->row_warps, m->row_slabs);
+        fputc('\n', out);
+    }
     for (int i = 0; i < P.layouts.len; i++) {
         char text[512];
         layout_format(P.layouts.items[i], text, sizeof text);
@@ -231,6 +253,9 @@ void plan_print(KernelPlan *plan, const char *phase, FILE *out) {
     renumber(plan->kernel->body, P.num_params);
     if (P.phase >= PHASE_SHARED)
         fprintf(out, "// shared: %lld bytes in %d buffers\n", (long long)plan->shared_bytes, plan->num_buffers);
+    if (P.phase >= PHASE_SHARED && plan->tma)
+        fprintf(out, "// mbarriers: %d at [%lld, %lld)\n", plan->tma_barriers, (long long)plan->tma_barrier_offset,
+                (long long)(plan->tma_barrier_offset + 8 * plan->tma_barriers));
     if (P.phase >= PHASE_BARRIER)
         fprintf(out, "// barriers: %d\n", plan->num_barriers);
 }
