@@ -380,19 +380,35 @@ tessrt_status tessrt_kernel_prepare(const tessrt_kernel *k, int device, char *ch
     return s;
 }
 
+static tessrt_status entry_for(const tessrt_kernel *k, int device, bool interp, const tessrt_arg *args,
+                               const int64_t *sizes, char *desc, size_t desc_size);
+
 tessrt_status tessrt_kernel_entry_for(const tessrt_kernel *k, int device, const tessrt_arg *args, int num_args,
                                       char *desc, size_t desc_size) {
     if (!k || !desc || !desc_size)
         return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_kernel_entry_for: NULL argument");
-    int64_t sizes[64];
-    if (k->num_params > 64)
-        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_kernel_entry_for: more than 64 parameters");
-    tessrt_status s = check_arguments(k, args, num_args, sizes);
+    int64_t small[32];
+    int64_t *sizes = k->num_params <= 32 ? small : malloc(sizeof *sizes * (size_t)k->num_params);
+    if (!sizes)
+        return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    uint32_t grid[3];
     bool interp = false;
+    tessrt_status s = check_arguments(k, args, num_args, sizes);
+    if (s == TESSRT_OK)
+        s = check_contracts_and_grid(k, sizes, grid);
     if (s == TESSRT_OK)
         s = tessrt_device_route(device, &interp);
-    if (s != TESSRT_OK)
-        return s;
+    if (s == TESSRT_OK)
+        s = entry_for(k, device, interp, args, sizes, desc, desc_size);
+    if (sizes != small)
+        free(sizes);
+    return s;
+}
+
+/* tessrt_kernel_entry_for after the checks: `sizes` are the arguments'. */
+static tessrt_status entry_for(const tessrt_kernel *k, int device, bool interp, const tessrt_arg *args,
+                               const int64_t *sizes, char *desc, size_t desc_size) {
+    tessrt_status s;
     if (interp) {
         snprintf(desc, desc_size, "the interpreter");
         return TESSRT_OK;
@@ -430,14 +446,14 @@ tessrt_status tessrt_launch(const tessrt_kernel *k, int device, const tessrt_arg
         return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_launch: NULL kernel");
     enum { SMALL = 32 };
     int64_t small_sizes[SMALL];
-    void *small_params[SMALL];
+    void *small_params[SMALL + TESSRT_MAX_TMA_MAPS];
     LaunchValue small_values[SMALL];
     int64_t *sizes = small_sizes;
     void **params = small_params;
     LaunchValue *values = small_values;
     if (k->num_params > SMALL) {
         sizes = malloc(sizeof *sizes * (size_t)k->num_params);
-        params = malloc(sizeof *params * (size_t)k->num_params);
+        params = malloc(sizeof *params * (size_t)(k->num_params + TESSRT_MAX_TMA_MAPS));
         values = malloc(sizeof *values * (size_t)k->num_params);
         if (!sizes || !params || !values) {
             free(sizes);
@@ -478,22 +494,12 @@ tessrt_status tessrt_launch(const tessrt_kernel *k, int device, const tessrt_arg
             /* the TMA entry when these arguments meet its rules, with its
                tensor maps after the kernel's parameters (docs/manifest.md "tma") */
             _Alignas(64) unsigned char maps[TESSRT_MAX_TMA_MAPS][128];
-            void *tma_params[SMALL + TESSRT_MAX_TMA_MAPS];
-            void *tma_function;
-            int tma_shared;
             char why[8];
             const TessrtArtifact *a = &k->artifacts[k->loaded[ordinal].artifact];
-            void **launch_params = params;
-            if (a->tma && k->num_params <= SMALL &&
-                tessrt_driver_tma(k, ordinal, args, sizes, &tma_function, &tma_shared, maps, why, sizeof why)) {
-                memcpy(tma_params, params, sizeof *params * (size_t)k->num_params);
+            if (a->tma && tessrt_driver_tma(k, ordinal, args, sizes, &function, &shared, maps, why, sizeof why))
                 for (int i = 0; i < a->tma->num_maps; i++)
-                    tma_params[k->num_params + i] = maps[i];
-                launch_params = tma_params;
-                function = tma_function;
-                shared = tma_shared;
-            }
-            s = tessrt_driver_launch(k, ordinal, function, grid, threads, shared, stream, launch_params);
+                    params[k->num_params + i] = maps[i];
+            s = tessrt_driver_launch(k, ordinal, function, grid, threads, shared, stream, params);
         }
     }
     if (sizes != small_sizes) {

@@ -357,8 +357,10 @@ static int run_on_device(Run *run, int device, bool verbose) {
         run->args[i] = tessrt_arg_array(run->device[i]);
     }
     char entry[512] = "";
-    if (s == TESSRT_OK && verbose && device != TESSRT_DEVICE_INTERP)
-        s = tessrt_kernel_entry_for(run->kernel, device, run->args, run->num_params, entry, sizeof entry);
+    /* -v: which entry the launch takes; a failure here is the launch's to report */
+    if (s == TESSRT_OK && verbose && device != TESSRT_DEVICE_INTERP &&
+        tessrt_kernel_entry_for(run->kernel, device, run->args, run->num_params, entry, sizeof entry) != TESSRT_OK)
+        snprintf(entry, sizeof entry, "entry unknown (%s)", tessrt_last_error());
     if (s == TESSRT_OK)
         s = tessrt_launch(run->kernel, device, run->args, run->num_params, NULL);
     if (s == TESSRT_OK)

@@ -96,7 +96,7 @@ typedef struct Lowering {
     LoopLowering *loop;                /* the innermost `for` being lowered; NULL outside */
     bool grouped_grid;                 /* program ids in groups of rows (llvm_kernel.c program_ids) */
     LLVMValueRef program_ids[2];       /* ... computed at the first program_id */
-    LLVMValueRef tma_groups, tma_waited, tma_bytes;   /* a TMA plan's counters (llvm_tma.c) */
+    LLVMValueRef tma_armed, tma_waited, tma_bytes, tma_history;   /* a TMA plan's counters (llvm_tma.c) */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
 } Lowering;
 

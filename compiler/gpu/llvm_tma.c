@@ -7,14 +7,21 @@
  * changes:
  *   - async_copy: one cp.async.bulk.tensor per box (PTX ISA 9.7.9.25.5.1)
  *     into the slot, box b issued by thread b (mod the block's threads),
- *     completing on the current group's mbarrier; thread 0 counts the bytes;
- *   - async_commit: thread 0 arrives on that mbarrier expecting the group's
- *     bytes (mbarrier.arrive.expect_tx, 9.7.13.15.11; 0 bytes when the
- *     group's copies were skipped: the phase completes at once), and every
- *     thread counts the group;
+ *     completing on the current group's mbarrier; every thread counts the
+ *     bytes; a barrier before the copies is preceded by
+ *     fence.proxy.async.shared::cta (generic writes of the ring's bytes);
+ *   - async_commit: a group whose copies all ran (every thread counts the
+ *     bytes: the copies' guards are uniform) is armed: thread 0 arrives on
+ *     its mbarrier expecting the bytes (mbarrier.arrive.expect_tx,
+ *     9.7.13.15.11), and the count of armed groups, g, goes up. A group
+ *     whose copies were all skipped (a loop's tail) arms nothing, so that
+ *     no run of empty groups can move a barrier's phase past a thread that
+ *     has yet to wait on it; a history bit per group says which were;
  *   - async_wait N: every thread waits (mbarrier.try_wait.parity,
- *     9.7.13.15.16) for each group it has not waited for up to the N-th
- *     newest, on barrier g mod B with parity (g / B) mod 2. The mbarrier's
+ *     9.7.13.15.16) for each armed group it has not waited for, up to the
+ *     N newest committed groups less those of them that were empty
+ *     (popcount of the history's low N bits; tma.c allows N <= 31), on
+ *     barrier g mod B with parity (g / B) mod 2. The mbarrier's
  *     phase completion makes the bulk copies' bytes visible to the waiting
  *     thread: no barrier or proxy fence follows (barrier.c).
  * A bulk copy may complete before its expect_tx: the barrier's tx-count
@@ -22,7 +29,7 @@
  * phase cannot complete before thread 0's arrival, its only one.
  *
  * The counters are per-thread i32 allocas (promoted to registers): groups
- * committed, groups waited for, and thread 0's bytes of the open group.
+ * armed, armed groups waited for, the open group's bytes and the history.
  * The mbarriers are initialized by thread 0 at the start of the body, with
  * an arrival count of 1, published by fence.mbarrier_init and a barrier.
  */
@@ -59,9 +66,10 @@ static void end_thread0(Lowering *L, LLVMBasicBlockRef done) {
 }
 
 void llvm_tma_begin(Lowering *L) {
-    L->tma_groups = entry_counter(L, "tma.groups");
+    L->tma_armed = entry_counter(L, "tma.armed");
     L->tma_waited = entry_counter(L, "tma.waited");
     L->tma_bytes = entry_counter(L, "tma.bytes");
+    L->tma_history = entry_counter(L, "tma.history");
     LLVMBasicBlockRef done = begin_thread0(L, "tma.init");
     for (int i = 0; i < L->plan->tma_barriers; i++) {
         LLVMValueRef args[2] = {group_barrier(L, llvm_kernel_i32(L, i)), llvm_kernel_i32(L, 1)};
@@ -82,6 +90,12 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
     const OpPlan *p = layout_op_plan(L->plan, op);
     const TmaMap *map = &L->plan->tma_maps[p->tma_map - 1];
     const SharedSwizzle *sw = &layout_op_plan(L->plan, layout_alloc_of(op->operands[0]))->alloc_swizzle;
+    /* Bytes that threads wrote through the generic proxy (a conversion's or
+       an epilogue's scratch sharing the ring's bytes) are made visible to
+       the async proxy before the barrier that orders them before the bulk
+       copies (PTX ISA 9.7.13.4.18, proxy fences). */
+    if (p->barriers & (1u << BARRIER_BEFORE_WRITE))
+        llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
     const IrValue *coord_values[IR_MAX_RANK];
     int tile_dim[IR_MAX_RANK];
@@ -91,7 +105,7 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
         origin[d] = coord_values[d] ? llvm_kernel_scalar(L, coord_values[d]) : llvm_kernel_i32(L, 0);
     int64_t pitch;
     LLVMValueRef slot = llvm_memory_shared_rows(L, op->operands[0], &pitch);
-    LLVMValueRef bar = group_barrier(L, load_i32(L, L->tma_groups));
+    LLVMValueRef bar = group_barrier(L, load_i32(L, L->tma_armed));
     LLVMValueRef tensor_map = LLVMGetParam(L->fn, (unsigned)(L->kernel->num_params + p->tma_map - 1));
     /* boxes of a panel: the slot's rows, or (wgmma order) one per 64-row slab */
     int64_t box_rows = map->row_warps ? 64 : sw->rows, panel_bytes = sw->rows * sw->panel * 2;
@@ -154,24 +168,40 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
         llvm_kernel_intrinsic(L, name, NULL, 0, args, n);
         end_thread0(L, done);
     }
-    LLVMBasicBlockRef done = begin_thread0(L, "tma.count");
     LLVMValueRef bytes = LLVMBuildAdd(L->b, load_i32(L, L->tma_bytes), llvm_kernel_i32(L, sw->rows * sw->cols * 2), "");
     LLVMBuildStore(L->b, bytes, L->tma_bytes);
-    end_thread0(L, done);
 }
 
 void llvm_tma_commit(Lowering *L) {
-    LLVMValueRef group = load_i32(L, L->tma_groups);
-    LLVMBasicBlockRef done = begin_thread0(L, "tma.arrive");
-    LLVMValueRef args[2] = {group_barrier(L, group), load_i32(L, L->tma_bytes)};
-    llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", NULL, 0, args, 2);
+    LLVMValueRef bytes = load_i32(L, L->tma_bytes);
+    LLVMValueRef filled = LLVMBuildICmp(L->b, LLVMIntNE, bytes, llvm_kernel_i32(L, 0), "");
+    LLVMValueRef history = LLVMBuildShl(L->b, load_i32(L, L->tma_history), llvm_kernel_i32(L, 1), "");
+    LLVMBuildStore(L->b, LLVMBuildOr(L->b, history, LLVMBuildZExt(L->b, filled, L->i32, ""), ""), L->tma_history);
     LLVMBuildStore(L->b, llvm_kernel_i32(L, 0), L->tma_bytes);
-    end_thread0(L, done);
-    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, group, llvm_kernel_i32(L, 1), ""), L->tma_groups);
+    LLVMBasicBlockRef arm = llvm_kernel_block(L, "tma.arm");
+    LLVMBasicBlockRef done = llvm_kernel_block(L, "tma.armed");
+    LLVMBuildCondBr(L->b, filled, arm, done);
+    LLVMPositionBuilderAtEnd(L->b, arm);
+    LLVMValueRef armed = load_i32(L, L->tma_armed);
+    LLVMBasicBlockRef after = begin_thread0(L, "tma.arrive");
+    LLVMValueRef args[2] = {group_barrier(L, armed), bytes};
+    llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", NULL, 0, args, 2);
+    end_thread0(L, after);
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, armed, llvm_kernel_i32(L, 1), ""), L->tma_armed);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, done);
 }
 
 void llvm_tma_wait(Lowering *L, const IrOp *op) {
-    LLVMValueRef target = LLVMBuildSub(L->b, load_i32(L, L->tma_groups), llvm_kernel_i32(L, op->int_value), "");
+    /* the armed groups up to the N-th newest committed one: the N newest
+       less those of them that were empty (their bits in the history) */
+    LLVMValueRef target = load_i32(L, L->tma_armed);
+    if (op->int_value > 0) {
+        LLVMValueRef recent = LLVMBuildAnd(L->b, load_i32(L, L->tma_history),
+                                           llvm_kernel_i32(L, ((int64_t)1 << op->int_value) - 1), "");
+        LLVMTypeRef i32 = L->i32;
+        target = LLVMBuildSub(L->b, target, llvm_kernel_intrinsic(L, "llvm.ctpop", &i32, 1, &recent, 1), "");
+    }
     LLVMBasicBlockRef check = llvm_kernel_block(L, "tma.wait");
     LLVMBasicBlockRef spin = llvm_kernel_block(L, "tma.spin");
     LLVMBasicBlockRef next = llvm_kernel_block(L, "tma.next");

@@ -290,7 +290,9 @@ static void ptxas_job_reap(PtxasJob *job) {
         a->registers = ptxas_number_before(used ? used : "", " registers");
         a->spill_stores = ptxas_number_before(section, " bytes spill stores");
         a->spill_loads = ptxas_number_before(section, " bytes spill loads");
-        if (a->tma_entry) {
+        if (a->tma_entry && !strstr(report ? report : "", "entry function '")) {
+            a->tma_registers = a->tma_spills = -1;   /* a report without sections: unknown */
+        } else if (a->tma_entry) {
             section = ptxas_entry_section(report, a->tma_entry);
             used = strstr(section, "Used ");
             a->tma_registers = ptxas_number_before(used ? used : "", " registers");

@@ -24,8 +24,10 @@
  * (columns, r7, j, q, R) with strides (1, 1, 8W, 8, 32) rows, so that one
  * box (P, 8, 2, 4, 1) at R = row0 / 32 + g + (W / 2) tile lands as the 64
  * panel rows of slab g S + tile, in order; that needs the tile's first row
- * to be a multiple of 32 (checked here) and, at launch, M a multiple of the
- * block's rows (16 W S), R's extent then M / 32 - W / 4 (docs/manifest.md).
+ * to be a multiple of the tile's rows 16 W S (checked here: a box is out of
+ * bounds if any of its coordinates is, and mixes rows 32 R.. with 32 R +
+ * 8 W..) and, at launch, M a multiple of them too, R's extent then
+ * M / 32 - W / 4 (docs/manifest.md).
  *
  * Completion: commit group g arrives on mbarrier g mod tma_barriers, which
  * is at least twice the deepest ring (a barrier is armed again only after
@@ -172,9 +174,11 @@ static int copy_map(KernelPlan *plan, const OpPlan *p, TmaMap *maps, int *num_ma
         return -1;
     TmaMap map = {.param = s.param, .rank = s.rank, .swizzle_bytes = sw->panel * 2, .dtype = dtype};
     if (sw->permute_rows) {
-        /* rows in wgmma order: a 2-dim array whose tile starts at a row that
-           is a multiple of 32 (the map's outer dim steps 32 rows) */
-        if (s.rank != 2 || s.tile_dim[0] != 0 || (s.coord[0] && !multiple_of(s.coord[0], 32, 0)))
+        /* rows in wgmma order: a 2-dim array whose tile starts at a multiple
+           of its rows (16 W S): with M one too, a box (rows from 32 R on
+           and from 32 R + 8 W on) is wholly in bounds or wholly out, so
+           TMA's all-or-nothing bounds of a box are the rows' own */
+        if (s.rank != 2 || s.tile_dim[0] != 0 || (s.coord[0] && !multiple_of(s.coord[0], sw->rows, 0)))
             return -1;
         map.row_warps = sw->warps;
         map.row_slabs = sw->slabs;
@@ -201,6 +205,8 @@ bool tma_plan(KernelPlan *plan) {
     int64_t deepest = 1;
     for (int i = 0; i < plan->num_ops; i++) {
         OpPlan *p = &plan->ops[i];
+        if (p->op->opcode == IR_ASYNC_WAIT && p->op->int_value > 31)
+            return false;   /* llvm_tma.c keeps 32 groups' history */
         if (p->op->opcode != IR_ASYNC_COPY)
             continue;
         int map = copy_map(plan, p, maps, &num_maps);

@@ -432,6 +432,29 @@ def wg_tma_k0(rng):
     return matmul_f32_case(rng, "f16", False, 130, 0, 72)
 
 
+@case("wg-tma-two-loops", inputs("wgmma.tess"), kernel="wg_two_loops", tma="yes")
+def wg_tma_two_loops(rng):
+    m, k, n = 256, 392, 128
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    b = array_in("b", "f16", rng.standard_normal((k, n)))
+    half = ((k + 127) // 128) * 64   # the second loop's k tiles: cdiv(K, 2 BK) of BK
+    return [a, b, array_out("c", "f32"), array_out("r", "f32")], \
+        lambda: {"c": f(a)[:, :half] @ f(b)[:half], "r": (f(a) @ f(b)).sum(axis=1)}
+
+
+@case("wg-shifted", inputs("wgmma.tess"), kernel="wg_shifted")
+def wg_shifted(rng):
+    m, k, n = 288, 200, 136   # the last block's tile runs 32 rows past M: zeros there
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    b = array_in("b", "f16", rng.standard_normal((k, n)))
+
+    def ref():
+        ap = np.zeros((((m + 127) // 128) * 128 + 32, k))
+        ap[:m] = f(a)
+        return {"c": (ap[32:32 + m] @ f(b))}
+    return [a, b, array_out("c", "f32")], ref
+
+
 @case("wg-tma-m-edge-falls-back", inputs("wgmma.tess"), kernel="wg_mm", tma="no")
 def wg_tma_m_edge(rng):
     return matmul_f32_case(rng, "f16", False, 300, 328, 200)
