@@ -822,8 +822,9 @@ static void assign_for(Assign *A, IrOp *op) {
 
 static void assign_if(Assign *A, IrOp *op) {
     assign_block(A, op->body);
-    assign_block(A, op->else_body);
-    IrOp *ty = op->body->last, *ey = op->else_body->last;
+    if (op->else_body)   /* tile IR text may leave out an else without results */
+        assign_block(A, op->else_body);
+    IrOp *ty = op->body->last, *ey = op->else_body ? op->else_body->last : NULL;
     for (int i = 0; i < op->num_results; i++) {
         const Layout *l = NULL;
         if (ty && ty->opcode == IR_YIELD && i < ty->num_operands && !splat_source(A, ty->operands[i]))
