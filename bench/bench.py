@@ -133,7 +133,8 @@ def tessera_variants(c):
                                                   "matmul_128x256x64_w8_s3_sm90a", "matmul_128x256x64_w8_s4_sm90a",
                                                   "matmul_256x128x64_w8_s3_sm90a", "matmul_128x128x64_w8_s4_sm90a",
                                                   "matmul_128x64x64_w4_s4_sm90a", "matmul_128x128x64_w8_s3_sm90a",
-                                                  "matmul_128x128x64_w4_s3_sm90a")]
+                                                  "matmul_128x128x64_w4_s3_sm90a", "matmul_64x128x64_w4_s4_sm90a",
+                                                  "matmul_64x64x64_w4_s4_sm90a", "matmul_128x64x128_w4_s3_sm90a")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:
@@ -141,13 +142,14 @@ def tessera_variants(c):
                                                      "attn_d64_bq128_w8_s3", "attn_d64_bq128_w8_sm80",
                                                      "attn_d64_bq128_w4", "attn_d64_bq128_bk32_w4_s3",
                                                      "attn_d64_bq128_w8_sm90a", "attn_d64_bq128_w4_sm90a",
-                                                     "attn_d64_bq64_w4_sm90a", "attn_d64_bq128_bk128_w8_sm90a")]
+                                                     "attn_d64_bq64_w4_sm90a", "attn_d64_bq128_bk128_w8_sm90a",
+                                                     "attn_d64_bq64_w4_s3_sm90a", "attn_d64_bq128_w4_s3_sm90a")]
         return [(v, "attention", kern) for v in ("attn_d128_bq64_w8", "attn_d128_bq128_w8", "attn_d128_bq128_w8_s3",
                                                  "attn_d128_bq64_w4", "attn_d128_bq128_w8_s1",
                                                  "attn_d128_bq128_w8_sm80", "attn_d128_bq128_bk32_w4",
                                                  "attn_d128_bq128_bk32_w4_s3", "attn_d128_bq128_w8_sm90a",
                                                  "attn_d128_bq128_w8_s3_sm90a", "attn_d128_bq128_bk128_w8_sm90a",
-                                                 "attn_d128_bq64_w4_sm90a")]
+                                                 "attn_d128_bq64_w4_sm90a", "attn_d128_bq128_bk128_w8_s3_sm90a")]
     return []
 
 

@@ -126,6 +126,9 @@ matmul_128x128x64_w8_s4_sm90a matmul BM=128 BN=128 BK=64 W=8 NS=4 --arch=sm_90a
 matmul_128x64x64_w4_s4_sm90a  matmul BM=128 BN=64 BK=64 W=4 NS=4 --arch=sm_90a
 matmul_128x128x64_w8_s3_sm90a matmul BM=128 BN=128 BK=64 W=8 NS=3 --arch=sm_90a
 matmul_128x128x64_w4_s3_sm90a matmul BM=128 BN=128 BK=64 W=4 NS=3 --arch=sm_90a
+matmul_64x128x64_w4_s4_sm90a  matmul BM=64 BN=128 BK=64 W=4 NS=4 --arch=sm_90a
+matmul_64x64x64_w4_s4_sm90a   matmul BM=64 BN=64 BK=64 W=4 NS=4 --arch=sm_90a
+matmul_128x64x128_w4_s3_sm90a matmul BM=128 BN=64 BK=128 W=4 NS=3 --arch=sm_90a
 attn_d64_bq128_w8     attention  D=64 BQ=128 BK=64 W=8
 attn_d64_bq64_w4      attention  D=64 BQ=64 BK=64 W=4
 attn_d128_bq64_w8     attention  D=128 BQ=64 BK=64 W=8
@@ -149,6 +152,9 @@ attn_d64_bq128_w8_sm90a attention D=64 BQ=128 BK=64 W=8 --arch=sm_90a
 attn_d64_bq128_w4_sm90a attention D=64 BQ=128 BK=64 W=4 --arch=sm_90a
 attn_d64_bq64_w4_sm90a attention D=64 BQ=64 BK=64 W=4 --arch=sm_90a
 attn_d64_bq128_bk128_w8_sm90a attention D=64 BQ=128 BK=128 W=8 --arch=sm_90a
+attn_d64_bq64_w4_s3_sm90a attention D=64 BQ=64 BK=64 W=4 NS=3 --arch=sm_90a
+attn_d64_bq128_w4_s3_sm90a attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a
+attn_d128_bq128_bk128_w8_s3_sm90a attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a
 '
 fail=0
 count=0
