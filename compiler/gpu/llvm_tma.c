@@ -10,8 +10,8 @@
  *     completing on the current group's mbarrier; every thread counts the
  *     bytes; a barrier before the copies is preceded by
  *     fence.proxy.async.shared::cta (generic writes of the ring's bytes);
- *   - async_commit: a group whose copies all ran (every thread counts the
- *     bytes: the copies' guards are uniform) is armed: thread 0 arrives on
+ *   - async_commit: a group with copies (every thread counts the bytes:
+ *     the copies' guards are uniform, so all agree) is armed: thread 0 arrives on
  *     its mbarrier expecting the bytes (mbarrier.arrive.expect_tx,
  *     9.7.13.15.11), and the count of armed groups, g, goes up. A group
  *     whose copies were all skipped (a loop's tail) arms nothing, so that

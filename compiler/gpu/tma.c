@@ -29,10 +29,11 @@
  * 8 W..) and, at launch, M a multiple of them too, R's extent then
  * M / 32 - W / 4 (docs/manifest.md).
  *
- * Completion: commit group g arrives on mbarrier g mod tma_barriers, which
- * is at least twice the deepest ring (a barrier is armed again only after
- * every thread has waited for its previous phase: the ring's barrier, or
- * the async wgmma's, between that wait and the slot's next copy).
+ * Completion (llvm_tma.c): the g-th commit group that has copies arrives
+ * on mbarrier g mod tma_barriers, which is at least twice the deepest ring
+ * (a barrier is armed again only after every thread has waited for its
+ * previous phase: the ring's barrier, or the async wgmma's, lies between
+ * that wait and the slot's next copy); empty groups arm none.
  */
 #include "codegen.h"
 
