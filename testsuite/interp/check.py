@@ -434,12 +434,48 @@ def wg_tma_k0(rng):
 
 @case("wg-tma-two-loops", inputs("wgmma.tess"), kernel="wg_two_loops", tma="yes")
 def wg_tma_two_loops(rng):
-    m, k, n = 256, 392, 128
+    return wgmma_two_loops_case(rng, 256, 392, 128)
+
+
+# Short loops through the TMA entry: 1 and 2 trips, two loops of 1 and 1 or
+# 3 and 2 trips, and (pipe_two_loops, 64-row blocks) a first loop of no trip
+# or of 1 before a second of 2.
+@case("wg-tma-one-trip", inputs("wgmma.tess"), kernel="wg_mm", tma="yes")
+def wg_tma_one_trip(rng):
+    return matmul_f32_case(rng, "f16", False, 256, 64, 136)
+
+
+@case("wg-tma-two-trips", inputs("wgmma.tess"), kernel="wg_mm", tma="yes")
+def wg_tma_two_trips(rng):
+    return matmul_f32_case(rng, "f16", False, 256, 128, 136)
+
+
+def wgmma_two_loops_case(rng, m, k, n):
     a = array_in("a", "f16", rng.standard_normal((m, k)))
     b = array_in("b", "f16", rng.standard_normal((k, n)))
-    half = ((k + 127) // 128) * 64   # the second loop's k tiles: cdiv(K, 2 BK) of BK
+    half = min(((k + 127) // 128) * 64, k)   # the second loop's k tiles: cdiv(K, 2 BK) of BK
     return [a, b, array_out("c", "f32"), array_out("r", "f32")], \
         lambda: {"c": f(a)[:, :half] @ f(b)[:half], "r": (f(a) @ f(b)).sum(axis=1)}
+
+
+@case("wg-tma-two-loops-one-trip", inputs("wgmma.tess"), kernel="wg_two_loops", tma="yes")
+def wg_tma_two_loops_one_trip(rng):
+    return wgmma_two_loops_case(rng, 128, 64, 128)
+
+
+@case("wg-tma-two-loops-short", inputs("wgmma.tess"), kernel="wg_two_loops", tma="yes")
+def wg_tma_two_loops_short(rng):
+    return wgmma_two_loops_case(rng, 256, 136, 128)
+
+
+@case("pipe-tma-first-loop-empty", inputs("pipeline.tess"), kernel="pipe_two_loops", tma="yes")
+def pipe_tma_first_loop_empty(rng):
+    return matmul_case(rng, 128, 32, 64)
+
+
+@case("pipe-tma-first-loop-short", inputs("pipeline.tess"), kernel="pipe_two_loops", tma="yes")
+def pipe_tma_first_loop_short(rng):
+    return matmul_case(rng, 128, 96, 64)
 
 
 @case("wg-shifted", inputs("wgmma.tess"), kernel="wg_shifted")
