@@ -1140,6 +1140,12 @@ static bool wgmma_dot_fits(Assign *A, const IrOp *op) {
     if (!layout_is_pow2(m) || !layout_is_pow2(n) || !layout_is_pow2(k) || m % (16 * warps) != 0 || n < 16 ||
         n > 256 || k < 16)
         return false;
+    /* One m64nNk16 holds N / 2 accumulator registers a thread, and ptxas
+       needs about 26 more around it (its C7602 asks for 154 at N = 256);
+       a thread has 65536 / threads of them (at most 255). Beyond: mma.sync. */
+    int64_t registers = 65536 / A->plan->threads;
+    if (n / 2 + 32 > (registers < 255 ? registers : 255))
+        return false;
     IrValue *b_source = dot_b_source(A, op);
     return in_place_operand(A, op, b_source) &&
            !(in_place_operand(A, op, av) &&
