@@ -339,6 +339,14 @@ static bool load_param(Loader *ld, const cJSON *obj, const char *where, TessrtPa
     return true;
 }
 
+/* The index of the kernel's array parameter `name`, or -1. */
+static int array_param(const tessrt_kernel *k, const char *name) {
+    for (int j = 0; j < k->num_params; j++)
+        if (k->params[j].kind == TESSRT_PARAM_ARRAY && strcmp(k->params[j].name, name) == 0)
+            return j;
+    return -1;
+}
+
 /* An artifact's "tma" record (docs/manifest.md): version 1, its entry, and
    per tensor map an array parameter of 16-bit elements, one box extent per
    dim (1 to 256), and a swizzle of 32, 64 or 128 bytes that the innermost
@@ -377,10 +385,7 @@ static bool load_tma(Loader *ld, const cJSON *obj, const char *where, TessrtArti
         if (ld->status != TESSRT_OK)
             return false;
         TessrtTmaMap *tm = &t->maps[i];
-        tm->param = -1;
-        for (int j = 0; j < k->num_params; j++)
-            if (k->params[j].kind == TESSRT_PARAM_ARRAY && strcmp(k->params[j].name, param) == 0)
-                tm->param = j;
+        tm->param = array_param(k, param);
         if (tm->param < 0)
             return load_fail(ld, field, "'param' is '%s', not an array parameter of kernel '%s'", param, k->name);
         int v;
@@ -608,10 +613,7 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
             if (ld->status != TESSRT_OK)
                 return false;
             TessrtCover *tc = &k->covers[i];
-            tc->param = -1;
-            for (int j = 0; j < k->num_params; j++)
-                if (k->params[j].kind == TESSRT_PARAM_ARRAY && strcmp(k->params[j].name, param) == 0)
-                    tc->param = j;
+            tc->param = array_param(k, param);
             if (tc->param < 0)
                 return load_fail(ld, field, "'%s' is not an array parameter of the kernel", param);
             tc->dim = (int)dim->valuedouble;

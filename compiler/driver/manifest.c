@@ -190,6 +190,15 @@ static bool manifest_arch_version(const char *arch, int *major, int *minor) {
     return true;
 }
 
+/* What ptxas reported for a cubin (registers, spill bytes), or null: PTX
+   has none, and -1 is unknown. */
+static void add_ptxas_count(cJSON *o, const char *key, bool cubin, int value) {
+    if (cubin && value >= 0)
+        cJSON_AddNumberToObject(o, key, value);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
 /* "tma": the artifact's second entry, launched with one CUtensorMap per
    map after the kernel's parameters when the arguments meet TMA's rules. */
 static cJSON *manifest_tma(const ManifestTma *t, bool cubin) {
@@ -197,14 +206,8 @@ static cJSON *manifest_tma(const ManifestTma *t, bool cubin) {
     cJSON_AddNumberToObject(o, "version", 1);
     cJSON_AddStringToObject(o, "entry", t->entry);
     cJSON_AddNumberToObject(o, "shared_bytes", (double)t->shared_bytes);
-    if (cubin && t->registers >= 0)
-        cJSON_AddNumberToObject(o, "registers", t->registers);
-    else
-        cJSON_AddNullToObject(o, "registers");
-    if (cubin && t->spills >= 0)
-        cJSON_AddNumberToObject(o, "spills", t->spills);
-    else
-        cJSON_AddNullToObject(o, "spills");
+    add_ptxas_count(o, "registers", cubin, t->registers);
+    add_ptxas_count(o, "spills", cubin, t->spills);
     cJSON *maps = cJSON_AddArrayToObject(o, "maps");
     for (int i = 0; i < t->num_maps; i++) {
         const ManifestTmaMap *m = &t->maps[i];
@@ -249,14 +252,8 @@ static cJSON *manifest_artifact(Writer *w, const IrKernel *k, const ManifestArti
     cJSON_AddStringToObject(o, "ptx_version", a->ptx_version);
     cJSON_AddNumberToObject(o, "threads", a->threads);
     bool cubin = a->kind == MANIFEST_CUBIN;
-    if (cubin && a->registers >= 0)
-        cJSON_AddNumberToObject(o, "registers", a->registers);
-    else
-        cJSON_AddNullToObject(o, "registers");
-    if (cubin && a->spills >= 0)
-        cJSON_AddNumberToObject(o, "spills", a->spills);
-    else
-        cJSON_AddNullToObject(o, "spills");
+    add_ptxas_count(o, "registers", cubin, a->registers);
+    add_ptxas_count(o, "spills", cubin, a->spills);
     cJSON_AddNumberToObject(o, "shared_bytes", (double)a->shared_bytes);
     if (a->tma)
         cJSON_AddItemToObject(o, "tma", manifest_tma(a->tma, cubin));

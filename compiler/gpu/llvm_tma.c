@@ -60,7 +60,8 @@ static LLVMBasicBlockRef begin_thread0(Lowering *L, const char *name) {
     return done;
 }
 
-static void end_thread0(Lowering *L, LLVMBasicBlockRef done) {
+/* The end of a guarded block (begin_thread0, a box's issuing thread): on to `done`. */
+static void end_guarded(Lowering *L, LLVMBasicBlockRef done) {
     LLVMBuildBr(L->b, done);
     LLVMPositionBuilderAtEnd(L->b, done);
 }
@@ -81,7 +82,7 @@ void llvm_tma_begin(Lowering *L) {
         LLVMTypeRef type = LLVMTypeOf(map);
         llvm_kernel_intrinsic(L, "llvm.nvvm.prefetch.tensormap", &type, 1, &map, 1);
     }
-    end_thread0(L, done);
+    end_guarded(L, done);
     LLVMValueRef zero = llvm_kernel_i32(L, 0);
     llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
 }
@@ -166,7 +167,7 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
         args[n++] = LLVMConstInt(L->i1, 0, 0);
         args[n++] = llvm_kernel_i32(L, 0);        /* cta group: none */
         llvm_kernel_intrinsic(L, name, NULL, 0, args, n);
-        end_thread0(L, done);
+        end_guarded(L, done);
     }
     LLVMValueRef bytes = LLVMBuildAdd(L->b, load_i32(L, L->tma_bytes), llvm_kernel_i32(L, sw->rows * sw->cols * 2), "");
     LLVMBuildStore(L->b, bytes, L->tma_bytes);
@@ -186,7 +187,7 @@ void llvm_tma_commit(Lowering *L) {
     LLVMBasicBlockRef after = begin_thread0(L, "tma.arrive");
     LLVMValueRef args[2] = {group_barrier(L, armed), bytes};
     llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", NULL, 0, args, 2);
-    end_thread0(L, after);
+    end_guarded(L, after);
     LLVMBuildStore(L->b, LLVMBuildAdd(L->b, armed, llvm_kernel_i32(L, 1), ""), L->tma_armed);
     LLVMBuildBr(L->b, done);
     LLVMPositionBuilderAtEnd(L->b, done);
