@@ -4,7 +4,7 @@
 # and the artifacts build-artifacts.sh made. No LLVM, no tessc.
 #
 #   sh testsuite/gpu/run.sh [--artifacts DIR] [--build DIR] [--libs DIR] [--tmp DIR]
-#                           [--case NAME]... [--device interp]
+#                           [--case NAME]... [--device interp] [--sanitizer TOOL]
 #
 # Every case of testsuite/interp/check.py runs through
 #   check.py CASE --runner tessrun --device gpu --compare-interp
@@ -15,6 +15,9 @@
 # --libs DIR goes first on LD_LIBRARY_PATH (libcjson.so.1 when the machine lacks
 # it). --device interp checks the harness itself on a machine with no GPU: the
 # cases run on the interpreter and runtime_launch is left out.
+# --sanitizer TOOL (racecheck, synccheck, memcheck, initcheck) runs each case's
+# GPU launch under compute-sanitizer --tool TOOL; a report fails the case (the
+# sanitizer's exit code 86), the interpreter runs stay as they are.
 # Defaults: --build build, --artifacts BUILD/gpu-artifacts, --tmp BUILD/gpu-run.
 set -u
 BUILD_DIR=${BUILD:-build}
@@ -23,6 +26,7 @@ LIBS=""
 TMP=""
 CASES=""
 DEVICE=gpu
+SANITIZER=""
 HERE=$(dirname "$0")
 ROOT=$HERE/../..
 while [ $# -gt 0 ]; do
@@ -33,6 +37,7 @@ while [ $# -gt 0 ]; do
         --tmp) TMP=$2; shift 2 ;;
         --case) CASES="$CASES $2"; shift 2 ;;
         --device) DEVICE=$2; shift 2 ;;
+        --sanitizer) SANITIZER=$2; shift 2 ;;
         *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -63,6 +68,21 @@ for f in "$BUILD_DIR/tessrun" "$ARTIFACTS"; do
     if [ ! -e "$f" ]; then echo "run.sh: $f is missing" >&2; exit 2; fi
 done
 
+TESSRUN=$BUILD_DIR/tessrun
+if [ -n "$SANITIZER" ]; then
+    # check.py runs tessrun for the GPU and again for the interpreter
+    # (--compare-interp); only the first goes under the sanitizer.
+    mkdir -p "$TMP"
+    TESSRUN=$TMP/tessrun-$SANITIZER
+    real=$(cd "$BUILD_DIR" && pwd)/tessrun
+    cat > "$TESSRUN" <<EOF
+#!/bin/sh
+case " \$* " in *" --device interp "*) exec "$real" "\$@" ;; esac
+exec compute-sanitizer --tool $SANITIZER --error-exitcode 86 --print-limit 10 "$real" "\$@"
+EOF
+    chmod +x "$TESSRUN"
+fi
+
 passed=0
 failed=0
 list=$(mktemp)
@@ -74,7 +94,7 @@ while read -r name file kernel defines; do
         case " $CASES " in *" $name "*) ;; *) continue ;; esac
     fi
     if "$PYTHON" "$ROOT/testsuite/interp/check.py" "$name" --runner tessrun \
-            --tessrun "$BUILD_DIR/tessrun" --artifacts "$ARTIFACTS" --device "$DEVICE" \
+            --tessrun "$TESSRUN" --artifacts "$ARTIFACTS" --device "$DEVICE" \
             --compare-interp --tmp "$TMP/$name" > "$log" 2>&1; then
         echo "PASS: $name"
         passed=$((passed + 1))
@@ -88,7 +108,7 @@ done < "$list"
 # runtime_launch (kernels.json), then runtime_errors (out of memory, corrupt
 # artifacts, a device below the kernel's capability; it writes into $TMP).
 for prog in runtime_launch runtime_errors; do
-    [ "$DEVICE" = gpu ] && [ -z "$CASES" ] || break
+    [ "$DEVICE" = gpu ] && [ -z "$CASES" ] && [ -z "$SANITIZER" ] || break
     if [ $prog = runtime_launch ]; then arg=$ROOT/testsuite/gpu/Inputs/kernels.json; else arg=$TMP/errors; fi
     [ $prog = runtime_errors ] && mkdir -p "$arg"
     "$BUILD_DIR/tests/$prog" "$arg" > "$log" 2>&1
