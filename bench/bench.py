@@ -64,8 +64,9 @@ def case_list(quick=False):
     for (m, n) in [(8192, 4096), (4096, 1024)]:
         cases.append(dict(name="rowsum f32 %dx%d" % (m, n), group="rowsum", kind="rowsum", m=m, n=n))
         cases.append(dict(name="add2d f32 %dx%d" % (m, n), group="add2d", kind="add2d", m=m, n=n))
-    for s in [1024, 4096, 8192]:
-        cases.append(dict(name="matmul f16 %d^3" % s, group="matmul", kind="matmul", s=s))
+    for dt in ["f16", "bf16"]:
+        for s in [1024, 4096, 8192]:
+            cases.append(dict(name="matmul %s %d^3" % (dt, s), group="matmul", kind="matmul", s=s, dt=dt))
     for shape in [(2, 512, 4, 64), (4, 1024, 8, 64), (4, 4096, 16, 128)]:
         for causal in [False, True]:
             cases.append(dict(name="attention f16 (%d,%d,%d,%d)%s" % (shape + (" causal" if causal else "",)),
@@ -120,6 +121,10 @@ def tessera_variants(c):
             vs += ["add2d_bm1_bn4096_w8", "add2d_bm1_bn4096_w4", "add2d_bm1_bn2048_w4", "add2d_bm2_bn2048_w8",
                    "add2d_bm2_bn4096_w8", "add2d_bm4_bn2048_w8"]
         return [(v, "add2d", "add2d") for v in vs]
+    if k == "matmul" and c["dt"] == "bf16":
+        return [(v, "matmul_bf16", "matmul_bf16") for v in (
+            "mm_bf16_128x128x32_w4_s4", "mm_bf16_128x256x64_w8_s3_sm90a", "mm_bf16_128x128x64_w4_s3_sm90a",
+            "mm_bf16_64x128x64_w4_s4_sm90a")]
     if k == "matmul":
         return [(v, "matmul", "matmul") for v in ("matmul_128x128x64_w8", "matmul_64x64x32_w4", "matmul_128x128x32_w8",
                                                   "matmul_128x64x64_w4", "matmul_128x128x64_w8_s3",
@@ -204,7 +209,8 @@ def make_inputs(torch, c, seed):
         return (torch.randn(c["m"], c["n"], generator=g, device=dev), torch.randn(c["m"], c["n"], generator=g, device=dev))
     if k == "matmul":
         s = c["s"]
-        return (torch.randn(s, s, generator=g, device=dev).half(), torch.randn(s, s, generator=g, device=dev).half())
+        dt = torch.bfloat16 if c["dt"] == "bf16" else torch.float16
+        return (torch.randn(s, s, generator=g, device=dev).to(dt), torch.randn(s, s, generator=g, device=dev).to(dt))
     if k == "attention":
         B, S, H, D = c["shape"]
         q, kk, v = (torch.randn(B, S, H, D, generator=g, device=dev).half() for _ in range(3))
@@ -353,7 +359,7 @@ def impls_for(torch, c, sets, pkg, rt):
         if k == "rowsum":
             return torch.full((c["m"],), float("nan"), device="cuda", dtype=torch.float32)
         if k == "matmul":
-            return torch.full((c["s"], c["s"]), float("nan"), device="cuda", dtype=torch.float16)
+            return torch.full((c["s"], c["s"]), float("nan"), device="cuda", dtype=inp[0].dtype)
         return torch.full_like(inp[0], float("nan"))
 
     # Tessera: one factory per variant
@@ -650,7 +656,7 @@ def pallas_worker(args):
                 f = pp.make_add2d(c["m"], c["n"])
                 fn = lambda s: f(s[0], s[1])
             elif k == "matmul":
-                f = pp.make_matmul(c["s"], c["s"], c["s"])
+                f = pp.make_matmul(c["s"], c["s"], c["s"], dtype=jnp.bfloat16 if c["dt"] == "bf16" else jnp.float16)
                 fn = lambda s: f(s[0], s[1])
             elif k == "attention":
                 f = pp.make_attention(c["causal"], tsets[0][3])

@@ -85,7 +85,7 @@ def make_add2d(m, n, bm=8, bn=512):
     return jax.jit(f)
 
 
-def make_matmul(m, n, k, bm=128, bn=128, bk=64):
+def make_matmul(m, n, k, bm=128, bn=128, bk=64, dtype=jnp.float16):
     def kernel(a_ref, b_ref, c_ref):
         def body(i, acc):
             a = a_ref[:, pl.ds(i * bk, bk)]
@@ -93,7 +93,7 @@ def make_matmul(m, n, k, bm=128, bn=128, bk=64):
             return acc + pl.dot(a, b)
         acc = jax.lax.fori_loop(0, k // bk, body, jnp.zeros((bm, bn), jnp.float32))
         c_ref[...] = acc.astype(c_ref.dtype)
-    f = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((m, n), jnp.float16), grid=(m // bm, n // bn),
+    f = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((m, n), dtype), grid=(m // bm, n // bn),
                        in_specs=[pl.BlockSpec((bm, k), lambda i, j: (i, 0)), pl.BlockSpec((k, bn), lambda i, j: (0, j))],
                        out_specs=pl.BlockSpec((bm, bn), lambda i, j: (i, j)), compiler_params=_params(8, 3))
     return jax.jit(f)

@@ -127,7 +127,7 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
         acc = tl.dot(a, b, acc)
         a_ptrs += BK * stride_ak
         b_ptrs += BK * stride_bk
-    c = acc.to(tl.float16)
+    c = acc.to(c_ptr.dtype.element_ty)   # f16 or bf16, as the output
     offs_cm = pid_m * BM + tl.arange(0, BM)
     offs_cn = pid_n * BN + tl.arange(0, BN)
     c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
