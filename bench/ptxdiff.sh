@@ -1,12 +1,13 @@
 #!/bin/sh
 # ptxdiff.sh NEW_TESSC BASE_TESSC [OUTDIR]: compiles every bench variant, GPU-suite case and
-# example to PTX (sm_80, sm_90) with NEW_TESSC and with BASE_TESSC (a build of
+# example to PTX (sm_80, sm_90, or ARCH) with NEW_TESSC and with BASE_TESSC (a build of
 # the commit before a refactoring: `make BUILD=/tmp/base` in a checkout of it),
 # and diffs the PTX: the check that a structural change leaves the generated
 # code alone (docs/performance.md). Needs LLVM (run it on the build machine),
 # from the repository root. Prints "PTX identical (N files)" or the diff
 # summary; the full diff is in OUTDIR/ptx.diff. Exit 0 iff identical.
 set -u
+ARCH=${ARCH:-sm_80,sm_90}   # ARCH=sm_90a: the Hopper entries (wgmma, TMA)
 NEW=$1
 BASE=$2
 OUT=${3:-/tmp/ptxdiff.$$}
@@ -31,7 +32,7 @@ while read -r name file args; do
         t=$BASE; [ $which = new ] && t=$NEW
         mkdir -p "$OUT/$which/$name"
         # shellcheck disable=SC2086
-        "$t" "$file" $args --emit ptx --arch sm_80,sm_90 -o "$OUT/$which/$name" > "$OUT/$which/$name.log" 2>&1 || echo "FAIL($which): $name" 
+        "$t" "$file" $args --emit ptx --arch "$ARCH" -o "$OUT/$which/$name" > "$OUT/$which/$name.log" 2>&1 || echo "FAIL($which): $name" 
     done
     n=$((n + 1))
 done < "$list"

@@ -54,6 +54,7 @@ typedef struct Track {
     int num_ranges;
     int64_t lo[TRACK_RANGES], hi[TRACK_RANGES];
     bool async[TRACK_RANGES];          /* written by an async copy */
+    bool read[TRACK_RANGES];           /* plain, but only read in place by a dot (a TMA plan's ring) */
     int events;                        /* counts barriers and accesses (for regions) */
 } Track;
 
@@ -101,17 +102,35 @@ static bool range_free(const Track *t, int64_t lo, int64_t hi) {
     return true;
 }
 
-static void access_range_as(Barriers *B, int64_t lo, int64_t hi, bool async) {
+/* How much a range constrains what follows: an async copy's bytes least,
+   a plain write's most (each check that a kind fails, the next fails too). */
+static int kind_strength(bool async, bool read) { return async ? 0 : read ? 1 : 2; }
+
+static void access_range_kind(Barriers *B, int64_t lo, int64_t hi, bool async, bool read) {
     Track *t = &B->t;
     t->events++;
+    /* The same bytes as a recorded range (a TMA ring slot, copied into and
+       read): one range of the stronger kind, so that a read kind of its
+       own does not crowd out the ranges the plain plans keep. */
+    for (int i = 0; async != read && !async && i < t->num_ranges; i++)
+        if (t->lo[i] == lo && t->hi[i] == hi && t->async[i]) {
+            t->async[i] = false;
+            t->read[i] = true;
+            return;
+        }
     if (t->num_ranges == TRACK_RANGES) {
         t->unknown = true;
         t->why = "too many ranges";
         return;
     }
     t->async[t->num_ranges] = async;
+    t->read[t->num_ranges] = read;
     t->lo[t->num_ranges] = lo;
     t->hi[t->num_ranges++] = hi;
+}
+
+static void access_range_as(Barriers *B, int64_t lo, int64_t hi, bool async) {
+    access_range_kind(B, lo, hi, async, false);
 }
 
 static void access_range(Barriers *B, int64_t lo, int64_t hi) { access_range_as(B, lo, hi, false); }
@@ -123,6 +142,18 @@ static bool free_of_plain_accesses(const Track *t, int64_t lo, int64_t hi) {
         return false;
     for (int i = 0; i < t->num_ranges; i++)
         if (!t->async[i] && lo < t->hi[i] && t->lo[i] < hi)
+            return false;
+    return true;
+}
+
+/* Whether nothing but async copies and reads may have written [lo, hi)
+   since the last barrier: what a read needs (reads after reads need no
+   barrier between them). */
+static bool free_of_plain_writes(const Track *t, int64_t lo, int64_t hi) {
+    if (t->unknown)
+        return false;
+    for (int i = 0; i < t->num_ranges; i++)
+        if (!t->async[i] && !t->read[i] && lo < t->hi[i] && t->lo[i] < hi)
             return false;
     return true;
 }
@@ -212,12 +243,13 @@ static void in_place_reads(Barriers *B, OpPlan *p, bool may_place) {
             continue;
         const OpPlan *alloc = layout_op_plan(B->plan, layout_alloc_of(ref));
         int64_t lo = alloc->scratch_offset, hi = lo + alloc->scratch_bytes;
-        if (!free_of_plain_accesses(&B->t, lo, hi) && may_place)
+        if (!free_of_plain_writes(&B->t, lo, hi) && may_place)
             place(B, p, NULL, BARRIER_BEFORE_WRITE,
                   B->t.unknown ? B->t.why : "between a write of the alloc and the dot's in-place reads");
         /* With TMA no barrier follows the wait, so these reads are what the
-           ring's next copy must wait for (a plain access). */
-        access_range_as(B, lo, hi, !B->plan->tma);
+           ring's next copy must wait for (a plain access, but a read: the
+           next dot's reads of the same bytes need no barrier). */
+        access_range_kind(B, lo, hi, !B->plan->tma, B->plan->tma);
     }
     /* An async wgmma waits for its previous group and then barriers itself
        (llvm_dot.c), before the copies deferred past it. */
@@ -260,7 +292,8 @@ static void merge_tracks(Track *t, const Track *other) {
     for (int i = 0; i < other->num_ranges; i++) {
         bool seen = false;
         for (int j = 0; j < t->num_ranges && !seen; j++)
-            seen = t->lo[j] == other->lo[i] && t->hi[j] == other->hi[i] && t->async[j] == other->async[i];
+            seen = t->lo[j] == other->lo[i] && t->hi[j] == other->hi[i] && t->async[j] == other->async[i] &&
+                   t->read[j] == other->read[i];
         if (seen)
             continue;
         if (t->num_ranges == TRACK_RANGES) {
@@ -269,13 +302,16 @@ static void merge_tracks(Track *t, const Track *other) {
             return;
         }
         t->async[t->num_ranges] = other->async[i];
+        t->read[t->num_ranges] = other->read[i];
         t->lo[t->num_ranges] = other->lo[i];
         t->hi[t->num_ranges++] = other->hi[i];
     }
 }
 
-/* Whether every access `small` records is one `big` records too (a plain
-   range is covered only by a plain one). */
+static int range_strength(const Track *t, int i) { return kind_strength(t->async[i], t->read[i]); }
+
+/* Whether every access `small` records is one `big` records too (a range
+   is covered only by one at least as strong). */
 static bool track_covers(const Track *big, const Track *small) {
     if (big->unknown)
         return true;
@@ -284,7 +320,8 @@ static bool track_covers(const Track *big, const Track *small) {
     for (int i = 0; i < small->num_ranges; i++) {
         bool covered = false;
         for (int j = 0; j < big->num_ranges && !covered; j++)
-            covered = big->lo[j] <= small->lo[i] && small->hi[i] <= big->hi[j] && (!big->async[j] || small->async[i]);
+            covered = big->lo[j] <= small->lo[i] && small->hi[i] <= big->hi[j] &&
+                      range_strength(big, j) >= range_strength(small, i);
         if (!covered)
             return false;
     }

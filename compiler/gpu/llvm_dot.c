@@ -456,6 +456,12 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
     IrValue *r = op->results[0];
     DType in = op->operands[0]->type.dtype;
     int64_t m = r->type.dims[0].size, k = op->operands[0]->type.dims[1].size, n = r->type.dims[1].size;
+    /* The barrier barrier.c put before the in-place reads (plain writes of
+       an operand's alloc since the last one), after a proxy fence: wgmma
+       reads shared memory through the async proxy (PTX ISA 9.7.15.3). */
+    if (p->barriers & (1u << BARRIER_BEFORE_WRITE))
+        llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
+    llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
     const IrValue *b_ref = layout_in_place_ref(p, 1);
     const SharedSwizzle *bs = &layout_op_plan(L->plan, layout_alloc_of(b_ref))->alloc_swizzle;
     int64_t pitch;
