@@ -74,6 +74,11 @@ typedef struct ParseState {
 
     /* the last token handed out (the parser's lookahead) and the one before */
     Loc tok_loc, prev_loc;
+    int tok_kind, prev_kind, prev2_kind;   /* token numbers of it and the two before */
+    char tok_copy[24], prev_text[24];      /* their text (cut at 23 bytes) */
+    bool quiet_until_kernel;   /* a statement Tessera lacks was reported: its block's
+                                  braces lose the parser; no more syntax errors until
+                                  the next 'kernel' or 'const' */
     const char *tok_text;      /* flex's buffer: valid until the next token */
     int tok_length;
     bool tok_after_lex_error;
@@ -902,6 +907,61 @@ static bool is_comparison(yysymbol_kind_t k) {
     return symbol_in(k, "< > <= >= == !=");
 }
 
+/* Statements of other languages that Tessera lacks, with what to write
+   instead (docs/errors.md); sema.c says the same of `break;` and the like
+   when they parse as names. */
+static const char *missing_statement(const char *word) {
+    static const struct {
+        const char *word, *instead;
+    } table[] = {
+        {"while", "loops are 'for NAME in LO .. HI { ... }', their trip count known when they start"},
+        {"loop", "loops are 'for NAME in LO .. HI { ... }', their trip count known when they start"},
+        {"do", "loops are 'for NAME in LO .. HI { ... }', their trip count known when they start"},
+        {"elif", "write 'else if'"},
+        {"switch", "write 'if ... else if ...'"},
+        {"match", "write 'if ... else if ...'"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(word, table[i].word) == 0)
+            return table[i].instead;
+    return NULL;
+}
+
+/* Syntax errors that a word of another language explains: a keyword where
+   a name belongs ("expected an identifier, found 'out'"), '>>' or '<<'
+   (read as two comparisons), and a statement keyword Tessera lacks (read
+   as a name, then something that cannot follow it). True when reported. */
+static bool misused_word(ParseState *ps, const yysymbol_kind_t *expected, int count, Span at) {
+    bool name_expected = false;
+    for (int i = 0; i < count; i++)
+        name_expected |= expected[i] == YYSYMBOL_IDENT;
+    if (name_expected && ps->tok_kind >= KW_CONST && ps->tok_kind <= KW_FALSE) {
+        diag_error(at, "'%s' is a keyword and cannot be a name", ps->tok_copy);
+        if (ps->tok_kind == KW_IN || ps->tok_kind == KW_OUT || ps->tok_kind == KW_INOUT)
+            diag_note(at, "'in', 'out' and 'inout' give an array parameter's access, as in 'y: out f32[N]'");
+        return true;
+    }
+    if ((ps->tok_kind == '>' || ps->tok_kind == '<') && ps->prev_kind == ps->tok_kind &&
+        ps->prev_loc.end_line == ps->tok_loc.line && ps->prev_loc.end_col == ps->tok_loc.col) {
+        Span both = {ps->prev_loc.line, ps->prev_loc.col, ps->tok_loc.col + 1};
+        if (ps->tok_kind == '>')
+            diag_error(both, "'>>' (shift right) is not an operator in Tessera; for a non-negative integer, "
+                             "divide by a power of two ('x / 4' for 'x >> 2')");
+        else
+            diag_error(both, "'<<' (shift left) is not an operator in Tessera; multiply by a power of two "
+                             "('x * 4' for 'x << 2')");
+        return true;
+    }
+    const char *instead = ps->prev_kind == IDENT ? missing_statement(ps->prev_text) : NULL;
+    if (instead && (ps->prev2_kind == ';' || ps->prev2_kind == '{' || ps->prev2_kind == '}')) {
+        Span word = {ps->prev_loc.line, ps->prev_loc.col, ps->prev_loc.first_end_col};
+        diag_error(word, "'%s' is not a statement in Tessera; %s", ps->prev_text, instead);
+        ps->quiet_until_kernel = true;
+        return true;
+    }
+    return false;
+}
+
 /* Turns bison's "unexpected X, expecting A or B" into a message in the
  * user's words. The expected tokens (exact, thanks to LAC) are grouped:
  * expression starters become "an expression", statement starters "a
@@ -913,7 +973,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
     yysymbol_kind_t lookahead = yypcontext_token(ctx);
     Span at = span_of(*yypcontext_location(ctx));
     /* The token after a lexical error: that error already explains it. */
-    if (ps->tok_after_lex_error)
+    if (ps->tok_after_lex_error || ps->quiet_until_kernel)
         return 0;
 
     yysymbol_kind_t expected[YYNTOKENS];
@@ -957,6 +1017,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
 
     char found[96];
     describe_lookahead(ps, lookahead, found, sizeof found);
+    if (misused_word(ps, expected, count, at))
+        return 0;
 
     if (count == 2 && symbol_in(expected[0], ",") && symbol_in(expected[1], ">") &&
         continues_expression(lookahead)) {

@@ -541,9 +541,22 @@ static Type *check_cast(Sema *s, Scope *scope, Node *node) {
     return &node->type;
 }
 
+/* What to write instead of a statement of other languages that parses
+   here as a name (`break;`), or NULL. */
+static const char *missing_statement(const char *name) {
+    if (strcmp(name, "break") == 0 || strcmp(name, "continue") == 0)
+        return "a 'for' loop runs every trip; guard the rest of its body with 'if'";
+    if (strcmp(name, "return") == 0)
+        return "a kernel runs to its end; guard what should not run with 'if'";
+    return NULL;
+}
+
 static Symbol *lookup_or_report(Sema *s, Scope *scope, Node *node) {
     Symbol *sym = scope_lookup(scope, node->name);
-    if (!sym)
+    const char *instead = sym ? NULL : missing_statement(node->name);
+    if (instead)
+        diag_error(node->span, "'%s' is not a statement in Tessera; %s", node->name, instead);
+    else if (!sym)
         diag_error(node->span, "undefined name '%s'", node->name);
     (void)s;
     return sym;
@@ -1165,7 +1178,11 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
     Type r = type_error();
     switch ((Builtin)node->builtin) {
     case BI_NONE:
-        diag_error(node->span, "unknown function '%s'", node->name);
+        if (strcmp(node->name, "print") == 0 || strcmp(node->name, "assert") == 0)
+            diag_error(node->span, "'%s' is not available in kernels yet (docs/language.md, \"Not yet\")",
+                       node->name);
+        else
+            diag_error(node->span, "unknown function '%s'", node->name);
         break;
     case BI_DS:
         diag_error(node->span, "ds(start, size) is only allowed as an index of a ref");
