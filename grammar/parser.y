@@ -76,6 +76,9 @@ typedef struct ParseState {
     Loc tok_loc, prev_loc;
     int tok_kind, prev_kind, prev2_kind;   /* token numbers of it and the two before */
     char tok_copy[24], prev_text[24];      /* their text (cut at 23 bytes) */
+    char stmt_word[24];        /* a name that began the current statement (after ';', '{', '}') */
+    Loc stmt_loc;
+    bool stmt_open;            /* ... and no ';' or '}' since */
     bool quiet_until_kernel;   /* a statement Tessera lacks was reported: its block's
                                   braces lose the parser; no more syntax errors until
                                   the next 'kernel' or 'const' */
@@ -952,10 +955,22 @@ static bool misused_word(ParseState *ps, const yysymbol_kind_t *expected, int co
                              "('x * 4' for 'x << 2')");
         return true;
     }
-    const char *instead = ps->prev_kind == IDENT ? missing_statement(ps->prev_text) : NULL;
-    if (instead && (ps->prev2_kind == ';' || ps->prev2_kind == '{' || ps->prev2_kind == '}')) {
-        Span word = {ps->prev_loc.line, ps->prev_loc.col, ps->prev_loc.first_end_col};
-        diag_error(word, "'%s' is not a statement in Tessera; %s", ps->prev_text, instead);
+    /* The word, then what cannot follow a name (`while t > 0 {`), or the
+       word called, then a block (`while (t > 0) {`) */
+    const char *instead = ps->prev_kind == IDENT && (ps->prev2_kind == ';' || ps->prev2_kind == '{' ||
+                                                     ps->prev2_kind == '}')
+                              ? missing_statement(ps->prev_text)
+                              : NULL;
+    Loc where = ps->prev_loc;
+    const char *word = ps->prev_text;
+    if (!instead && ps->stmt_open && ps->tok_kind == '{' && ps->prev_kind == ')') {
+        instead = missing_statement(ps->stmt_word);
+        where = ps->stmt_loc;
+        word = ps->stmt_word;
+    }
+    if (instead) {
+        Span at_word = {where.line, where.col, where.first_end_col};
+        diag_error(at_word, "'%s' is not a statement in Tessera; %s", word, instead);
         ps->quiet_until_kernel = true;
         return true;
     }
