@@ -226,16 +226,6 @@ static void add_define(Options *opt, const char *text) {
     d->used = false;
 }
 
-const char *driver_option_value(int argc, char **argv, int *i, const char *arg, size_t prefix) {
-    if (arg[prefix] == '=')
-        return arg + prefix + 1;
-    if (arg[prefix] != '\0' && arg[1] != '-')
-        return arg + prefix;
-    if (*i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
-
 /* An option's value (driver_option_value); a missing one is a usage error. */
 static const char *option_value(int argc, char **argv, int *i, const char *arg, size_t prefix) {
     const char *value = driver_option_value(argc, argv, i, arg, prefix);

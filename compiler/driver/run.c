@@ -92,6 +92,21 @@ static int run_fail(int code, const char *fmt, ...) {
     return code;
 }
 
+
+/* The value of option `arg` whose name is its first `prefix` bytes: after
+   '=', glued to a short option, or the next word (NULL: none). In run.c,
+   not main.c, so that the fuzzer's build (every compiler file but main.c)
+   has it too. */
+const char *driver_option_value(int argc, char **argv, int *i, const char *arg, size_t prefix) {
+    if (arg[prefix] == '=')
+        return arg + prefix + 1;
+    if (arg[prefix] != '\0' && arg[1] != '-')
+        return arg + prefix;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
 /* True when `arg` reads whole as a number ("-1", "-inf", "-nan", "-1e3"):
    an ARG for a scalar, not an option. */
 static bool run_is_number(const char *arg) {
