@@ -913,10 +913,13 @@ static bool is_comparison(yysymbol_kind_t k) {
 /* Statements of other languages that Tessera lacks, with what to write
    instead (docs/errors.md); sema.c says the same of `break;` and the like
    when they parse as names. */
-static const char *missing_statement(const char *word) {
+static const char *missing_statement(const char *word, bool *loses_block) {
     static const struct {
         const char *word, *instead;
     } table[] = {
+        {"break", "a 'for' loop runs every trip; guard the rest of its body with 'if'"},
+        {"continue", "a 'for' loop runs every trip; guard the rest of its body with 'if'"},
+        {"return", "a kernel runs to its end; guard what should not run with 'if'"},
         {"while", "loops are 'for NAME in LO .. HI { ... }', their trip count known when they start"},
         {"loop", "loops are 'for NAME in LO .. HI { ... }', their trip count known when they start"},
         {"do", "loops are 'for NAME in LO .. HI { ... }', their trip count known when they start"},
@@ -925,8 +928,10 @@ static const char *missing_statement(const char *word) {
         {"match", "write 'if ... else if ...'"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(word, table[i].word) == 0)
+        if (strcmp(word, table[i].word) == 0) {
+            *loses_block = i >= 3;   /* the loops' and choices' blocks, not break/continue/return */
             return table[i].instead;
+        }
     return NULL;
 }
 
@@ -935,16 +940,20 @@ static const char *missing_statement(const char *word) {
    (read as two comparisons), and a statement keyword Tessera lacks (read
    as a name, then something that cannot follow it). True when reported. */
 static bool misused_word(ParseState *ps, const yysymbol_kind_t *expected, int count, Span at) {
-    bool name_expected = false;
-    for (int i = 0; i < count; i++)
+    /* a name alone (a parameter, a let), not any expression or statement,
+       which a keyword may start or which it may be a misplaced one of */
+    bool name_expected = false, expression_expected = false;
+    for (int i = 0; i < count; i++) {
         name_expected |= expected[i] == YYSYMBOL_IDENT;
-    if (name_expected && ps->tok_kind >= KW_CONST && ps->tok_kind <= KW_FALSE) {
+        expression_expected |= expected[i] == YYSYMBOL_INT;
+    }
+    if (name_expected && !expression_expected && ps->tok_kind >= KW_CONST && ps->tok_kind <= KW_FALSE) {
         diag_error(at, "'%s' is a keyword and cannot be a name", ps->tok_copy);
         if (ps->tok_kind == KW_IN || ps->tok_kind == KW_OUT || ps->tok_kind == KW_INOUT)
             diag_note(at, "'in', 'out' and 'inout' give an array parameter's access, as in 'y: out f32[N]'");
         return true;
     }
-    if ((ps->tok_kind == '>' || ps->tok_kind == '<') && ps->prev_kind == ps->tok_kind &&
+    if (expression_expected && (ps->tok_kind == '>' || ps->tok_kind == '<') && ps->prev_kind == ps->tok_kind &&
         ps->prev_loc.end_line == ps->tok_loc.line && ps->prev_loc.end_col == ps->tok_loc.col) {
         Span both = {ps->prev_loc.line, ps->prev_loc.col, ps->tok_loc.col + 1};
         if (ps->tok_kind == '>')
@@ -957,21 +966,22 @@ static bool misused_word(ParseState *ps, const yysymbol_kind_t *expected, int co
     }
     /* The word, then what cannot follow a name (`while t > 0 {`), or the
        word called, then a block (`while (t > 0) {`) */
+    bool loses_block = false;
     const char *instead = ps->prev_kind == IDENT && (ps->prev2_kind == ';' || ps->prev2_kind == '{' ||
                                                      ps->prev2_kind == '}')
-                              ? missing_statement(ps->prev_text)
+                              ? missing_statement(ps->prev_text, &loses_block)
                               : NULL;
     Loc where = ps->prev_loc;
     const char *word = ps->prev_text;
     if (!instead && ps->stmt_open && ps->tok_kind == '{' && ps->prev_kind == ')') {
-        instead = missing_statement(ps->stmt_word);
+        instead = missing_statement(ps->stmt_word, &loses_block);
         where = ps->stmt_loc;
         word = ps->stmt_word;
     }
     if (instead) {
         Span at_word = {where.line, where.col, where.first_end_col};
         diag_error(at_word, "'%s' is not a statement in Tessera; %s", word, instead);
-        ps->quiet_until_kernel = true;
+        ps->quiet_until_kernel = loses_block;
         return true;
     }
     return false;

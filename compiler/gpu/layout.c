@@ -1714,6 +1714,16 @@ bool layout_check_registers(const KernelPlan *plan) {
         const IrOp *op = plan->ops[i].op;
         char type[160], what[200];
         int64_t elements;
+        /* Tile IR text may carry a ref through a loop or an if (the front
+           end never does: a ref is an alias); the lowering carries
+           registers, not a ref's pointer and strides. */
+        for (int r = 0; (op->opcode == IR_FOR || op->opcode == IR_IF) && r < op->num_results; r++)
+            if (op->results[r]->type.kind == IRT_REF) {
+                ir_type_format(&op->results[r]->type, type, sizeof type);
+                diag_error(op->loc, "this %s carries a ref (%s); the GPU backend's loops and ifs carry tiles and "
+                           "scalars only", op->opcode == IR_FOR ? "loop" : "if", type);
+                return false;
+            }
         for (int r = 0; r < op->num_results; r++) {
             int64_t registers = layout_value_registers(plan, op->results[r], &elements);
             ir_type_format(&op->results[r]->type, type, sizeof type);
