@@ -911,9 +911,8 @@ static bool is_comparison(yysymbol_kind_t k) {
 }
 
 /* Statements of other languages that Tessera lacks, with what to write
-   instead (docs/errors.md); sema.c says the same of `break;` and the like
-   when they parse as names. */
-static const char *missing_statement(const char *word, bool *loses_block) {
+   instead (docs/errors.md). */
+const char *parse_missing_statement(const char *word, bool *loses_block) {
     static const struct {
         const char *word, *instead;
     } table[] = {
@@ -969,12 +968,12 @@ static bool misused_word(ParseState *ps, const yysymbol_kind_t *expected, int co
     bool loses_block = false;
     const char *instead = ps->prev_kind == IDENT && (ps->prev2_kind == ';' || ps->prev2_kind == '{' ||
                                                      ps->prev2_kind == '}')
-                              ? missing_statement(ps->prev_text, &loses_block)
+                              ? parse_missing_statement(ps->prev_text, &loses_block)
                               : NULL;
     Loc where = ps->prev_loc;
     const char *word = ps->prev_text;
     if (!instead && ps->stmt_open && ps->tok_kind == '{' && ps->prev_kind == ')') {
-        instead = missing_statement(ps->stmt_word, &loses_block);
+        instead = parse_missing_statement(ps->stmt_word, &loses_block);
         where = ps->stmt_loc;
         word = ps->stmt_word;
     }

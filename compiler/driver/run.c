@@ -92,7 +92,6 @@ static int run_fail(int code, const char *fmt, ...) {
     return code;
 }
 
-
 /* The value of option `arg` whose name is its first `prefix` bytes: after
    '=', glued to a short option, or the next word (NULL: none). In run.c,
    not main.c, so that the fuzzer's build (every compiler file but main.c)

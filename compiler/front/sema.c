@@ -541,19 +541,14 @@ static Type *check_cast(Sema *s, Scope *scope, Node *node) {
     return &node->type;
 }
 
-/* What to write instead of a statement of other languages that parses
-   here as a name (`break;`), or NULL. */
-static const char *missing_statement(const char *name) {
-    if (strcmp(name, "break") == 0 || strcmp(name, "continue") == 0)
-        return "a 'for' loop runs every trip; guard the rest of its body with 'if'";
-    if (strcmp(name, "return") == 0)
-        return "a kernel runs to its end; guard what should not run with 'if'";
-    return NULL;
-}
-
 static Symbol *lookup_or_report(Sema *s, Scope *scope, Node *node) {
     Symbol *sym = scope_lookup(scope, node->name);
-    const char *instead = sym ? NULL : missing_statement(node->name);
+    /* `break;` parses as a name; `while` and the like, with their blocks,
+       never reach the checker as one, so an undefined `loop` is a name */
+    bool loses_block = false;
+    const char *instead = sym ? NULL : parse_missing_statement(node->name, &loses_block);
+    if (loses_block)
+        instead = NULL;
     if (instead)
         diag_error(node->span, "'%s' is not a statement in Tessera; %s", node->name, instead);
     else if (!sym)

@@ -112,7 +112,7 @@ static void access_range_kind(Barriers *B, int64_t lo, int64_t hi, bool async, b
     /* The same bytes as a recorded range (a TMA ring slot, copied into and
        read): one range of the stronger kind, so that a read kind of its
        own does not crowd out the ranges the plain plans keep. */
-    for (int i = 0; async != read && !async && i < t->num_ranges; i++)
+    for (int i = 0; read && i < t->num_ranges; i++)
         if (t->lo[i] == lo && t->hi[i] == hi && t->async[i]) {
             t->async[i] = false;
             t->read[i] = true;
