@@ -160,7 +160,7 @@ static void yyerror(Loc *loc, yyscan_t scanner, ParseState *ps, const char *mess
        KW_STEP "step" KW_AS "as" KW_REF "ref" KW_NONE "None" KW_INF "inf"
        KW_NAN "nan" KW_TRUE "true" KW_FALSE "false"
 %token ELLIPSIS "..." DOTDOT ".." ARROW "->" LE "<=" GE ">=" EQ "==" NE "!="
-       AND "&&" OR "||" ADD_ASSIGN "+=" SUB_ASSIGN "-=" MUL_ASSIGN "*="
+       AND "&&" OR "||" SHL "<<" SHR ">>" ADD_ASSIGN "+=" SUB_ASSIGN "-=" MUL_ASSIGN "*="
        DIV_ASSIGN "/=" UNDERSCORE "_"
 
 %type <const_decl> const_decl
@@ -175,7 +175,7 @@ static void yyerror(Loc *loc, yyscan_t scanner, ParseState *ps, const char *mess
 %type <block> block_spec
 %type <node> bdim block stmt for_stmt if_stmt else_opt step_opt
 %type <op> assign_op cmp_op
-%type <node> expr and_expr cmp_expr add_expr mul_expr cast_expr unary_expr
+%type <node> expr and_expr cmp_expr bor_expr bxor_expr band_expr shift_expr add_expr mul_expr cast_expr unary_expr
 %type <node> postfix_expr primary arg type_arg index_item
 
 %initial-action {
@@ -541,10 +541,10 @@ and_expr
     | and_expr "&&" cmp_expr    { $$ = binary(ps, OP_AND, $1, $3, @$); }
     ;
 
-/* cmp_expr := add_expr [cmp_op add_expr]    (comparisons do not chain) */
+/* cmp_expr := bor_expr [cmp_op bor_expr]    (comparisons do not chain) */
 cmp_expr
-    : add_expr                     { $$ = $1; }
-    | add_expr cmp_op add_expr     { $$ = binary(ps, $2, $1, $3, @$); }
+    : bor_expr                     { $$ = $1; }
+    | bor_expr cmp_op bor_expr     { $$ = binary(ps, $2, $1, $3, @$); }
     ;
 
 cmp_op
@@ -554,6 +554,33 @@ cmp_op
     | "<="    { $$ = OP_LE; }
     | '>'     { $$ = OP_GT; }
     | ">="    { $$ = OP_GE; }
+    ;
+
+/* The bitwise operators bind tighter than comparisons, as in Python (and
+   Triton): `x & mask == 0` is `(x & mask) == 0`. */
+/* bor_expr := bxor_expr ('|' bxor_expr)* */
+bor_expr
+    : bxor_expr                  { $$ = $1; }
+    | bor_expr '|' bxor_expr     { $$ = binary(ps, OP_BOR, $1, $3, @$); }
+    ;
+
+/* bxor_expr := band_expr ('^' band_expr)* */
+bxor_expr
+    : band_expr                  { $$ = $1; }
+    | bxor_expr '^' band_expr    { $$ = binary(ps, OP_BXOR, $1, $3, @$); }
+    ;
+
+/* band_expr := shift_expr ('&' shift_expr)* */
+band_expr
+    : shift_expr                 { $$ = $1; }
+    | band_expr '&' shift_expr   { $$ = binary(ps, OP_BAND, $1, $3, @$); }
+    ;
+
+/* shift_expr := add_expr (('<<' | '>>') add_expr)* */
+shift_expr
+    : add_expr                   { $$ = $1; }
+    | shift_expr "<<" add_expr   { $$ = binary(ps, OP_SHL, $1, $3, @$); }
+    | shift_expr ">>" add_expr   { $$ = binary(ps, OP_SHR, $1, $3, @$); }
     ;
 
 /* add_expr := mul_expr (('+' | '-') mul_expr)* */
@@ -582,11 +609,12 @@ cast_expr
     }
     ;
 
-/* unary_expr := ('-' | '!') unary_expr | postfix_expr */
+/* unary_expr := ('-' | '!' | '~') unary_expr | postfix_expr */
 unary_expr
     : postfix_expr           { $$ = $1; }
     | '-' unary_expr         { $$ = unary(ps, OP_NEG, $2, @$); }
     | '!' unary_expr         { $$ = unary(ps, OP_NOT, $2, @$); }
+    | '~' unary_expr         { $$ = unary(ps, OP_BNOT, $2, @$); }
     ;
 
 /* postfix_expr := primary ('[' index_item (',' index_item)* ']' | '.' 'T')* */
@@ -898,12 +926,12 @@ static bool symbol_in(yysymbol_kind_t k, const char *set) {
 
 static bool starts_expression(yysymbol_kind_t k) {
     return k == YYSYMBOL_INT || k == YYSYMBOL_FLOAT || k == YYSYMBOL_IDENT ||
-           symbol_in(k, "inf nan true false ( [ - !");
+           symbol_in(k, "inf nan true false ( [ - ! ~");
 }
 
 /* Tokens that could continue an expression: operators, postfix and calls. */
 static bool continues_expression(yysymbol_kind_t k) {
-    return symbol_in(k, "* / % + - < > <= >= == != && || as [ . ( = += -= *= /=");
+    return symbol_in(k, "* / % + - < > <= >= == != && || & | ^ << >> as [ . ( = += -= *= /=");
 }
 
 static bool is_comparison(yysymbol_kind_t k) {
@@ -935,9 +963,9 @@ const char *parse_missing_statement(const char *word, bool *loses_block) {
 }
 
 /* Syntax errors that a word of another language explains: a keyword where
-   a name belongs ("expected an identifier, found 'out'"), '>>' or '<<'
-   (read as two comparisons), and a statement keyword Tessera lacks (read
-   as a name, then something that cannot follow it). True when reported. */
+   a name belongs ("expected an identifier, found 'out'") and a statement
+   keyword Tessera lacks (read as a name, then something that cannot follow
+   it). True when reported. */
 static bool misused_word(ParseState *ps, const yysymbol_kind_t *expected, int count, Span at) {
     /* a name alone (a parameter, a let), not any expression or statement,
        which a keyword may start or which it may be a misplaced one of */
@@ -950,17 +978,6 @@ static bool misused_word(ParseState *ps, const yysymbol_kind_t *expected, int co
         diag_error(at, "'%s' is a keyword and cannot be a name", ps->tok_copy);
         if (ps->tok_kind == KW_IN || ps->tok_kind == KW_OUT || ps->tok_kind == KW_INOUT)
             diag_note(at, "'in', 'out' and 'inout' give an array parameter's access, as in 'y: out f32[N]'");
-        return true;
-    }
-    if (expression_expected && (ps->tok_kind == '>' || ps->tok_kind == '<') && ps->prev_kind == ps->tok_kind &&
-        ps->prev_loc.end_line == ps->tok_loc.line && ps->prev_loc.end_col == ps->tok_loc.col) {
-        Span both = {ps->prev_loc.line, ps->prev_loc.col, ps->tok_loc.col + 1};
-        if (ps->tok_kind == '>')
-            diag_error(both, "'>>' (shift right) is not an operator in Tessera; for a non-negative integer, "
-                             "divide by a power of two ('x / 4' for 'x >> 2')");
-        else
-            diag_error(both, "'<<' (shift left) is not an operator in Tessera; multiply by a power of two "
-                             "('x * 4' for 'x << 2')");
         return true;
     }
     /* The word, then what cannot follow a name (`while t > 0 {`), or the

@@ -95,7 +95,11 @@ typedef enum Builtin {
     BI_SUM, BI_REDUCE_MAX, BI_REDUCE_MIN, /* sum(t), max(t, axis = k), min(t, axis = k) */
     BI_WHERE,
     BI_EXP, BI_EXP2, BI_EXP2_FTZ, BI_LOG, BI_LOG2, BI_SQRT, BI_RSQRT, BI_ABS, BI_TANH,
-    BI_SIGMOID, BI_SIN, BI_COS,
+    BI_SIGMOID, BI_SIN, BI_COS, BI_ERF, BI_FLOOR, BI_CEIL, BI_TRUNC, BI_ROUND,
+    BI_POW,                               /* two float operands */
+    BI_ISNAN, BI_ISINF, BI_ISFINITE,      /* float -> bool */
+    BI_CLAMP, BI_SIGN,                    /* numeric; lowered to min/max/select */
+    BI_BITCAST,                           /* bitcast(x, dtype): the bits, another dtype of their width */
     BI_DOT, BI_ALLOC, BI_LOAD, BI_STORE,
     BI_ATOMIC_ADD, BI_ATOMIC_MAX, BI_ATOMIC_MIN,
     BI_DS,                                /* only inside ref indexing */
@@ -138,6 +142,7 @@ typedef enum Op {
     OP_ADD = '+', OP_SUB = '-', OP_MUL = '*', OP_DIV = '/', OP_REM = '%',
     OP_LT = '<', OP_GT = '>', OP_NOT = '!', OP_ASSIGN = '=',
     OP_EQ = 256, OP_NE, OP_LE, OP_GE, OP_AND, OP_OR, OP_NEG,
+    OP_BAND, OP_BOR, OP_BXOR, OP_SHL, OP_SHR, OP_BNOT,   /* & | ^ << >> ~ */
 } Op;
 
 struct Node {

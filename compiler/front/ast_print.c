@@ -80,6 +80,12 @@ const char *ast_op_spelling(int op) {
     case OP_AND: return "&&";
     case OP_OR: return "||";
     case OP_NEG: return "-";
+    case OP_BAND: return "&";
+    case OP_BOR: return "|";
+    case OP_BXOR: return "^";
+    case OP_SHL: return "<<";
+    case OP_SHR: return ">>";
+    case OP_BNOT: return "~";
     }
     return "?";
 }

@@ -290,6 +290,41 @@ static IrValue *lower_load(Lower *L, IrValue *ref, Node *other, Node *mask, Span
     return op->results[0];
 }
 
+/* A scalar constant of `like`'s type (dtype and shape), for the math
+   functions written with other ops. */
+static IrValue *const_like(Lower *L, Span loc, const IrType *like, double f, int64_t i) {
+    bool is_float = dtype_is_float(like->dtype);
+    return emit_const(L, loc, *like, (ConstValue){.known = true, .is_float = is_float, .i = i, .f = f});
+}
+
+/* isnan(x) = x != x; isinf(x) = abs(x) == inf; isfinite(x) = abs(x) < inf
+   (false for NaN): exact on every target, no op of their own. */
+static IrValue *lower_float_class(Lower *L, Node *node) {
+    Node *arg = call_arg(node, 0);
+    IrValue *x = lower_as(L, arg, arg->type.weak ? DT_F32 : arg->type.dtype);
+    if (node->builtin == BI_ISNAN)
+        return emit_binary(L, IR_NE, node->span, x, x);
+    IrValue *a = emit(L, IR_ABS, node->span, x->type, 1, &x);
+    IrValue *inf = const_like(L, node->span, &x->type, INFINITY, 0);
+    return emit_binary(L, node->builtin == BI_ISINF ? IR_EQ : IR_LT, node->span, a, inf);
+}
+
+/* sign(x) = select(x > 0, 1, select(x < 0, -1, z)) with z = +0, or x for a
+   NaN (select(x != x, x, 0)): numpy's sign. Unsigned: select(x > 0, 1, 0). */
+static IrValue *lower_sign(Lower *L, Node *node, IrType type) {
+    IrValue *x = lower_as(L, call_arg(node, 0), type.dtype);
+    Span at = node->span;
+    IrValue *zero = const_like(L, at, &type, 0.0, 0), *one = const_like(L, at, &type, 1.0, 1);
+    IrValue *rest = zero;
+    if (dtype_is_float(type.dtype))
+        rest = emit(L, IR_SELECT, at, type, 3, (IrValue *[]){emit_binary(L, IR_NE, at, x, x), x, zero});
+    if (dtype_is_float(type.dtype) || dtype_is_signed(type.dtype)) {
+        IrValue *minus_one = const_like(L, at, &type, -1.0, -1);
+        rest = emit(L, IR_SELECT, at, type, 3, (IrValue *[]){emit_binary(L, IR_LT, at, x, zero), minus_one, rest});
+    }
+    return emit(L, IR_SELECT, at, type, 3, (IrValue *[]){emit_binary(L, IR_GT, at, x, zero), one, rest});
+}
+
 static IrValue *lower_call(Lower *L, Node *node) {
     IrType type = ir_type_of(&node->type);
     switch ((Builtin)node->builtin) {
@@ -338,9 +373,30 @@ static IrValue *lower_call(Lower *L, Node *node) {
         return emit(L, IR_SELECT, node->span, a->type, 3, (IrValue *[]){cond, a, b});
     }
     case BI_EXP: case BI_EXP2: case BI_EXP2_FTZ: case BI_LOG: case BI_LOG2: case BI_SQRT: case BI_RSQRT:
-    case BI_ABS: case BI_TANH: case BI_SIGMOID: case BI_SIN: case BI_COS: {
+    case BI_ABS: case BI_TANH: case BI_SIGMOID: case BI_SIN: case BI_COS: case BI_ERF: case BI_FLOOR:
+    case BI_CEIL: case BI_TRUNC: case BI_ROUND: {
         IrValue *a = lower_as(L, call_arg(node, 0), type.dtype);
         return emit(L, sema_math_opcode((Builtin)node->builtin), node->span, type, 1, &a);
+    }
+    case BI_POW: {
+        IrValue *a, *b;
+        lower_operands(L, call_arg(node, 0), call_arg(node, 1), type.dtype, &type, &a, &b);
+        return emit_binary(L, IR_POW, node->span, a, b);
+    }
+    case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: return lower_float_class(L, node);
+    case BI_CLAMP: {
+        /* min(max(x, lo), hi), as docs/language.md 9.6 defines it */
+        Node *x = call_arg(node, 0), *lo = call_arg(node, 1), *hi = call_arg(node, 2);
+        IrType t = type;
+        IrValue *vx = broadcast_to(L, lower_as(L, x, type.dtype), &t, x->span);
+        IrValue *vl = broadcast_to(L, lower_as(L, lo, type.dtype), &t, lo->span);
+        IrValue *vh = broadcast_to(L, lower_as(L, hi, type.dtype), &t, hi->span);
+        return emit_binary(L, IR_MIN, node->span, emit_binary(L, IR_MAX, node->span, vx, vl), vh);
+    }
+    case BI_SIGN: return lower_sign(L, node, type);
+    case BI_BITCAST: {
+        IrValue *a = lower_expr(L, call_arg(node, 0));
+        return emit(L, IR_BITCAST, node->span, type, 1, &a);
     }
     case BI_DOT: {
         IrValue *a = lower_expr(L, call_arg(node, 0)), *b = lower_expr(L, call_arg(node, 1));
@@ -433,7 +489,7 @@ static IrValue *lower_expr(Lower *L, Node *node) {
     }
     case N_UNARY: {
         IrValue *a = lower_as(L, node->lhs, node->type.dtype);
-        return emit(L, node->op == OP_NOT ? IR_NOT : IR_NEG, node->span, a->type, 1, &a);
+        return emit(L, node->op == OP_NOT || node->op == OP_BNOT ? IR_NOT : IR_NEG, node->span, a->type, 1, &a);
     }
     case N_BINARY: return lower_binary(L, node);
     case N_CAST: {

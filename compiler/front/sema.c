@@ -312,6 +312,11 @@ IrOpcode sema_binary_opcode(int op) {
     case OP_NE: return IR_NE;
     case OP_AND: return IR_AND;
     case OP_OR: return IR_OR;
+    case OP_BAND: return IR_AND;   /* on bools, '&' is '&&' (without the short circuit, which tiles lack anyway) */
+    case OP_BOR: return IR_OR;
+    case OP_BXOR: return IR_XOR;
+    case OP_SHL: return IR_SHL;
+    case OP_SHR: return IR_SHR;
     }
     INTERNAL_ERROR("binary operator %d", op);
 }
@@ -330,6 +335,11 @@ IrOpcode sema_math_opcode(Builtin builtin) {
     case BI_SIGMOID: return IR_SIGMOID;
     case BI_SIN: return IR_SIN;
     case BI_COS: return IR_COS;
+    case BI_ERF: return IR_ERF;
+    case BI_FLOOR: return IR_FLOOR;
+    case BI_CEIL: return IR_CEIL;
+    case BI_TRUNC: return IR_TRUNC;
+    case BI_ROUND: return IR_ROUND;
     default: INTERNAL_ERROR("math builtin %d", builtin);
     }
 }
@@ -466,12 +476,24 @@ static Type *check_binary(Sema *s, Scope *scope, Node *node) {
         return set_type(node, type_error());
     int op = node->op;
     const char *what = op_word(op);
-    if (op == OP_AND || op == OP_OR) {
+    bool bitwise = op == OP_BAND || op == OP_BOR || op == OP_BXOR, shift = op == OP_SHL || op == OP_SHR;
+    if (bitwise || shift) {
+        /* integers (of one dtype, weak literals taking it), or bools for & | ^ */
+        bool a_ok = dtype_is_int(a->dtype) || (bitwise && a->dtype == DT_BOOL);
+        bool b_ok = dtype_is_int(b->dtype) || (bitwise && b->dtype == DT_BOOL);
+        if (!a_ok || !b_ok) {
+            diag_error(node->span, "%s needs %s operands, got %s and %s%s", what,
+                       shift ? "integer" : "integer or bool", type_str(a), type_str(b),
+                       dtype_is_float(a->dtype) || dtype_is_float(b->dtype)
+                           ? "; bitcast(x, u32) gives a float's bits as an integer" : "");
+            return set_type(node, type_error());
+        }
+    } else if (op == OP_AND || op == OP_OR) {
         if (a->dtype != DT_BOOL || b->dtype != DT_BOOL) {
             diag_error(node->span, "%s needs bool operands, got %s and %s", what, type_str(a), type_str(b));
             return set_type(node, type_error());
         }
-    } else if (a->dtype == DT_BOOL && !a->weak && (op != OP_EQ && op != OP_NE)) {
+    } else if (a->dtype == DT_BOOL && !a->weak && (op != OP_EQ && op != OP_NE)) {   /* not '&' '|' '^' */
         diag_error(node->lhs->span, "%s is not defined on bool values", what);
         return set_type(node, type_error());
     }
@@ -504,6 +526,21 @@ static Type *check_unary(Sema *s, Scope *scope, Node *node) {
     Type *a = check_value(s, scope, node->lhs);
     if (is_error(a))
         return set_type(node, type_error());
+    if (node->op == OP_BNOT) {
+        /* ~x: the bits flipped; on a bool, '!' */
+        if (!dtype_is_int(a->dtype) && a->dtype != DT_BOOL) {
+            diag_error(node->span, "'~' needs an integer or bool operand, got %s%s", type_str(a),
+                       dtype_is_float(a->dtype) ? "; bitcast(x, u32) gives a float's bits as an integer" : "");
+            return set_type(node, type_error());
+        }
+        node->type = *a;
+        Scalar r;
+        if (node->lhs->value.known && a->dtype != DT_BOOL && numeric_unary(IR_NOT, weak_scalar(node->lhs->value), &r))
+            node->value = const_of_scalar(r);
+        else if (node->lhs->value.known)
+            node->value = const_int(!node->lhs->value.i);
+        return &node->type;
+    }
     if (node->op == OP_NOT) {
         if (a->dtype != DT_BOOL) {
             diag_error(node->span, "'!' needs a bool operand, got %s", type_str(a));
@@ -837,7 +874,9 @@ static const struct {
     {"zeros", BI_ZEROS}, {"full", BI_FULL}, {"cdiv", BI_CDIV}, {"min", BI_MIN}, {"max", BI_MAX},
     {"sum", BI_SUM}, {"where", BI_WHERE}, {"exp", BI_EXP}, {"exp2", BI_EXP2}, {"exp2_ftz", BI_EXP2_FTZ}, {"log", BI_LOG},
     {"log2", BI_LOG2}, {"sqrt", BI_SQRT}, {"rsqrt", BI_RSQRT}, {"abs", BI_ABS}, {"tanh", BI_TANH},
-    {"sigmoid", BI_SIGMOID}, {"sin", BI_SIN}, {"cos", BI_COS}, {"dot", BI_DOT},
+    {"sigmoid", BI_SIGMOID}, {"sin", BI_SIN}, {"cos", BI_COS}, {"erf", BI_ERF}, {"floor", BI_FLOOR},
+    {"ceil", BI_CEIL}, {"trunc", BI_TRUNC}, {"round", BI_ROUND}, {"pow", BI_POW}, {"isnan", BI_ISNAN},
+    {"isinf", BI_ISINF}, {"isfinite", BI_ISFINITE}, {"clamp", BI_CLAMP}, {"sign", BI_SIGN}, {"bitcast", BI_BITCAST}, {"dot", BI_DOT},
     {"alloc", BI_ALLOC}, {"load", BI_LOAD}, {"store", BI_STORE}, {"atomic_add", BI_ATOMIC_ADD},
     {"atomic_max", BI_ATOMIC_MAX}, {"atomic_min", BI_ATOMIC_MIN}, {"ds", BI_DS},
 };
@@ -1056,6 +1095,138 @@ static Type check_math(Sema *s, Scope *scope, Node *node, const CallArgs *args) 
             node->value = const_of_scalar(y);
     }
     return r;
+}
+
+/* pow(x, y): floats (a weak pair is a weak float, computed now in f64),
+   broadcasting as the arithmetic operators do. */
+static Type check_pow(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
+    if (!expect_arg_count(node, args, 2, 2))
+        return type_error();
+    Type *a = check_value(s, scope, args->positional[0]);
+    Type *b = check_value(s, scope, args->positional[1]);
+    if (is_error(a) || is_error(b))
+        return type_error();
+    Type r = elementwise2(a, b, node->span, "pow()");
+    if (is_error(&r))
+        return r;
+    if (!dtype_is_float(r.dtype) && !r.weak) {
+        diag_error(node->span, "pow() needs float operands, got %s and %s; cast with 'as f32'", type_str(a),
+                   type_str(b));
+        return type_error();
+    }
+    if (r.weak) {
+        r.dtype = DT_F32;
+        ConstValue x = args->positional[0]->value, y = args->positional[1]->value;
+        Scalar out;
+        if (x.known && y.known &&
+            numeric_binary(IR_POW, numeric_cast(weak_scalar(x), DT_F64), numeric_cast(weak_scalar(y), DT_F64), &out))
+            node->value = const_of_scalar(out);
+    }
+    return r;
+}
+
+/* isnan, isinf, isfinite: a float tile (or a weak value) to a bool tile of
+   its shape. */
+static Type check_float_class(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
+    if (!expect_arg_count(node, args, 1, 1))
+        return type_error();
+    Type *a = check_value(s, scope, args->positional[0]);
+    if (is_error(a))
+        return type_error();
+    if (!dtype_is_float(a->dtype) && !a->weak) {
+        diag_error(node->span, "%s() needs a float tile, got %s (an integer is never NaN or infinite)", node->name,
+                   type_str(a));
+        return type_error();
+    }
+    Type r = *a;
+    r.dtype = DT_BOOL;
+    r.weak = false;   /* a bool is never weak (true and false are bool) */
+    ConstValue v = args->positional[0]->value;
+    if (a->weak && v.known) {
+        double x = v.is_float ? v.f : (double)v.i;
+        bool c = node->builtin == BI_ISNAN ? isnan(x) : node->builtin == BI_ISINF ? isinf(x) : isfinite(x);
+        node->value = const_of_scalar((Scalar){.dtype = DT_BOOL, .i = c});
+    }
+    return r;
+}
+
+/* clamp(x, lo, hi) = min(max(x, lo), hi): numeric operands of one dtype (or
+   weak), broadcasting together. */
+static Type check_clamp(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
+    if (!expect_arg_count(node, args, 3, 3))
+        return type_error();
+    Type *x = check_value(s, scope, args->positional[0]);
+    Type *lo = check_value(s, scope, args->positional[1]);
+    Type *hi = check_value(s, scope, args->positional[2]);
+    if (is_error(x) || is_error(lo) || is_error(hi))
+        return type_error();
+    Type r = elementwise2(x, lo, node->span, "clamp()");
+    if (is_error(&r))
+        return r;
+    r = elementwise2(&r, hi, node->span, "clamp()");
+    if (is_error(&r))
+        return r;
+    if (r.dtype == DT_BOOL) {
+        diag_error(node->span, "clamp() needs numeric operands, got %s", type_str(&r));
+        return type_error();
+    }
+    ConstValue vx = args->positional[0]->value, vl = args->positional[1]->value, vh = args->positional[2]->value;
+    if (r.weak && vx.known && vl.known && vh.known) {
+        Scalar a = weak_scalar(vx), l = weak_scalar(vl), h = weak_scalar(vh), m, out;
+        weak_meet(&a, &l);
+        weak_meet(&a, &h);
+        weak_meet(&l, &h);
+        numeric_binary(IR_MAX, a, l, &m);
+        numeric_binary(IR_MIN, m, h, &out);
+        node->value = const_of_scalar(out);
+    }
+    return r;
+}
+
+/* bitcast(x, dtype): x's bits read as `dtype`, of the same width (not
+   bool); a literal has no bits until it has a dtype. */
+static Type check_bitcast(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
+    if (!expect_arg_count(node, args, 2, 2))
+        return type_error();
+    Type *a = check_value(s, scope, args->positional[0]);
+    DType to;
+    if (is_error(a) || !check_dtype_arg(args->positional[1], &to))
+        return type_error();
+    if (a->weak) {
+        diag_error(args->positional[0]->span, "bitcast() needs a value of a known dtype, not a literal; write "
+                   "'1.0 as f32' to give it one");
+        return type_error();
+    }
+    if (a->dtype == DT_BOOL || to == DT_BOOL || dtype_bytes(a->dtype) != dtype_bytes(to)) {
+        diag_error(node->span, "bitcast() keeps the bits: %s and %s must be of one width (8, 16, 32 or 64 bits, "
+                   "not bool)", dtype_name(a->dtype), dtype_name(to));
+        return type_error();
+    }
+    Type r = *a;
+    r.dtype = to;
+    return r;
+}
+
+/* sign(x): 1, -1 or 0 (+0 for either zero, NaN for NaN, as numpy's). */
+static Type check_sign(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
+    if (!expect_arg_count(node, args, 1, 1))
+        return type_error();
+    Type *a = check_value(s, scope, args->positional[0]);
+    if (is_error(a))
+        return type_error();
+    if (a->dtype == DT_BOOL) {
+        diag_error(node->span, "sign() needs a numeric tile, got %s", type_str(a));
+        return type_error();
+    }
+    ConstValue v = args->positional[0]->value;
+    if (a->weak && v.known) {
+        if (v.is_float)
+            node->value = const_of_scalar((Scalar){.dtype = DT_F64,
+                                                   .f = v.f > 0 ? 1.0 : v.f < 0 ? -1.0 : isnan(v.f) ? v.f : 0.0});
+        else
+            node->value = const_of_scalar((Scalar){.dtype = DT_I64, .i = v.i > 0 ? 1 : v.i < 0 ? -1 : 0});
+    }
+    return *a;
 }
 
 static Type check_reduction(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
@@ -1331,9 +1502,30 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
         break;
     }
     case BI_EXP: case BI_EXP2: case BI_EXP2_FTZ: case BI_LOG: case BI_LOG2: case BI_SQRT: case BI_RSQRT:
-    case BI_ABS: case BI_TANH: case BI_SIGMOID: case BI_SIN: case BI_COS:
+    case BI_ABS: case BI_TANH: case BI_SIGMOID: case BI_SIN: case BI_COS: case BI_ERF: case BI_FLOOR:
+    case BI_CEIL: case BI_TRUNC: case BI_ROUND:
         if (split_args(node, no_kw, &args))
             r = check_math(s, scope, node, &args);
+        break;
+    case BI_POW:
+        if (split_args(node, no_kw, &args))
+            r = check_pow(s, scope, node, &args);
+        break;
+    case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
+        if (split_args(node, no_kw, &args))
+            r = check_float_class(s, scope, node, &args);
+        break;
+    case BI_CLAMP:
+        if (split_args(node, no_kw, &args))
+            r = check_clamp(s, scope, node, &args);
+        break;
+    case BI_SIGN:
+        if (split_args(node, no_kw, &args))
+            r = check_sign(s, scope, node, &args);
+        break;
+    case BI_BITCAST:
+        if (split_args(node, no_kw, &args))
+            r = check_bitcast(s, scope, node, &args);
         break;
     case BI_DOT:
         if (split_args(node, no_kw, &args))

@@ -90,6 +90,7 @@ static bool remat_ok(const KernelPlan *plan, const IrValue *v, const IrValue *se
                remat_ok(plan, op->operands[0], self, depth + 1, nodes);
     case IR_SELECT:
     case IR_CAST:
+    case IR_BITCAST:
         break;
     default:
         if (!ir_opcode_is_elementwise_binary(op->opcode))

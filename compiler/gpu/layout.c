@@ -913,7 +913,7 @@ static bool dot_feeds_rows(IrBlock *block, bool *from_dot) {
             found = true;
         bool passes = op->opcode == IR_DOT ||
                       (in && (ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode) ||
-                              op->opcode == IR_SELECT || op->opcode == IR_CAST || op->opcode == IR_BROADCAST ||
+                              op->opcode == IR_SELECT || op->opcode == IR_CAST || op->opcode == IR_BITCAST || op->opcode == IR_BROADCAST ||
                               op->opcode == IR_RESHAPE || op->opcode == IR_TRANSPOSE || op->opcode == IR_EXTRACT));
         for (int i = 0; i < op->num_results; i++)
             from_dot[op->results[i]->id] = passes;
@@ -1309,7 +1309,7 @@ static void assign_op(Assign *A, IrOp *op) {
     default: break;
     }
     if (ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode) ||
-        op->opcode == IR_SELECT || op->opcode == IR_CAST) {
+        op->opcode == IR_SELECT || op->opcode == IR_CAST || op->opcode == IR_BITCAST) {
         assign_elementwise(A, op);
         return;
     }

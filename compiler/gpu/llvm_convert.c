@@ -167,6 +167,8 @@ static Tile *remat(Lowering *L, const IrValue *v, const Layout *to) {
             out->regs[r] = LLVMBuildSelect(L->b, args[0]->regs[r], args[1]->regs[r], args[2]->regs[r], "");
         else if (op->opcode == IR_CAST)
             out->regs[r] = llvm_math_cast(L, args[0]->regs[r], in, v->type.dtype);
+        else if (op->opcode == IR_BITCAST)
+            out->regs[r] = LLVMBuildBitCast(L->b, args[0]->regs[r], llvm_kernel_reg_type(L, v->type.dtype), "");
         else
             out->regs[r] = llvm_math_binary(L, op->opcode, in, args[0]->regs[r], args[1]->regs[r]);
     }

@@ -617,7 +617,7 @@ static void lower_op(Lowering *L, IrOp *op) {
     default: break;
     }
     if (ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode) ||
-        op->opcode == IR_SELECT || op->opcode == IR_CAST) {
+        op->opcode == IR_SELECT || op->opcode == IR_CAST || op->opcode == IR_BITCAST) {
         llvm_math_elementwise(L, op);
         return;
     }

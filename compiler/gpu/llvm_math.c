@@ -208,6 +208,39 @@ static LLVMValueRef float_rem(Lowering *L, DType dtype, LLVMValueRef a, LLVMValu
     return llvm_math_cast(L, r, work, dtype);
 }
 
+/* pow: libdevice's __nv_powf / __nv_pow (CUDA math API error bounds, the
+   C99 special cases: pow(x, 0) = 1 even for NaN, pow(1, y) = 1, a negative
+   x to a non-integer y is NaN). f16 and bf16 compute in f32 and round once. */
+static LLVMValueRef float_pow(Lowering *L, DType dtype, LLVMValueRef a, LLVMValueRef b) {
+    DType work = dtype == DT_F64 ? DT_F64 : DT_F32;
+    const char *name = work == DT_F64 ? "__nv_pow" : "__nv_powf";
+    LLVMTypeRef t = work == DT_F64 ? L->f64 : L->f32;
+    LLVMTypeRef params[2] = {t, t};
+    LLVMTypeRef fty = LLVMFunctionType(t, params, 2, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->module, name);
+    if (!fn)
+        fn = LLVMAddFunction(L->module, name, fty);
+    LLVMValueRef args[2] = {llvm_math_cast(L, a, dtype, work), llvm_math_cast(L, b, dtype, work)};
+    return llvm_math_cast(L, LLVMBuildCall2(L->b, fty, fn, args, 2, ""), work, dtype);
+}
+
+/* x << n and x >> n as docs/language.md 7.5 defines them: n is unsigned,
+   and n >= the width gives 0 (or -1 for an arithmetic shift of a negative
+   x), where LLVM's shl/lshr/ashr would be poison. PTX's shl/shr clamp the
+   amount the same way, so the selects can fold into the instruction. */
+static LLVMValueRef shift(Lowering *L, IrOpcode opcode, bool is_signed, LLVMValueRef x, LLVMValueRef n) {
+    LLVMTypeRef t = LLVMTypeOf(x);
+    unsigned bits = LLVMGetIntTypeWidth(t);
+    LLVMValueRef width = LLVMConstInt(t, bits, 0);
+    LLVMValueRef in_range = LLVMBuildICmp(L->b, LLVMIntULT, n, width, "");
+    LLVMValueRef amount = LLVMBuildSelect(L->b, in_range, n, LLVMConstInt(t, bits - 1, 0), "");
+    if (opcode == IR_SHL)
+        return LLVMBuildSelect(L->b, in_range, LLVMBuildShl(L->b, x, amount, ""), LLVMConstNull(t), "");
+    if (is_signed)
+        return LLVMBuildAShr(L->b, x, amount, "");   /* by bits - 1 past the width: the sign */
+    return LLVMBuildSelect(L->b, in_range, LLVMBuildLShr(L->b, x, amount, ""), LLVMConstNull(t), "");
+}
+
 LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMValueRef a, LLVMValueRef b) {
     bool f = dtype_is_float(dtype), s = dtype_is_signed(dtype);
     switch (opcode) {
@@ -228,8 +261,14 @@ LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMVal
         return s ? LLVMBuildSRem(L->b, a, nonzero_divisor(L, b), "") : LLVMBuildURem(L->b, a, nonzero_divisor(L, b), "");
     case IR_MIN: return minmax(L, false, dtype, a, b);
     case IR_MAX: return minmax(L, true, dtype, a, b);
+    case IR_POW:
+        if (!f)
+            break;
+        return float_pow(L, dtype, a, b);
     case IR_AND: return LLVMBuildAnd(L->b, a, b, "");
     case IR_OR: return LLVMBuildOr(L->b, a, b, "");
+    case IR_XOR: return LLVMBuildXor(L->b, a, b, "");
+    case IR_SHL: case IR_SHR: return shift(L, opcode, s, a, b);
     case IR_EQ: case IR_NE: case IR_LT: case IR_LE: case IR_GT: case IR_GE: return compare(L, opcode, dtype, a, b);
     default: break;
     }
@@ -344,6 +383,17 @@ static LLVMValueRef math_function(Lowering *L, IrOpcode opcode, DType dtype, LLV
     case IR_TANH: r = libdevice(L, "tanh", work, v); break;
     case IR_SIN: r = libdevice(L, "sin", work, v); break;
     case IR_COS: r = libdevice(L, "cos", work, v); break;
+    case IR_ERF: r = libdevice(L, "erf", work, v); break;
+    /* exact: cvt.rmi / rpi / rzi / rni (PTX ISA, cvt with integer rounding
+       to a float); llvm.roundeven is half to even, as the interpreter's
+       nearbyint in the default rounding mode */
+    case IR_FLOOR: case IR_CEIL: case IR_TRUNC: case IR_ROUND: {
+        const char *name = opcode == IR_FLOOR ? "llvm.floor" : opcode == IR_CEIL ? "llvm.ceil"
+                           : opcode == IR_TRUNC ? "llvm.trunc" : "llvm.roundeven";
+        LLVMTypeRef t = LLVMTypeOf(v);
+        r = llvm_kernel_intrinsic(L, name, &t, 1, &v, 1);
+        break;
+    }
     case IR_SIGMOID: {
         /* 1 / (1 + exp(-x)) */
         LLVMValueRef one = LLVMConstReal(LLVMTypeOf(v), 1.0);
@@ -384,6 +434,8 @@ static LLVMValueRef element(Lowering *L, IrOp *op, LLVMValueRef *args) {
         return LLVMBuildSelect(L->b, args[0], args[1], args[2], "");
     if (op->opcode == IR_CAST)
         return llvm_math_cast(L, args[0], in, op->results[0]->type.dtype);
+    if (op->opcode == IR_BITCAST)   /* half/bfloat/float/double and the integers of their widths */
+        return LLVMBuildBitCast(L->b, args[0], llvm_kernel_reg_type(L, op->results[0]->type.dtype), "");
     if (ir_opcode_is_elementwise_binary(op->opcode))
         return llvm_math_binary(L, op->opcode, in, args[0], args[1]);
     return unary(L, op->opcode, in, args[0]);

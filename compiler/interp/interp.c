@@ -441,7 +441,7 @@ static void exec_float_binary(IrOpcode opcode, const Elem *x, const Elem *y, Ele
 #define FLOAT_COMPARE(o) case o: EACH(z[i].i = numeric_float_compare(o, x[i].f, y[i].f)) break;
     switch (opcode) {
     FLOAT_OP(IR_ADD) FLOAT_OP(IR_SUB) FLOAT_OP(IR_MUL) FLOAT_OP(IR_DIV) FLOAT_OP(IR_REM)
-    FLOAT_OP(IR_MIN) FLOAT_OP(IR_MAX)
+    FLOAT_OP(IR_MIN) FLOAT_OP(IR_MAX) FLOAT_OP(IR_POW)
     FLOAT_COMPARE(IR_EQ) FLOAT_COMPARE(IR_NE) FLOAT_COMPARE(IR_LT) FLOAT_COMPARE(IR_LE)
     FLOAT_COMPARE(IR_GT) FLOAT_COMPARE(IR_GE)
     default: break;
@@ -467,7 +467,13 @@ static void exec_int_binary(Interp *I, const IrOp *op, const Elem *x, const Elem
             z[i].i = numeric_int_op(op->opcode, a, b);
         }
         break;
-    INT_OP(IR_MIN) INT_OP(IR_MAX) INT_OP(IR_AND) INT_OP(IR_OR)
+    INT_OP(IR_MIN) INT_OP(IR_MAX) INT_OP(IR_AND) INT_OP(IR_OR) INT_OP(IR_XOR)
+    case IR_SHL:
+    case IR_SHR: {
+        DType dtype = op->operands[0]->type.dtype;
+        EACH(z[i].i = numeric_int_shift(op->opcode, dtype, x[i].i, y[i].i))
+        break;
+    }
     INT_OP(IR_EQ) INT_OP(IR_NE) INT_OP(IR_LT) INT_OP(IR_LE) INT_OP(IR_GT) INT_OP(IR_GE)
     default: break;
     }
@@ -495,7 +501,7 @@ static void exec_unary(Interp *I, const Instr *in) {
     Elem *z = r->e;
     int64_t n = r->n;
     IrOpcode opcode = in->op->opcode;
-#define INT_UNARY(o) case o: EACH(z[i].i = numeric_int_unary(o, x[i].i)) break;
+#define INT_UNARY(o) case o: EACH(z[i].i = numeric_int_unary(o, a->dtype, x[i].i)) break;
 #define FLOAT_UNARY(o) case o: EACH(z[i].f = numeric_float_unary(o, x[i].f)) break;
     if (!a->is_float) {
         switch (opcode) {
@@ -510,7 +516,8 @@ static void exec_unary(Interp *I, const Instr *in) {
     FLOAT_UNARY(IR_NEG) FLOAT_UNARY(IR_EXP) FLOAT_UNARY(IR_EXP2) FLOAT_UNARY(IR_EXP2_FTZ)
     FLOAT_UNARY(IR_LOG) FLOAT_UNARY(IR_LOG2)
     FLOAT_UNARY(IR_SQRT) FLOAT_UNARY(IR_RSQRT) FLOAT_UNARY(IR_ABS) FLOAT_UNARY(IR_TANH)
-    FLOAT_UNARY(IR_SIGMOID) FLOAT_UNARY(IR_SIN) FLOAT_UNARY(IR_COS)
+    FLOAT_UNARY(IR_SIGMOID) FLOAT_UNARY(IR_SIN) FLOAT_UNARY(IR_COS) FLOAT_UNARY(IR_ERF)
+    FLOAT_UNARY(IR_FLOOR) FLOAT_UNARY(IR_CEIL) FLOAT_UNARY(IR_TRUNC) FLOAT_UNARY(IR_ROUND)
     default:
         interp_fail(I, in->op, "'%s' on the float dtype %s", ir_opcode_name(opcode), dtype_name(a->dtype));
     }
@@ -550,6 +557,55 @@ static void exec_cast(Interp *I, const Instr *in) {
         EACH(z[i].i = x[i].i)
         wrap_buffer(to, z, n);
     }
+}
+
+/* The bits of an element of `dtype` (canonical integer or float value). A
+   NaN's payload is the host's (f16 and bf16 NaNs become the quiet NaN
+   numeric_double_to_f16 gives): docs/language.md 7.5. */
+static uint64_t elem_bits(DType dtype, Elem e) {
+    switch (dtype) {
+    case DT_F16: return numeric_double_to_f16(e.f);
+    case DT_BF16: return numeric_double_to_bf16(e.f);
+    case DT_F32: {
+        float f = (float)e.f;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        return b;
+    }
+    case DT_F64: {
+        uint64_t b;
+        memcpy(&b, &e.f, sizeof b);
+        return b;
+    }
+    default: return (uint64_t)e.i & (dtype_bytes(dtype) == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * dtype_bytes(dtype))) - 1);
+    }
+}
+
+static Elem elem_of_bits(DType dtype, uint64_t bits) {
+    Elem e = {0};
+    switch (dtype) {
+    case DT_F16: e.f = numeric_f16_to_double((uint16_t)bits); break;
+    case DT_BF16: e.f = numeric_bf16_to_double((uint16_t)bits); break;
+    case DT_F32: {
+        uint32_t b = (uint32_t)bits;
+        float f;
+        memcpy(&f, &b, sizeof f);
+        e.f = f;
+        break;
+    }
+    case DT_F64: memcpy(&e.f, &bits, sizeof e.f); break;
+    default: e.i = numeric_wrap(dtype, (int64_t)bits); break;
+    }
+    return e;
+}
+
+static void exec_bitcast(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]];
+    Slot *r = &I->slots[in->out[0]];
+    const Elem *x = a->e;
+    Elem *z = r->e;
+    int64_t n = r->n;
+    EACH(z[i] = elem_of_bits(r->dtype, elem_bits(a->dtype, x[i])))
 }
 
 /* ---- shape ops ------------------------------------------------------------------- */
@@ -1278,6 +1334,7 @@ static void exec_instr(Interp *I, const Instr *in) {
     }
     case IR_SELECT: exec_select(I, in); break;
     case IR_CAST: exec_cast(I, in); break;
+    case IR_BITCAST: exec_bitcast(I, in); break;
     case IR_BROADCAST: exec_broadcast(I, in); break;
     case IR_RESHAPE: memcpy(r->e, I->slots[in->in[0]].e, sizeof(Elem) * (size_t)r->n); break;
     case IR_TRANSPOSE: exec_transpose(I, in); break;

@@ -270,8 +270,11 @@ static const char *const opcode_names[IR_OPCODE_COUNT] = {
     [IR_ADD] = "add",           [IR_SUB] = "sub",
     [IR_MUL] = "mul",           [IR_DIV] = "div",
     [IR_REM] = "rem",           [IR_MIN] = "min",
-    [IR_MAX] = "max",           [IR_AND] = "and",
-    [IR_OR] = "or",             [IR_EQ] = "eq",
+    [IR_MAX] = "max",           [IR_POW] = "pow",
+    [IR_AND] = "and",
+    [IR_OR] = "or",             [IR_XOR] = "xor",
+    [IR_SHL] = "shl",           [IR_SHR] = "shr",
+    [IR_EQ] = "eq",
     [IR_NE] = "ne",             [IR_LT] = "lt",
     [IR_LE] = "le",             [IR_GT] = "gt",
     [IR_GE] = "ge",             [IR_NEG] = "neg",
@@ -282,7 +285,11 @@ static const char *const opcode_names[IR_OPCODE_COUNT] = {
     [IR_RSQRT] = "rsqrt",       [IR_ABS] = "abs",
     [IR_TANH] = "tanh",         [IR_SIGMOID] = "sigmoid",
     [IR_SIN] = "sin",           [IR_COS] = "cos",
+    [IR_ERF] = "erf",           [IR_FLOOR] = "floor",
+    [IR_CEIL] = "ceil",         [IR_TRUNC] = "trunc",
+    [IR_ROUND] = "round",
     [IR_SELECT] = "select",     [IR_CAST] = "cast",
+    [IR_BITCAST] = "bitcast",
     [IR_BROADCAST] = "broadcast", [IR_RESHAPE] = "reshape",
     [IR_TRANSPOSE] = "transpose", [IR_EXTRACT] = "extract",
     [IR_REDUCE] = "reduce",     [IR_DOT] = "dot",
@@ -322,7 +329,7 @@ bool ir_opcode_is_elementwise_binary(IrOpcode opcode) {
 }
 
 bool ir_opcode_is_elementwise_unary(IrOpcode opcode) {
-    return opcode >= IR_NEG && opcode <= IR_COS;
+    return opcode >= IR_NEG && opcode <= IR_ROUND;
 }
 
 bool ir_opcode_is_compare(IrOpcode opcode) { return opcode >= IR_EQ && opcode <= IR_GE; }

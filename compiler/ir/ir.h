@@ -57,14 +57,18 @@ typedef enum IrOpcode {
     IR_IOTA,                 /* -> tile<i32[n]>, 0..n-1 */
     /* elementwise binary: operands and result of one type (comparisons give bool) */
     IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_REM, IR_MIN, IR_MAX,
-    IR_AND, IR_OR,           /* bool */
+    IR_POW,                  /* float */
+    IR_AND, IR_OR, IR_XOR,   /* bool or integer: on the bits */
+    IR_SHL, IR_SHR,          /* integer; shr arithmetic for signed dtypes */
     IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE,
     /* elementwise unary */
     IR_NEG, IR_NOT,
     IR_EXP, IR_EXP2, IR_EXP2_FTZ, IR_LOG, IR_LOG2, IR_SQRT, IR_RSQRT, IR_ABS,
-    IR_TANH, IR_SIGMOID, IR_SIN, IR_COS,
+    IR_TANH, IR_SIGMOID, IR_SIN, IR_COS, IR_ERF,
+    IR_FLOOR, IR_CEIL, IR_TRUNC, IR_ROUND,   /* float, exact; round: half to even */
     IR_SELECT,               /* (bool cond, a, b) all of one shape */
     IR_CAST,                 /* dtype of the result type */
+    IR_BITCAST,              /* the bits as the result's dtype, of the same width */
     /* shape */
     IR_BROADCAST,            /* size-1 dims (and missing leading dims) expand */
     IR_RESHAPE,              /* adds or drops unit dims; element order unchanged */

@@ -240,12 +240,17 @@ static bool verify_elementwise(Verifier *V, const IrOp *op) {
     if (!want_same_type(V, op, &a->type, result, "operand and result types"))
         return false;
     switch (op->opcode) {
-    case IR_AND: case IR_OR: case IR_NOT:
-        if (dtype != DT_BOOL)
-            return fail(V, op, "'%s' needs bool operands, found %s", name, dtype_name(dtype));
+    case IR_AND: case IR_OR: case IR_XOR: case IR_NOT:
+        if (dtype_is_float(dtype))
+            return fail(V, op, "'%s' needs bool or integer operands, found %s", name, dtype_name(dtype));
+        return true;
+    case IR_SHL: case IR_SHR:
+        if (!dtype_is_int(dtype))
+            return fail(V, op, "'%s' needs integer operands, found %s", name, dtype_name(dtype));
         return true;
     case IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: case IR_SQRT: case IR_RSQRT:
-    case IR_TANH: case IR_SIGMOID: case IR_SIN: case IR_COS:
+    case IR_TANH: case IR_SIGMOID: case IR_SIN: case IR_COS: case IR_ERF: case IR_FLOOR: case IR_CEIL:
+    case IR_TRUNC: case IR_ROUND: case IR_POW:
         if (!dtype_is_float(dtype))
             return fail(V, op, "'%s' needs a float operand, found %s", name, dtype_name(dtype));
         return true;
@@ -527,6 +532,17 @@ static bool verify_op(Verifier *V, const IrOp *op) {
             return fail(V, op, "'cast' keeps the shape: %s cannot become %s",
                         type_text(V, &op->operands[0]->type), type_text(V, r));
         return true;
+    case IR_BITCAST: {
+        if (!want_operands(V, op, 1, 1) || !want_results(V, op, 1, 1) ||
+            !want_tile(V, op, op->operands[0], "operand"))
+            return false;
+        DType from = op->operands[0]->type.dtype;
+        if (r->kind != IRT_TILE || !same_shape(r, &op->operands[0]->type) || from == DT_BOOL ||
+            r->dtype == DT_BOOL || dtype_bytes(from) != dtype_bytes(r->dtype))
+            return fail(V, op, "'bitcast' keeps the shape and the width: %s cannot become %s",
+                        type_text(V, &op->operands[0]->type), type_text(V, r));
+        return true;
+    }
     case IR_BROADCAST: {
         if (!want_operands(V, op, 1, 1) || !want_results(V, op, 1, 1) ||
             !want_tile(V, op, op->operands[0], "operand"))

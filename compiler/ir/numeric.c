@@ -54,13 +54,19 @@ bool numeric_binary(IrOpcode opcode, Scalar a, Scalar b, Scalar *out) {
         return true;
     }
     if (dtype_is_float(dtype)) {
-        if (opcode == IR_AND || opcode == IR_OR)
+        if (opcode == IR_AND || opcode == IR_OR || opcode == IR_XOR || opcode == IR_SHL || opcode == IR_SHR)
             return false;
         *out = (Scalar){.dtype = dtype, .f = numeric_round(dtype, numeric_float_op(opcode, a.f, b.f))};
         return true;
     }
     if ((opcode == IR_DIV || opcode == IR_REM) && b.i == 0)
         return false;
+    if (opcode == IR_SHL || opcode == IR_SHR) {
+        if (dtype == DT_BOOL)
+            return false;
+        *out = (Scalar){.dtype = dtype, .i = numeric_wrap(dtype, numeric_int_shift(opcode, dtype, a.i, b.i))};
+        return true;
+    }
     *out = (Scalar){.dtype = dtype, .i = numeric_wrap(dtype, numeric_int_op(opcode, a.i, b.i))};
     return true;
 }
@@ -74,7 +80,7 @@ bool numeric_unary(IrOpcode opcode, Scalar a, Scalar *out) {
     }
     if (opcode != IR_NEG && opcode != IR_ABS && opcode != IR_NOT)
         return false;
-    *out = (Scalar){.dtype = a.dtype, .i = numeric_wrap(a.dtype, numeric_int_unary(opcode, a.i))};
+    *out = (Scalar){.dtype = a.dtype, .i = numeric_wrap(a.dtype, numeric_int_unary(opcode, a.dtype, a.i))};
     return true;
 }
 

@@ -136,6 +136,7 @@ static inline double numeric_float_op(IrOpcode opcode, double x, double y) {
     case IR_REM: return fmod(x, y);
     case IR_MIN: return numeric_minimum(x, y);
     case IR_MAX: return numeric_maximum(x, y);
+    case IR_POW: return pow(x, y);
     default: return NAN;
     }
 }
@@ -174,12 +175,19 @@ static inline double numeric_float_unary(IrOpcode opcode, double x) {
     case IR_SIGMOID: return 1.0 / (1.0 + exp(-x));
     case IR_SIN: return sin(x);
     case IR_COS: return cos(x);
+    case IR_ERF: return erf(x);
+    case IR_FLOOR: return floor(x);
+    case IR_CEIL: return ceil(x);
+    case IR_TRUNC: return trunc(x);
+    /* half to even, as numpy's round and PTX's cvt.rni; the default
+       rounding mode is round-to-nearest-even */
+    case IR_ROUND: return nearbyint(x);
     default: return NAN;
     }
 }
 
 static inline bool numeric_float_unary_defined(IrOpcode opcode) {
-    return opcode == IR_NEG || opcode == IR_ABS || (opcode >= IR_EXP && opcode <= IR_COS);
+    return opcode == IR_NEG || opcode == IR_ABS || (opcode >= IR_EXP && opcode <= IR_ROUND);
 }
 
 /* ---- integers ------------------------------------------------------------------ */
@@ -188,7 +196,10 @@ static inline bool numeric_float_unary_defined(IrOpcode opcode) {
    + - * wrap, / and % truncate toward zero as in C, x / -1 is -x (which
    wraps for the most negative x) and x % -1 is 0, min and max order
    canonical values (unsigned ones are non-negative, so signed order is
-   right), && and || on bools, comparisons give 0 or 1. A zero divisor is
+   right), and, or and xor on the bits (of two's complement: on canonical
+   values, sign-extended or non-negative, the result is canonical; on bools
+   they are && || !=), comparisons give 0 or 1. Shifts need the dtype:
+   numeric_int_shift. A zero divisor is
    the caller's to reject first (the interpreter reports it, fold and sema
    leave the op alone or report it); here it gives 0. */
 static inline int64_t numeric_int_op(IrOpcode opcode, int64_t x, int64_t y) {
@@ -201,8 +212,9 @@ static inline int64_t numeric_int_op(IrOpcode opcode, int64_t x, int64_t y) {
     case IR_REM: return y == 0 || y == -1 ? 0 : x % y;
     case IR_MIN: return x < y ? x : y;
     case IR_MAX: return x > y ? x : y;
-    case IR_AND: return x && y;
-    case IR_OR: return x || y;
+    case IR_AND: return x & y;
+    case IR_OR: return x | y;
+    case IR_XOR: return x ^ y;
     case IR_EQ: return x == y;
     case IR_NE: return x != y;
     case IR_LT: return x < y;
@@ -213,12 +225,31 @@ static inline int64_t numeric_int_op(IrOpcode opcode, int64_t x, int64_t y) {
     }
 }
 
-/* neg, abs (both wrap: abs of the most negative value is itself) and not. */
-static inline int64_t numeric_int_unary(IrOpcode opcode, int64_t x) {
+/* shl and shr of x by n in `dtype` (docs/language.md 7.5), before
+   wrapping: n is read as an unsigned number of the dtype (a negative n is
+   a large one); n >= the dtype's bits gives 0, or for shr of a negative
+   signed x -1 (the sign shifted in), as PTX's shl/shr clamp the amount.
+   shr is arithmetic for signed dtypes and logical for unsigned ones; on
+   canonical values (sign-extended or non-negative) the i64 shifts are the
+   dtype's. */
+static inline int64_t numeric_int_shift(IrOpcode opcode, DType dtype, int64_t x, int64_t n) {
+    int bits = 8 * dtype_bytes(dtype);
+    uint64_t amount = bits == 64 ? (uint64_t)n : (uint64_t)n & ((UINT64_C(1) << bits) - 1);
+    if (amount >= (uint64_t)bits)
+        return opcode == IR_SHR && x < 0 ? -1 : 0;
+    if (opcode == IR_SHL)
+        return (int64_t)((uint64_t)x << amount);
+    return x < 0 ? -(int64_t)((~(uint64_t)x) >> amount) - 1 : (int64_t)((uint64_t)x >> amount);
+}
+
+/* neg, abs (both wrap: abs of the most negative value is itself) and not
+   (! on a bool, the bits flipped on an integer: ~x of a canonical value
+   is canonical before wrapping to an unsigned dtype). */
+static inline int64_t numeric_int_unary(IrOpcode opcode, DType dtype, int64_t x) {
     switch (opcode) {
     case IR_NEG: return (int64_t)(0 - (uint64_t)x);
     case IR_ABS: return x < 0 ? (int64_t)(0 - (uint64_t)x) : x;
-    case IR_NOT: return !x;
+    case IR_NOT: return dtype == DT_BOOL ? !x : ~x;
     default: return 0;
     }
 }

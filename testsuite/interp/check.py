@@ -807,6 +807,156 @@ def float_rem(rng):
     return [a, b, c, d, h, g] + outs, ref
 
 
+@case("round-ops", inputs("elementwise.tess"), kernel="round_ops")
+def round_ops(rng):
+    # floor, ceil, trunc, round (half to even), sign, clamp and the float
+    # classes are exact on every target: bit for bit, signs of zero included.
+    # Halves (ties), values near and past 2^23 (every f32 there is an
+    # integer), +-0, +-inf, NaN, tiny values, then random ones.
+    n = 320
+    special = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40,
+               8388607.5, -8388607.5, 8388608.0, 16777217.0, 3.4e38, -3.4e38, 0.49999997, -0.49999997,
+               1.0, -1.0, 2.0000002]
+    x = np.concatenate([special, np.round(rng.standard_normal(100) * 8) / 2,
+                        rng.standard_normal(n - len(special) - 100) * 50]).astype(np.float32)
+    lo = (rng.standard_normal(n) * 2).astype(np.float32)
+    lo[:5] = [np.nan, -np.inf, 3.0, -0.0, 0.0]
+    hx = np.concatenate([[0.5, 1.5, 2.5, -0.5, -2.5, 1023.5, 2047.0, -0.0, np.inf, np.nan],
+                         rng.standard_normal(n - 10) * 30]).astype(np.float16)
+    dx = np.concatenate([[0.5, -0.5, 2.5, 4503599627370495.5, -4503599627370497.0, -0.0, np.inf, np.nan],
+                         rng.standard_normal(n - 8) * 1e6]).astype(np.float64)
+    a, lo_ = array_in("a", "f32", x), array_in("lo", "f32", lo)
+    h, d = array_in("h", "f16", hx), array_in("d", "f64", dx)
+    floats = [array_out(k, "f32") for k in ("fl", "ce", "tr", "ro", "sg", "cl")]
+    bools = [array_out(k, "bool") for k in ("nan_", "inf_", "fin")]
+    rest = [array_out("rh", "f16"), array_out("fh", "f16"), array_out("rd", "f64"), array_out("cd", "f64"),
+            array_out("si", "i32"), array_out("ci", "i32")]
+    for o in floats + rest:
+        o.exact = True
+
+    def ref():
+        with np.errstate(invalid="ignore"):
+            v, hv, dv = x.astype(np.float64), hx.astype(np.float64), dx
+            sign = np.where(v > 0, 1.0, np.where(v < 0, -1.0, np.where(np.isnan(v), v, 0.0)))
+            # clamp = min(max(x, lo), hi) with NaN propagating through both
+            m = np.maximum(v, lo.astype(np.float64))
+            clamp = np.minimum(m, 2.5)
+            k = np.clip(np.nan_to_num(np.trunc(v), nan=0.0), -2 ** 31, 2 ** 31 - 1).astype(np.int64)
+            return {"fl": np.floor(v), "ce": np.ceil(v), "tr": np.trunc(v), "ro": np.rint(v), "sg": sign,
+                    "cl": clamp, "nan_": np.isnan(v), "inf_": np.isinf(v), "fin": np.isfinite(v),
+                    "rh": np.rint(hv).astype(np.float16).astype(np.float64),
+                    "fh": (np.floor(hv) + (np.ceil(hv) * 0.5).astype(np.float16)).astype(np.float16),
+                    "rd": np.rint(dv) - np.trunc(dv), "cd": np.ceil(dv) + np.floor(-dv),
+                    "si": np.sign(k) * 10 - 1, "ci": np.clip(k, -3, 4)}
+    return [a, h, d, lo_] + floats + bools + rest, ref
+
+
+@case("math-more", inputs("elementwise.tess"), kernel="math_more")
+def math_more(rng):
+    # erf (exact GELU's) and pow, of both signs, integer and fractional
+    # exponents; pow(t, 2.0) of a negative t is t*t, pow(2.0, t) any t.
+    n = 301
+    x = array_in("x", "f32", rng.standard_normal(n) * 3)
+    e = array_in("e", "f32", rng.uniform(-3, 3, n))
+    d = array_in("d", "f64", rng.standard_normal(n) * 3)
+    h = array_in("h", "f16", rng.standard_normal(n) * 2)
+
+    def ref():
+        from math import erf
+        verf = np.vectorize(erf)
+        t = f(x)
+        return {"y": verf(t) + 0.5 * t * (1 + verf(t * 0.7071067811865476)),
+                "z": np.power(np.abs(t) + np.float32(0.01), f(e)) + t ** 2 - np.power(2.0, t),
+                "w": verf(d.value) + np.abs(d.value) ** 1.5,
+                "v": verf(f(h)) + np.sqrt(np.abs(f(h)))}
+    return [x, e, d, h, array_out("y", "f32"), array_out("z", "f32"), array_out("w", "f64"),
+            array_out("v", "f16")], ref
+
+
+@case("bit-ops", inputs("elementwise.tess"), kernel="bit_ops")
+def bit_ops(rng):
+    # & | ^ ~ on two's complement bits and shifts with the amount read as an
+    # unsigned number of the dtype, clamped to the width (docs/language.md
+    # 7.5): computed here with Python integers, compared bit for bit. The
+    # amounts include 0, the width - 1, the width, past it and negatives.
+    n = 200
+    i32 = rng.integers(-2 ** 31, 2 ** 31, n)
+    i32[:6] = [0, -1, 2 ** 31 - 1, -2 ** 31, 1, -2]
+    j32 = rng.integers(-2 ** 31, 2 ** 31, n)
+    amounts = np.concatenate([[0, 1, 31, 32, 33, 64, -1, -32, 2 ** 31 - 1, 7, 16, 30],
+                              rng.integers(-40, 70, n - 12)])
+    u32 = rng.integers(0, 2 ** 32, n)
+    u8 = rng.integers(0, 256, n)
+    s8 = rng.integers(-128, 128, n)
+    s64 = rng.integers(-2 ** 63, 2 ** 63, n, dtype=np.int64)
+    x, y, sh = array_in("x", "i32", i32), array_in("y", "i32", j32), array_in("s", "i32", amounts)
+    u, m = array_in("u", "u32", u32), array_in("m", "u8", u8)
+    q, l = array_in("q", "i8", s8), array_in("l", "i64", s64)
+    outs = [array_out("a", "i32"), array_out("b", "i32"), array_out("c", "i32"), array_out("d", "u32"),
+            array_out("e", "u32"), array_out("g", "u8"), array_out("h", "i8"), array_out("k", "i64"),
+            array_out("z", "bool")]
+
+    def wrap(v, bits, signed):
+        v &= (1 << bits) - 1
+        return v - (1 << bits) if signed and v >> (bits - 1) else v
+
+    def shl(v, amount, bits, signed):
+        a = amount & ((1 << bits) - 1)          # the amount as an unsigned number of the dtype
+        return 0 if a >= bits else wrap(v << a, bits, signed)
+
+    def shr(v, amount, bits, signed):
+        a = amount & ((1 << bits) - 1)
+        if a >= bits:
+            return -1 if signed and v < 0 else 0
+        return v >> a                           # Python's >> is arithmetic; v is canonical
+
+    def ref():
+        A, B, C, D, E, G, H, K, Z = ([] for _ in range(9))
+        for i in range(n):
+            v, w, a = int(i32[i]), int(j32[i]), int(amounts[i])
+            A.append(wrap((v & w) + (v | w) * 3 - (v ^ w) + ~v, 32, True))
+            B.append(shl(v, a, 32, True))
+            C.append(shr(v, a, 32, True))
+            t, au = int(u32[i]), wrap(a, 32, False)
+            D.append((shr(t, au, 32, False) ^ wrap(t << 3, 32, False)) | (t & 0xF0F0F0F0))
+            E.append(shr(wrap(~t, 32, False), 7, 32, False))
+            mm = int(u8[i])
+            G.append(shl(mm, 3, 8, False) | shr(mm, 5, 8, False))
+            qq = int(s8[i])
+            H.append(wrap(shr(qq, 2, 8, True) ^ ~qq, 8, True))
+            ll = int(s64[i])
+            K.append(wrap(shl(ll, a, 64, True) ^ (shr(ll, 40, 64, True) & ll), 64, True))
+            Z.append(bool(((v > 0) & (w > 0)) | (((v & 1) == 1) ^ (a < 0))))
+        return {"a": np.array(A), "b": np.array(B), "c": np.array(C), "d": np.array(D), "e": np.array(E),
+                "g": np.array(G), "h": np.array(H), "k": np.array(K, dtype=object), "z": np.array(Z)}
+    return [x, y, sh, u, m, q, l] + outs, ref
+
+
+@case("bit-cast", inputs("elementwise.tess"), kernel="bit_cast")
+def bit_cast(rng):
+    # bitcast is numpy's view: the same bits as another dtype of their width.
+    # Signs of zero, infinities, subnormals and random values; no NaN (the
+    # interpreter's NaN payloads are the host's, docs/language.md 7.5).
+    n = 150
+    xs = np.concatenate([[0.0, -0.0, np.inf, -np.inf, 1e-45, -3e-39, 1.0, -2.5],
+                         rng.standard_normal(n - 8) * 1e3]).astype(np.float32)
+    hs = np.concatenate([[0.0, -0.0, np.inf, 6e-8, -65504.0], rng.standard_normal(n - 5) * 10]).astype(np.float16)
+    ds = np.concatenate([[0.0, -0.0, 5e-324, np.inf, -1.5], rng.standard_normal(n - 5) * 1e100]).astype(np.float64)
+    x, h, d = array_in("x", "f32", xs), array_in("h", "f16", hs), array_in("d", "f64", ds)
+    outs = [array_out("a", "u32"), array_out("b", "f32"), array_out("c", "i16"), array_out("e", "bf16"),
+            array_out("g", "i64"), array_out("k", "f64")]
+    for o in outs:
+        o.exact = True
+
+    def ref():
+        bits = xs.view(np.uint32)
+        flipped = (hs.view(np.int16) ^ np.int16(-32768)).view(np.uint16)
+        return {"a": bits, "b": ((bits & np.uint32(0x807fffff)) | np.uint32(0x3f800000)).view(np.float32),
+                "c": hs.view(np.int16), "e": from_bf16_bits(flipped),
+                "g": ds.view(np.int64) >> 52, "k": (ds.view(np.int64) + 1).view(np.float64)}
+    return [x, h, d] + outs, ref
+
+
 @case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
 def weak_index(rng):
     n = 150
@@ -1127,8 +1277,11 @@ def compare(name, dtype, got, want, exact=False):
     bit when `exact`)."""
     if dtype == "bf16":
         got = from_bf16_bits(got)
-    got = np.asarray(got).astype(np.float64)
-    want = np.asarray(want, np.float64)
+    if dtype in ("bool", "i8", "i16", "i32", "i64", "u8", "u32"):
+        # integers exactly (an i64 past 2^53 has no float64 of its own)
+        got, want = np.asarray(got).astype(np.int64), np.asarray(want).astype(np.int64)
+    else:
+        got, want = np.asarray(got).astype(np.float64), np.asarray(want, np.float64)
     if got.shape != want.shape:
         print(f"FAIL {name}: shape {got.shape}, expected {want.shape}")
         return False

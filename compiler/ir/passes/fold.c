@@ -107,7 +107,7 @@ static bool is_const_value(const IrValue *v) { return v->def && v->def->opcode =
 
 static bool is_commutative(IrOpcode opcode) {
     switch (opcode) {
-    case IR_ADD: case IR_MUL: case IR_MIN: case IR_MAX: case IR_AND: case IR_OR:
+    case IR_ADD: case IR_MUL: case IR_MIN: case IR_MAX: case IR_AND: case IR_OR: case IR_XOR:
     case IR_EQ: case IR_NE:
         return true;
     default:
@@ -120,17 +120,23 @@ static void make_scalar(Folder *F, IrOp *op, Scalar v) { make_const(F, op, v.i, 
 /* Both operands constant: false when the result is not folded. The value
    is numeric.h's, the interpreter's; what is left alone is fold's choice:
    division and remainder by zero (an integer one is an error the
-   interpreter reports at run time; a float one stays for the target). */
+   interpreter reports at run time; a float one stays for the target), and
+   pow, which is approximate on the GPU (as eval_unary's functions). */
 static bool eval_binary(IrOpcode opcode, const Scalar *a, const Scalar *b, Scalar *out) {
     if ((opcode == IR_DIV || opcode == IR_REM) && dtype_is_float(a->dtype) && b->f == 0)
+        return false;
+    if (opcode == IR_POW)
         return false;
     return numeric_binary(opcode, *a, *b, out);
 }
 
 /* The math functions are not folded: the GPU's are approximate, libm's
-   are not, so folding would change what a kernel computes on the GPU. */
+   are not, so folding would change what a kernel computes on the GPU.
+   Rounding to an integer (floor, ceil, trunc, round) is exact everywhere. */
 static bool eval_unary(IrOpcode opcode, const Scalar *a, Scalar *out) {
-    if (dtype_is_float(a->dtype) && opcode != IR_NEG && opcode != IR_ABS)
+    bool exact = opcode == IR_NEG || opcode == IR_ABS || opcode == IR_FLOOR || opcode == IR_CEIL ||
+                 opcode == IR_TRUNC || opcode == IR_ROUND;
+    if (dtype_is_float(a->dtype) && !exact)
         return false;
     return numeric_unary(opcode, *a, out);
 }
@@ -186,6 +192,7 @@ static void simplify_binary(Folder *F, IrOp *op) {
             replace_with(F, op, x);
             return;
         case IR_SUB:
+        case IR_XOR:
             if (!is_float)
                 make_const(F, op, 0, 0);
             return;
@@ -217,16 +224,22 @@ static void simplify_binary(Folder *F, IrOp *op) {
         if (lit_is(&c, 1))
             replace_with(F, op, x);
         break;
-    case IR_AND:
-        if (c.i)
-            replace_with(F, op, x);
-        else
+    case IR_AND:   /* x & 0 = 0; a bool x & true = x (an integer's all-ones is -1 or the max) */
+        if (c.i == 0)
             make_const(F, op, 0, 0);
+        else if (dtype == DT_BOOL)
+            replace_with(F, op, x);
         break;
-    case IR_OR:
-        if (c.i)
+    case IR_OR:    /* x | 0 = x; a bool x | true = true */
+        if (c.i == 0)
+            replace_with(F, op, x);
+        else if (dtype == DT_BOOL)
             make_const(F, op, 1, 0);
-        else
+        break;
+    case IR_XOR:
+    case IR_SHL:
+    case IR_SHR:
+        if (c.i == 0)
             replace_with(F, op, x);
         break;
     default:

@@ -15,7 +15,7 @@ IrValue *loop_map_value(const ValueMap *map, IrValue *v) {
 bool loop_is_pure_address_op(IrOpcode opcode) {
     switch (opcode) {
     case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_IOTA:
-    case IR_SELECT: case IR_CAST: case IR_BROADCAST: case IR_RESHAPE: case IR_VIEW:
+    case IR_SELECT: case IR_CAST: case IR_BITCAST: case IR_BROADCAST: case IR_RESHAPE: case IR_VIEW:
         return true;
     default:
         return ir_opcode_is_elementwise_binary(opcode) || ir_opcode_is_elementwise_unary(opcode);
