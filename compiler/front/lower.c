@@ -235,6 +235,50 @@ static IrValue *lower_reduction(Lower *L, Node *node, IrCombine combine) {
     return v;
 }
 
+/* `v` (a reduction's result) with a unit dim put back at `axis`, then
+   broadcast to `full`: the value of each row (or column) at every element. */
+static IrValue *expand_along(Lower *L, Span loc, IrValue *v, int axis, const IrType *full) {
+    IrType t = *full;
+    t.dtype = v->type.dtype;
+    t.dims[axis].size = 1;
+    IrValue *unit = emit(L, IR_RESHAPE, loc, t, 1, &v);
+    t.dims[axis] = full->dims[axis];
+    return emit(L, IR_BROADCAST, loc, t, 1, &unit);
+}
+
+/* argmax(x, axis = k) = min over k of where(x == max(x, axis = k), index, n)
+   (argmin with min): the first index holding the extreme, with ops the
+   backends already have. For floats a NaN is the extreme (max and min
+   propagate it), so its element matches where the extreme is NaN. */
+static IrValue *lower_arg_reduction(Lower *L, Node *node) {
+    Span at = node->span;
+    IrValue *x = lower_expr(L, node->items.items[0]);
+    int axis = node->axis;
+    IrType full = x->type;
+    IrValue *extreme = emit_reduce(L, at, node->builtin == BI_ARGMAX ? COMBINE_MAX : COMBINE_MIN, x, axis);
+    IrValue *spread = expand_along(L, at, extreme, axis, &full);
+    IrValue *match = emit_binary(L, IR_EQ, at, x, spread);
+    if (dtype_is_float(full.dtype)) {
+        IrValue *nan_x = emit_binary(L, IR_NE, at, x, x), *nan_extreme = emit_binary(L, IR_NE, at, spread, spread);
+        match = emit_binary(L, IR_OR, at, match, emit_binary(L, IR_AND, at, nan_x, nan_extreme));
+    }
+    int64_t n = full.dims[axis].size;
+    IrType index_type = ir_scalar_type(DT_I32);
+    index_type.rank = 1;
+    index_type.dims[0] = full.dims[axis];
+    IrValue *iota = emit(L, IR_IOTA, at, index_type, 0, NULL);
+    IrType idx_full = full;
+    idx_full.dtype = DT_I32;
+    IrType unit = idx_full;
+    for (int d = 0; d < unit.rank; d++)
+        if (d != axis)
+            unit.dims[d].size = 1;
+    IrValue *index = emit(L, IR_BROADCAST, at, idx_full, 1, (IrValue *[]){emit(L, IR_RESHAPE, at, unit, 1, &iota)});
+    IrValue *none = emit_const(L, at, idx_full, (ConstValue){.known = true, .i = n});
+    IrValue *candidates = emit(L, IR_SELECT, at, idx_full, 3, (IrValue *[]){match, index, none});
+    return emit_reduce(L, at, COMBINE_MIN, candidates, axis);
+}
+
 static Node *call_kwarg(Node *call, const char *name) {
     for (int i = 0; i < call->items.len; i++) {
         Node *arg = call->items.items[i];
@@ -325,6 +369,99 @@ static IrValue *lower_sign(Lower *L, Node *node, IrType type) {
     return emit(L, IR_SELECT, at, type, 3, (IrValue *[]){emit_binary(L, IR_GT, at, x, zero), one, rest});
 }
 
+/* ---- random numbers: Philox 4x32-10 ------------------------------------------ */
+
+/* Written with the tile IR's integer ops, so that the interpreter and every
+   target compute the same bits by construction (docs/language.md 9.13).
+   The generator is Triton's (python/triton/language/random.py): the counter
+   (offset, 0, 0, 0) as u32, the key (seed's low and high 32 bits, the seed
+   sign-extended to 64 bits as Triton's seed.to(tl.uint64) does), ten rounds
+   of Salmon et al.'s Philox-4x32 with its constants. */
+enum {
+    PHILOX_ROUNDS = 10,
+};
+static const int64_t PHILOX_KEY_A = 0x9E3779B9, PHILOX_KEY_B = 0xBB67AE85;
+static const int64_t PHILOX_ROUND_A = 0xD2511F53, PHILOX_ROUND_B = 0xCD9E8D57;
+
+static IrValue *emit_typed_const(Lower *L, Span at, IrType type, int64_t i, double f) {
+    return emit_const(L, at, type, (ConstValue){.known = true, .is_float = dtype_is_float(type.dtype), .i = i, .f = f});
+}
+
+static IrValue *emit_cast(Lower *L, Span at, IrValue *v, DType to) {
+    IrType t = v->type;
+    t.dtype = to;
+    return emit(L, IR_CAST, at, t, 1, &v);
+}
+
+/* The high 32 bits of the 64-bit product of u32 constant `a` and u32 `x`:
+   both widened to i64 (exactly: u32 zero-extends), multiplied (the product
+   is below 2^64, wrapped into i64's bits), shifted right by 32, narrowed. */
+static IrValue *umulhi_const(Lower *L, Span at, int64_t a, IrValue *x) {
+    IrValue *wide = emit_cast(L, at, x, DT_I64);
+    IrValue *product = emit_binary(L, IR_MUL, at, emit_typed_const(L, at, wide->type, a, 0), wide);
+    IrValue *high = emit_binary(L, IR_SHR, at, product, emit_typed_const(L, at, wide->type, 32, 0));
+    return emit_cast(L, at, high, DT_U32);
+}
+
+/* A random u32 in [0, 2^32) to an f32 in [0, 1), as Triton's
+   uint32_to_uniform_float: read as i32, negatives folded onto -x - 1,
+   times 1/(2^31 - 1) rounded to f32 (4.656613e-10). */
+static IrValue *uniform_of_bits(Lower *L, Span at, IrValue *bits) {
+    IrValue *x = emit_cast(L, at, bits, DT_I32);
+    IrValue *zero = emit_typed_const(L, at, x->type, 0, 0), *one = emit_typed_const(L, at, x->type, 1, 0);
+    IrValue *folded = emit_binary(L, IR_SUB, at, emit_binary(L, IR_SUB, at, zero, x), one);
+    IrValue *nonneg = emit(L, IR_SELECT, at, x->type, 3, (IrValue *[]){emit_binary(L, IR_LT, at, x, zero), folded, x});
+    IrValue *f = emit_cast(L, at, nonneg, DT_F32);
+    return emit_binary(L, IR_MUL, at, f, emit_typed_const(L, at, f->type, 0, 4.656613e-10));
+}
+
+static IrValue *lower_random(Lower *L, Node *node, IrType type) {
+    Span at = node->span;
+    Node *seed_node = call_arg(node, 0), *offsets_node = call_arg(node, 1);
+    IrValue *seed = lower_as(L, seed_node, seed_node->type.weak ? DT_I64 : seed_node->type.dtype);
+    IrValue *offsets = lower_expr(L, offsets_node);
+    IrType u = offsets->type;
+    u.dtype = DT_U32;
+    /* the key: the seed's low 32 bits and, of the seed as an i64 (signed
+       seeds sign-extend), the high 32 */
+    IrValue *k0 = emit_cast(L, at, seed, DT_U32);
+    IrValue *seed64 = emit_cast(L, at, seed, DT_I64);
+    IrValue *k1 = emit_cast(L, at, emit_binary(L, IR_SHR, at, seed64, emit_typed_const(L, at, seed64->type, 32, 0)),
+                            DT_U32);
+    IrValue *c[4];
+    c[0] = offsets->type.dtype == DT_U32 ? offsets : emit_cast(L, at, offsets, DT_U32);
+    c[1] = c[2] = c[3] = emit_typed_const(L, at, u, 0, 0);
+    for (int round = 0; round < PHILOX_ROUNDS; round++) {
+        IrValue *key0 = broadcast_to(L, k0, &u, at), *key1 = broadcast_to(L, k1, &u, at);
+        IrValue *n0 = emit_binary(L, IR_XOR, at, emit_binary(L, IR_XOR, at, umulhi_const(L, at, PHILOX_ROUND_B, c[2]), c[1]),
+                                  key0);
+        IrValue *n2 = emit_binary(L, IR_XOR, at, emit_binary(L, IR_XOR, at, umulhi_const(L, at, PHILOX_ROUND_A, c[0]), c[3]),
+                                  key1);
+        IrValue *n1 = emit_binary(L, IR_MUL, at, emit_typed_const(L, at, u, PHILOX_ROUND_B, 0), c[2]);
+        IrValue *n3 = emit_binary(L, IR_MUL, at, emit_typed_const(L, at, u, PHILOX_ROUND_A, 0), c[0]);
+        c[0] = n0, c[1] = n1, c[2] = n2, c[3] = n3;
+        if (round + 1 < PHILOX_ROUNDS) {
+            k0 = emit_binary(L, IR_ADD, at, k0, emit_typed_const(L, at, k0->type, PHILOX_KEY_A, 0));
+            k1 = emit_binary(L, IR_ADD, at, k1, emit_typed_const(L, at, k1->type, PHILOX_KEY_B, 0));
+        }
+    }
+    if (node->builtin == BI_RANDINT)
+        return c[0];
+    if (node->builtin == BI_RAND)
+        return uniform_of_bits(L, at, c[0]);
+    /* randn: Box-Muller on the first two outputs, as Triton's randn:
+       sqrt(-2 log max(1e-7, u1)) cos(2 pi u2) */
+    IrValue *u1 = uniform_of_bits(L, at, c[0]), *u2 = uniform_of_bits(L, at, c[1]);
+    u1 = emit_binary(L, IR_MAX, at, emit_typed_const(L, at, u1->type, 0, 1.0e-7), u1);
+    IrValue *theta = emit_binary(L, IR_MUL, at, emit_typed_const(L, at, u2->type, 0, 6.283185307179586), u2);
+    IrValue *log_u1 = emit(L, IR_LOG, at, u1->type, 1, &u1);
+    IrValue *r2 = emit_binary(L, IR_MUL, at, emit_typed_const(L, at, u1->type, 0, -2.0), log_u1);
+    IrValue *r = emit(L, IR_SQRT, at, r2->type, 1, &r2);
+    IrValue *cos_theta = emit(L, IR_COS, at, theta->type, 1, &theta);
+    (void)type;
+    return emit_binary(L, IR_MUL, at, r, cos_theta);
+}
+
 static IrValue *lower_call(Lower *L, Node *node) {
     IrType type = ir_type_of(&node->type);
     switch ((Builtin)node->builtin) {
@@ -361,6 +498,7 @@ static IrValue *lower_call(Lower *L, Node *node) {
         return emit_binary(L, node->builtin == BI_MIN ? IR_MIN : IR_MAX, node->span, a, b);
     }
     case BI_SUM: return lower_reduction(L, node, COMBINE_ADD);
+    case BI_ARGMAX: case BI_ARGMIN: return lower_arg_reduction(L, node);
     case BI_REDUCE_MAX: return lower_reduction(L, node, COMBINE_MAX);
     case BI_REDUCE_MIN: return lower_reduction(L, node, COMBINE_MIN);
     case BI_WHERE: {
@@ -394,6 +532,7 @@ static IrValue *lower_call(Lower *L, Node *node) {
         return emit_binary(L, IR_MIN, node->span, emit_binary(L, IR_MAX, node->span, vx, vl), vh);
     }
     case BI_SIGN: return lower_sign(L, node, type);
+    case BI_RAND: case BI_RANDINT: case BI_RANDN: return lower_random(L, node, type);
     case BI_BITCAST: {
         IrValue *a = lower_expr(L, call_arg(node, 0));
         return emit(L, IR_BITCAST, node->span, type, 1, &a);

@@ -876,7 +876,9 @@ static const struct {
     {"log2", BI_LOG2}, {"sqrt", BI_SQRT}, {"rsqrt", BI_RSQRT}, {"abs", BI_ABS}, {"tanh", BI_TANH},
     {"sigmoid", BI_SIGMOID}, {"sin", BI_SIN}, {"cos", BI_COS}, {"erf", BI_ERF}, {"floor", BI_FLOOR},
     {"ceil", BI_CEIL}, {"trunc", BI_TRUNC}, {"round", BI_ROUND}, {"pow", BI_POW}, {"isnan", BI_ISNAN},
-    {"isinf", BI_ISINF}, {"isfinite", BI_ISFINITE}, {"clamp", BI_CLAMP}, {"sign", BI_SIGN}, {"bitcast", BI_BITCAST}, {"dot", BI_DOT},
+    {"isinf", BI_ISINF}, {"isfinite", BI_ISFINITE}, {"clamp", BI_CLAMP}, {"sign", BI_SIGN}, {"bitcast", BI_BITCAST}, {"rand", BI_RAND},
+    {"randint", BI_RANDINT}, {"randn", BI_RANDN}, {"argmax", BI_ARGMAX}, {"argmin", BI_ARGMIN},
+    {"dot", BI_DOT},
     {"alloc", BI_ALLOC}, {"load", BI_LOAD}, {"store", BI_STORE}, {"atomic_add", BI_ATOMIC_ADD},
     {"atomic_max", BI_ATOMIC_MAX}, {"atomic_min", BI_ATOMIC_MIN}, {"ds", BI_DS},
 };
@@ -1207,6 +1209,32 @@ static Type check_bitcast(Sema *s, Scope *scope, Node *node, const CallArgs *arg
     return r;
 }
 
+/* rand(seed, offsets), randint, randn: a scalar integer seed (i32, u32,
+   i64 or a literal) and an i32 or u32 tile of offsets (docs/language.md
+   9.13); the result has the offsets' shape. */
+static Type check_random(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
+    if (!expect_arg_count(node, args, 2, 2))
+        return type_error();
+    Type *seed = check_value(s, scope, args->positional[0]);
+    Type *offsets = check_value(s, scope, args->positional[1]);
+    if (is_error(seed) || is_error(offsets))
+        return type_error();
+    if (seed->rank != 0 || !(seed->weak ? !args->positional[0]->value.is_float
+                                        : seed->dtype == DT_I32 || seed->dtype == DT_U32 || seed->dtype == DT_I64)) {
+        diag_error(args->positional[0]->span, "the seed of %s() must be an integer scalar (i32, u32 or i64), got %s",
+                   node->name, type_str(seed));
+        return type_error();
+    }
+    if (offsets->weak || (offsets->dtype != DT_I32 && offsets->dtype != DT_U32)) {
+        diag_error(args->positional[1]->span, "the offsets of %s() must be an i32 or u32 tile (one random number "
+                   "each, as 'start + iota(N)'), got %s", node->name, type_str(offsets));
+        return type_error();
+    }
+    Type r = *offsets;
+    r.dtype = node->builtin == BI_RANDINT ? DT_U32 : DT_F32;
+    return r;
+}
+
 /* sign(x): 1, -1 or 0 (+0 for either zero, NaN for NaN, as numpy's). */
 static Type check_sign(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
     if (!expect_arg_count(node, args, 1, 1))
@@ -1469,6 +1497,27 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
             break;
         r = check_reduction(s, scope, node, &args);
         break;
+    case BI_ARGMAX:
+    case BI_ARGMIN: {
+        /* the index of the first maximum (minimum) along the axis, as an i32;
+           a NaN counts as the maximum and the minimum, as in numpy */
+        if (!split_args(node, axis_kw, &args) || !expect_arg_count(node, &args, 1, 1))
+            break;
+        Type *a = check_value(s, scope, args.positional[0]);
+        r = check_reduction(s, scope, node, &args);
+        if (is_error(&r) || is_error(a))
+            break;
+        if (node->axis < 0 && a->rank != 1) {
+            diag_error(node->span, "%s() of a rank-%d tile needs 'axis = K' (it gives an index along one axis)",
+                       node->name, a->rank);
+            r = type_error();
+            break;
+        }
+        if (node->axis < 0)
+            node->axis = 0;
+        r.dtype = DT_I32;
+        break;
+    }
     case BI_REDUCE_MAX:
     case BI_REDUCE_MIN:
         break;  /* only set above */
@@ -1526,6 +1575,10 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
     case BI_BITCAST:
         if (split_args(node, no_kw, &args))
             r = check_bitcast(s, scope, node, &args);
+        break;
+    case BI_RAND: case BI_RANDINT: case BI_RANDN:
+        if (split_args(node, no_kw, &args))
+            r = check_random(s, scope, node, &args);
         break;
     case BI_DOT:
         if (split_args(node, no_kw, &args))

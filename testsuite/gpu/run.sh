@@ -127,5 +127,18 @@ for prog in runtime_launch runtime_errors; do
         echo "PASS: $prog ($1 checks)"
     fi
 done
+# Tessera's random numbers are Triton's (docs/language.md 9.13): where
+# Triton is installed, its tl.rand/randint/randn against the Python Philox
+# that check.py's random-bits case holds Tessera to.
+if [ "$DEVICE" = gpu ] && [ -z "$CASES" ] && [ -z "$SANITIZER" ] && "$PYTHON" -c 'import triton' 2>/dev/null; then
+    if "$PYTHON" "$ROOT/testsuite/gpu/triton_rand.py" > "$log" 2>&1; then
+        echo "PASS: triton-rand ($(sed -n 's/^\([0-9]*\) passed.*/\1/p' "$log") checks)"
+        passed=$((passed + 1))
+    else
+        echo "FAIL: triton-rand"
+        sed 's/^/    /' "$log"
+        failed=$((failed + 1))
+    fi
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

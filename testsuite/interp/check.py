@@ -515,6 +515,43 @@ def histogram(rng):
     return [x, counts], lambda: {"counts": f(counts) + np.bincount(f(x).astype(np.int64), minlength=256)}
 
 
+@case("dropout", example("dropout.tess"))
+def dropout(rng):
+    # the mask from Philox on (seed, index) as Triton's tl.rand, the kept
+    # values scaled by 1 / (1 - p) computed in f32 as the kernel does; bit for
+    # bit (N not a multiple of the block)
+    n = 5000
+    x = array_in("x", "f32", rng.standard_normal(n))
+    seed, p = int(rng.integers(0, 2 ** 31)), 0.3
+    y = array_out("y", "f32")
+    y.exact = True
+
+    def ref():
+        u = uniform_of_bits([philox(seed, i)[0] for i in range(n)])
+        scale = np.float32(1) / (np.float32(1) - np.float32(p))
+        return {"y": np.where(u > np.float32(p), (x.value.astype(np.float32) * scale), 0.0)}
+    return [x, y, scalar("seed", seed), scalar("p", p)], ref
+
+
+@case("int4-matmul", example("int4_matmul.tess"))
+def int4_matmul(rng):
+    # W's rows k < KH in the low nibbles of wq, KH + k in the high ones, an
+    # f16 scale per group of 64 rows; M and N not multiples of the blocks
+    m, kh, n, g = 100, 128, 96, 64
+    k = 2 * kh
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    lo, hi = rng.integers(0, 16, (kh, n)), rng.integers(0, 16, (kh, n))
+    wq = array_in("wq", "u8", lo | (hi << 4))
+    sc = array_in("s", "f16", rng.uniform(0.01, 0.1, (k // g, n)))
+
+    def ref():
+        rows = np.concatenate([lo, hi]).astype(np.float64) - 8
+        # the kernel rounds each dequantized weight to f16 before the dot
+        w = (rows.astype(np.float16) * np.repeat(sc.value, g, axis=0)).astype(np.float64)
+        return {"c": f(a) @ w}
+    return [a, wq, sc, array_out("c", "f16")], ref
+
+
 def attention_case(rng, B, S, T, H, D, causal=False, scale=None):
     """Random q [B,S,H,D], k and v [B,T,H,D] in f16, o out, and the reference
     (scale: 1 / sqrt(D) unless given)."""
@@ -957,6 +994,52 @@ def bit_cast(rng):
     return [x, h, d] + outs, ref
 
 
+def philox(seed, offset, rounds=10):
+    """Philox 4x32-10 as Triton's random.py: counter (offset, 0, 0, 0), key
+    the seed's low and high 32 bits (the seed sign-extended to 64 bits)."""
+    M = 0xFFFFFFFF
+    k0, k1 = seed & M, (seed >> 32) & M
+    c0, c1, c2, c3 = offset & M, 0, 0, 0
+    for _ in range(rounds):
+        n0 = ((0xCD9E8D57 * c2) >> 32) ^ c1 ^ k0
+        n2 = ((0xD2511F53 * c0) >> 32) ^ c3 ^ k1
+        c0, c1, c2, c3 = n0, (0xCD9E8D57 * c2) & M, n2, (0xD2511F53 * c0) & M
+        k0, k1 = (k0 + 0x9E3779B9) & M, (k1 + 0xBB67AE85) & M
+    return c0, c1, c2, c3
+
+
+def uniform_of_bits(b):
+    """Triton's uint32_to_uniform_float: as i32, negatives to -x - 1, times
+    4.656613e-10, each step in f32."""
+    x = np.asarray(b, np.int64)
+    x = np.where(x >= 2 ** 31, x - 2 ** 32, x)
+    x = np.where(x < 0, -x - 1, x)
+    return (x.astype(np.float32) * np.float32(4.656613e-10)).astype(np.float32)
+
+
+@case("random-bits", inputs("elementwise.tess"), kernel="random_bits")
+def random_bits(rng):
+    n = 200
+    offs = np.concatenate([[0, 1, 2, -1, 2 ** 31 - 1, -2 ** 31], rng.integers(-2 ** 31, 2 ** 31, n - 6)])
+    seed, big_seed = int(rng.integers(-2 ** 31, 0)), int(rng.integers(2 ** 40, 2 ** 62))
+    o = array_in("offs", "i32", offs)
+    outs = [array_out("r", "f32"), array_out("k", "u32"), array_out("n", "f32"), array_out("w", "u32"),
+            array_out("c", "f32")]
+    for x in outs:
+        x.exact = x.name != "n"
+
+    def ref():
+        four = [philox(seed, int(v)) for v in offs]
+        bits = np.array([t[0] for t in four])
+        u1, u2 = uniform_of_bits(bits), uniform_of_bits([t[1] for t in four])
+        normal = np.sqrt(-2.0 * np.log(np.maximum(1e-7, u1.astype(np.float64)))) * np.cos(
+            np.float32(6.283185307179586) * u2.astype(np.float64))
+        return {"r": uniform_of_bits(bits), "k": bits, "n": normal,
+                "w": np.array([philox(big_seed, int(v))[0] for v in offs]),
+                "c": uniform_of_bits([philox(1234, i)[0] for i in range(n)])}
+    return [scalar("seed", seed), scalar("big_seed", big_seed), o] + outs, ref
+
+
 @case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
 def weak_index(rng):
     n = 150
@@ -1120,6 +1203,51 @@ def minmax_nan(rng):
     outs = [array_out("emax", "f32"), array_out("emin", "f32"), array_out("rmax", "f32"),
             array_out("rmin", "f32")]
     return [x, a, b] + outs + [cmax, cmin], ref
+
+
+@case("arg-reduce", inputs("reduce.tess"), kernel="arg_reduce")
+def arg_reduce(rng):
+    # values drawn from a few levels so that ties are common (the first index
+    # must win), NaNs in some rows and columns (numpy: the first NaN), +-inf
+    m, n = 16, 64
+    x = rng.integers(-3, 4, (m, n)).astype(np.float64)
+    x[2, [5, 9]] = np.nan
+    x[7, 0] = np.inf
+    x[9, :] = -np.inf
+    x[11, 40] = np.nan
+    x[:, 3] = np.where(np.arange(m) % 4 == 0, np.nan, x[:, 3])
+    ks = rng.integers(-5, 5, (m, n))
+    hs = rng.integers(-4, 4, (m, n)).astype(np.float16)
+    args = [array_in("x", "f32", x), array_in("k", "i32", ks), array_in("h", "f16", hs)]
+    names = ["amax1", "amin1", "amax0", "kmax1", "kmin0", "hmin1", "v"]
+    outs = [array_out(nm, "i32") for nm in names]
+
+    def ref():
+        return {"amax1": np.argmax(x, axis=1), "amin1": np.argmin(x, axis=1), "amax0": np.argmax(x, axis=0),
+                "kmax1": np.argmax(ks, axis=1), "kmin0": np.argmin(ks, axis=0),
+                "hmin1": np.argmin(hs.astype(np.float64), axis=1),
+                "v": np.full(m, np.argmax(np.arange(16) % 5))}
+    return args + outs, ref
+
+
+@case("row-argmax", example("argmax.tess"))
+def row_argmax(rng):
+    # V not a multiple of the block (the padding must never win), rows of
+    # negatives only, ties across blocks (the first block's index wins), a
+    # NaN after the maximum (it wins, as in numpy)
+    m, v = 10, 2500
+    x = np.round(rng.standard_normal((m, v)) * 4) / 4
+    x[0] = -np.abs(x[0]) - 1
+    x[1, [10, 1500, 2400]] = 100.0
+    x[2, 2499] = 50.0
+    x[3, [7, 2000]] = [np.nan, np.nan]
+    x[4, 2100] = np.nan
+    logits = array_in("logits", "f32", x)
+
+    def ref():
+        i = np.argmax(x, axis=1)
+        return {"idx": i, "best": x[np.arange(m), i]}
+    return [logits, array_out("idx", "i32"), array_out("best", "f32")], ref
 
 
 @case("reduce-half", inputs("reduce.tess"), kernel="reduce_half")
