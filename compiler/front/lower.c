@@ -405,14 +405,14 @@ static IrValue *umulhi_const(Lower *L, Span at, int64_t a, IrValue *x) {
 
 /* A random u32 in [0, 2^32) to an f32 in [0, 1), as Triton's
    uint32_to_uniform_float: read as i32, negatives folded onto -x - 1,
-   times 1/(2^31 - 1) rounded to f32 (4.656613e-10). */
+   times 1/(2^31 - 1) rounded to f32 (4.6566127342e-10). */
 static IrValue *uniform_of_bits(Lower *L, Span at, IrValue *bits) {
     IrValue *x = emit_cast(L, at, bits, DT_I32);
     IrValue *zero = emit_typed_const(L, at, x->type, 0, 0), *one = emit_typed_const(L, at, x->type, 1, 0);
     IrValue *folded = emit_binary(L, IR_SUB, at, emit_binary(L, IR_SUB, at, zero, x), one);
     IrValue *nonneg = emit(L, IR_SELECT, at, x->type, 3, (IrValue *[]){emit_binary(L, IR_LT, at, x, zero), folded, x});
     IrValue *f = emit_cast(L, at, nonneg, DT_F32);
-    return emit_binary(L, IR_MUL, at, f, emit_typed_const(L, at, f->type, 0, 4.656613e-10));
+    return emit_binary(L, IR_MUL, at, f, emit_typed_const(L, at, f->type, 0, 4.6566127342e-10));
 }
 
 static IrValue *lower_random(Lower *L, Node *node, IrType type) {
