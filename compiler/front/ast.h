@@ -172,6 +172,7 @@ struct Node {
     ConstValue value;        /* compile-time value when known */
     Symbol *sym;             /* N_NAME, N_LET, N_VAR, N_FOR */
     bool loaded;             /* a place used as a value: lowering emits a load */
+    bool gather;             /* N_INDEX: a place indexed by integer tiles (gather, scatter) */
     Type place_type;         /* when loaded: the ref type of the place */
     int builtin;             /* N_CALL: sema's builtin id */
     int axis;                /* N_CALL reductions: the axis, -1 for all axes */

@@ -306,8 +306,71 @@ static IrValue *lower_mask(Lower *L, Node *mask, const IrType *like) {
     return broadcast_to(L, lower_expr(L, mask), &t, mask->span);
 }
 
+static IrValue *emit_cast(Lower *L, Span at, IrValue *v, DType to);
+
+/* ---- gathered places: r[index tiles] ----------------------------------------- */
+
+/* The tile type of a gathered place (its shape: the indices broadcast). */
+static IrType gather_tile_type(const Node *place) {
+    IrType t = ir_type_of(place->loaded ? &place->place_type : &place->type);
+    t.kind = IRT_TILE;
+    return t;
+}
+
+/* The ref a gathered place indexes, and its index tiles as i32 of the
+   place's shape, one per dim of the ref (operands 1.. of gather/scatter). */
+static IrValue *lower_gather_operands(Lower *L, Node *place, IrValue **operands) {
+    IrType shape = gather_tile_type(place);
+    shape.dtype = DT_I32;
+    operands[0] = lower_place(L, place->lhs);
+    for (int d = 0; d < place->items.len; d++) {
+        Node *item = place->items.items[d];
+        IrValue *ix = lower_as(L, item, item->type.weak ? DT_I32 : item->type.dtype);
+        if (ix->type.dtype != DT_I32)
+            ix = emit_cast(L, item->span, ix, DT_I32);   /* i8, i16, u8: exact */
+        operands[1 + d] = broadcast_to(L, ix, &shape, item->span);
+    }
+    return operands[0];
+}
+
+static IrValue *lower_gather(Lower *L, Node *place, Node *other, Node *mask, Span loc) {
+    IrType tile = gather_tile_type(place);
+    IrValue *ops[IR_MAX_RANK + 3];
+    lower_gather_operands(L, place, ops);
+    int n = 1 + place->items.len;
+    if (mask)
+        ops[n++] = lower_mask(L, mask, &tile);
+    if (other)
+        ops[n++] = broadcast_to(L, lower_as(L, other, tile.dtype), &tile, other->span);
+    IrOp *op = emit_op(L, IR_GATHER, loc, n, ops, 1);
+    op->has_mask = mask != NULL;
+    op->has_other = other != NULL;
+    ir_op_set_result_type(op, 0, tile);
+    return op->results[0];
+}
+
+/* store (or atomic) into a gathered place: scatter (scatter_atomic). */
+static void lower_scatter(Lower *L, Node *place, IrValue *value_or_null, Node *value, Node *mask, IrOpcode opcode,
+                          IrCombine combine, Span loc) {
+    IrType tile = gather_tile_type(place);
+    IrValue *ops[IR_MAX_RANK + 3];
+    lower_gather_operands(L, place, ops);
+    int n = 1 + place->items.len;
+    ops[n++] = value_or_null ? value_or_null : broadcast_to(L, lower_as(L, value, tile.dtype), &tile, value->span);
+    if (mask)
+        ops[n++] = lower_mask(L, mask, &tile);
+    IrOp *op = emit_op(L, opcode, loc, n, ops, 0);
+    op->has_mask = mask != NULL;
+    op->combine = combine;
+}
+
 static void lower_store(Lower *L, Node *call, IrOpcode opcode, IrCombine combine) {
     Node *place = call_arg(call, 0), *value = call_arg(call, 1), *mask = call_kwarg(call, "mask");
+    if (place->gather) {
+        lower_scatter(L, place, NULL, value, mask, opcode == IR_STORE ? IR_SCATTER : IR_SCATTER_ATOMIC, combine,
+                      call->span);
+        return;
+    }
     IrValue *ref = lower_place(L, place);
     IrType tile = ref->type;
     tile.kind = IRT_TILE;
@@ -543,6 +606,9 @@ static IrValue *lower_call(Lower *L, Node *node) {
     }
     case BI_ALLOC: return emit(L, IR_ALLOC, node->span, type, 0, NULL);
     case BI_LOAD:
+        if (call_arg(node, 0)->gather)
+            return lower_gather(L, call_arg(node, 0), call_kwarg(node, "other"), call_kwarg(node, "mask"),
+                                node->span);
         return lower_load(L, lower_place(L, call_arg(node, 0)), call_kwarg(node, "other"),
                           call_kwarg(node, "mask"), node->span);
     case BI_STORE: lower_store(L, node, IR_STORE, COMBINE_ADD); return NULL;
@@ -617,6 +683,8 @@ static IrValue *lower_place(Lower *L, Node *node) {
 static IrValue *lower_expr(Lower *L, Node *node) {
     if (node->type.kind == TY_TILE && node->value.known)
         return emit_const(L, node->span, ir_type_of(&node->type), node->value);
+    if (node->loaded && node->gather)
+        return lower_gather(L, node, NULL, NULL, node->span);
     if (node->loaded)
         return lower_load(L, lower_place(L, node), NULL, NULL, node->span);
     switch (node->kind) {
@@ -790,7 +858,12 @@ static void lower_assign(Lower *L, Node *node) {
         sym->lowering = broadcast_to(L, v, &type, node->span);
         return;
     }
-    /* a store into a place; `p op= v` loads p first */
+    /* a store into a place; `p op= v` loads p first (sema refuses it on a
+       gathered place, whose elements may share an index) */
+    if (target->gather) {
+        lower_scatter(L, target, NULL, node->rhs, NULL, IR_SCATTER, COMBINE_ADD, node->span);
+        return;
+    }
     IrValue *ref = lower_place(L, target);
     IrType tile = ref->type;
     tile.kind = IRT_TILE;

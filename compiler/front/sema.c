@@ -644,10 +644,68 @@ static bool check_static_slice(Sema *s, Scope *scope, Node *item, int64_t dim, c
     return true;
 }
 
+/* r[i0, i1, ...] with integer tiles among the indices: a gathered place,
+   one element of r per element of the indices broadcast together (numpy's
+   integer-array indexing), every dim indexed by a tile or a scalar. Its
+   type is a ref of that shape; loads gather, stores scatter. */
+static Type *check_gather_index(Sema *s, Scope *scope, Node *node, const Type *ref) {
+    (void)s, (void)scope;
+    if (ref->space != SPACE_GLOBAL) {
+        diag_error(node->span, "gathering with index tiles reads global memory only (not yet an @%s ref)",
+                   ref->space == SPACE_SHARED ? "shared" : "local");
+        return set_type(node, type_error());
+    }
+    Type shape = {.kind = TY_TILE, .rank = 0};
+    int count = 0;
+    for (int i = 0; i < node->items.len; i++) {
+        Node *item = node->items.items[i];
+        if (item->kind == N_SLICE || item->kind == N_ELLIPSIS || item->kind == N_NONE ||
+            (item->kind == N_CALL && item->name == intern_cstr("ds"))) {
+            diag_error(item->span, "an index with integer tiles takes a tile or a scalar in every dim; a "
+                       "whole dim is an iota (x[rows[:, None], iota(D)[None, :]])");
+            return set_type(node, type_error());
+        }
+        const Type *t = &item->type;   /* checked by check_place_index */
+        if (!t->weak && t->dtype != DT_I32 && t->dtype != DT_I16 && t->dtype != DT_I8 && t->dtype != DT_U8) {
+            diag_error(item->span, "an index tile must be i32 (or i8, i16, u8), got %s; cast with 'as i32'",
+                       type_str(t));
+            return set_type(node, type_error());
+        }
+        Type next = shape;
+        if (!broadcast_shapes(&shape, t, &next)) {
+            diag_error(node->span, "the index tiles' shapes do not broadcast together (%s and %s)",
+                       shape_str(&shape), shape_str(t));
+            return set_type(node, type_error());
+        }
+        shape = next;
+        count++;
+    }
+    if (count != ref->rank) {
+        diag_error(node->span, "an index with integer tiles needs one index per dim: %d for a ref of rank %d (%s)",
+                   count, ref->rank, type_str(ref));
+        return set_type(node, type_error());
+    }
+    Type result = *ref;
+    result.rank = shape.rank;
+    for (int d = 0; d < shape.rank; d++)
+        result.dims[d] = shape.dims[d];
+    Type tile = result;
+    tile.kind = TY_TILE;
+    if (!check_tile_shape(&tile, node->span, "this gather"))
+        return set_type(node, type_error());
+    node->gather = true;
+    node->type = result;
+    return &node->type;
+}
+
 /* r[items] on a ref: a place whose type is the viewed ref. */
 static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *ref) {
     Type result = *ref;
     result.rank = 0;
+    if (node->lhs->kind == N_INDEX && node->lhs->gather) {
+        diag_error(node->span, "a gathered place cannot be indexed again; index the tiles of indices instead");
+        return set_type(node, type_error());
+    }
     /* Each index is a view whose bounds every access checks; the backend
        keeps a fixed number of them per dim (the array's, the block's and
        these), so the chain is limited rather than failing there. */
@@ -665,7 +723,7 @@ static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *re
         return set_type(node, type_error());
     }
     int dim = 0;
-    bool ok = true, seen_ellipsis = false;
+    bool ok = true, seen_ellipsis = false, gather = false;
     for (int i = 0; i < node->items.len; i++) {
         Node *item = node->items.items[i];
         if (item->kind == N_ELLIPSIS) {
@@ -743,6 +801,8 @@ static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *re
             Type *t = check_value(s, scope, item);
             if (is_error(t)) {
                 ok = false;
+            } else if (t->rank > 0 && dtype_is_int(t->dtype)) {
+                gather = true;   /* an integer tile: the whole index gathers */
             } else if (!is_scalar(t) || !dtype_is_int(t->dtype) || (!t->weak && t->dtype != DT_I32)) {
                 diag_error(item->span, "a ref index must be an i32 scalar, ':', a slice or ds(start, size); "
                            "got %s", type_str(t));
@@ -755,6 +815,8 @@ static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *re
         result.dims[result.rank++] = ref->dims[dim];
     if (!ok)
         return set_type(node, type_error());
+    if (gather)
+        return check_gather_index(s, scope, node, ref);
     node->type = result;
     return &node->type;
 }
@@ -1798,6 +1860,14 @@ static void check_assign(Sema *s, Scope *scope, Node *node) {
             return;
         if (node->op != OP_ASSIGN && tile.dtype == DT_BOOL) {
             diag_error(node->span, "'%s=' is not defined on bool values", ast_op_spelling(node->op));
+            return;
+        }
+        if (node->op != OP_ASSIGN && target->gather) {
+            /* two elements with one index would read the same old value */
+            diag_error(node->span, "'%s=' on a gathered place: elements with the same index would race; use "
+                       "%s", ast_op_spelling(node->op),
+                       node->op == OP_ADD || node->op == OP_SUB ? "atomic_add(place, value)"
+                                                                           : "atomic_add, atomic_max or atomic_min");
             return;
         }
         if (node->op != OP_ASSIGN) {

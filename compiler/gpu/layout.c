@@ -1279,7 +1279,8 @@ static void assign_op(Assign *A, IrOp *op) {
     }
     case IR_VIEW:
     case IR_ALLOC: set_result(A, r, NULL, false); return;
-    case IR_LOAD: {
+    case IR_LOAD:
+    case IR_GATHER: {   /* the indices, mask and other in the result's layout */
         const Layout *l = default_for(A, &r->type);
         set_result(A, r, l, false);
         for (int i = 1; i < op->num_operands; i++)
@@ -1292,6 +1293,14 @@ static void assign_op(Assign *A, IrOp *op) {
         const Layout *l = splat_source(A, v) ? default_for(A, &v->type) : concrete(A, v);
         if (op->opcode == IR_STORE && !splat_source(A, v) && store_through_shared(A, op, l))
             l = default_for(A, &v->type);
+        for (int i = 1; i < op->num_operands; i++)
+            want[i] = l;
+        return;
+    }
+    case IR_SCATTER:
+    case IR_SCATTER_ATOMIC: {   /* the indices and mask in the value's layout */
+        IrValue *v = op->operands[1 + op->operands[0]->type.rank];
+        const Layout *l = splat_source(A, v) ? default_for(A, &v->type) : concrete(A, v);
         for (int i = 1; i < op->num_operands; i++)
             want[i] = l;
         return;

@@ -585,6 +585,9 @@ static void lower_op(Lowering *L, IrOp *op) {
     case IR_LOAD: llvm_memory_load(L, op); return;
     case IR_STORE: llvm_memory_store(L, op); return;
     case IR_ATOMIC: llvm_memory_atomic(L, op); return;
+    case IR_GATHER: llvm_memory_gather(L, op); return;
+    case IR_SCATTER:
+    case IR_SCATTER_ATOMIC: llvm_memory_scatter(L, op); return;
     case IR_ALLOC: llvm_memory_alloc(L, op); return;
     case IR_ASYNC_COPY:
         if (L->plan->tma)

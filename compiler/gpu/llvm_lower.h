@@ -145,6 +145,8 @@ void llvm_memory_alloc(Lowering *L, IrOp *op);
 void llvm_memory_load(Lowering *L, IrOp *op);
 void llvm_memory_store(Lowering *L, IrOp *op);
 void llvm_memory_atomic(Lowering *L, IrOp *op);
+void llvm_memory_gather(Lowering *L, IrOp *op);
+void llvm_memory_scatter(Lowering *L, IrOp *op);
 void llvm_memory_async_copy(Lowering *L, IrOp *op);
 /* Element (0, 0) of a rank-2 shared ref whose rows are contiguous, and the
    elements between rows (a constant): a dot operand read in place. */

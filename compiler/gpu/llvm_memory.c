@@ -898,6 +898,100 @@ void llvm_memory_atomic(Lowering *L, IrOp *op) {
     }
 }
 
+/* ---- gather and scatter (index tiles) ------------------------------------------- */
+
+/* Element coordinates from index tiles are arbitrary i32s: each is tested
+   against 0, the view's size and every bound of the view chain (what
+   bounds_mask may skip for a tile's own positions, it may not here). */
+static LLVMValueRef indexed_mask(Lowering *L, const Ref *r, const IrType *ref_type, LLVMValueRef *coords) {
+    LLVMValueRef m = r->valid;
+    for (int d = 0; d < r->rank; d++) {
+        m = llvm_kernel_and(L, m, LLVMBuildICmp(L->b, LLVMIntSGE, coords[d], llvm_kernel_i32(L, 0), ""));
+        if (!ref_type->dims[d].sym)
+            m = llvm_kernel_and(L, m, LLVMBuildICmp(L->b, LLVMIntSLT, coords[d], llvm_kernel_i32(L, ref_type->dims[d].size), ""));
+        for (int k = 0; k < r->dims[d].num_bounds; k++) {
+            const RefBound *b = &r->dims[d].bounds[k];
+            if (b->lo)
+                m = llvm_kernel_and(L, m, LLVMBuildICmp(L->b, LLVMIntSGE, coords[d], b->lo, ""));
+            if (b->hi)
+                m = llvm_kernel_and(L, m, LLVMBuildICmp(L->b, LLVMIntSLT, coords[d], b->hi, ""));
+        }
+    }
+    return m;
+}
+
+/* gather ref[indices] mask other: one predicated ld.global per element,
+   the value `other` (or 0) where the index is outside or the mask off. */
+void llvm_memory_gather(Lowering *L, IrOp *op) {
+    const Ref *r = ref_of(L, op->operands[0]);
+    const IrType *ref_type = &op->operands[0]->type;
+    int rank = ref_type->rank, next = 1 + rank;
+    IrValue *v = op->results[0];
+    Tile *t = llvm_kernel_tile_new(L, layout_of(L->plan, v), &v->type);
+    Tile *index[IR_MAX_RANK];
+    for (int d = 0; d < rank; d++)
+        index[d] = llvm_kernel_operand(L, op, 1 + d);
+    Tile *mask = op->has_mask ? llvm_kernel_operand(L, op, next++) : NULL;
+    Tile *other = op->has_other ? llvm_kernel_operand(L, op, next++) : NULL;
+    for (int64_t reg = 0; reg < t->num_regs; reg++) {
+        LLVMValueRef coords[IR_MAX_RANK];
+        for (int d = 0; d < rank; d++)
+            coords[d] = index[d]->regs[reg];
+        LLVMValueRef pred = indexed_mask(L, r, ref_type, coords);
+        if (mask)
+            pred = llvm_kernel_and(L, pred, mask->regs[reg]);
+        LLVMValueRef fallback = other ? other->regs[reg] : zero_of(L, r->dtype);
+        LLVMValueRef ptr = element_ptr(L, r, coords);
+        t->regs[reg] = pred ? predicated(L, false, r->readonly, r->dtype, ptr, 0, pred, fallback)
+                            : guarded_load(L, r, ptr, NULL, fallback);
+    }
+    llvm_kernel_set_tile(L, v, t);
+}
+
+/* scatter ref[indices], value mask: a predicated st.global per element (one
+   copy of each: a tile smaller than the block has copies in several
+   threads); scatter_atomic: a relaxed atomicrmw per element, as atomic. */
+void llvm_memory_scatter(Lowering *L, IrOp *op) {
+    const Ref *r = ref_of(L, op->operands[0]);
+    const IrType *ref_type = &op->operands[0]->type;
+    int rank = ref_type->rank;
+    Tile *t = llvm_kernel_operand(L, op, 1 + rank);
+    Tile *index[IR_MAX_RANK];
+    for (int d = 0; d < rank; d++)
+        index[d] = llvm_kernel_operand(L, op, 1 + d);
+    Tile *mask = op->has_mask ? llvm_kernel_operand(L, op, 2 + rank) : NULL;
+    ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
+    LLVMValueRef unique = LLVMIsAConstantInt(ti->unique) && LLVMConstIntGetZExtValue(ti->unique) == 1 ? NULL : ti->unique;
+    for (int64_t reg = 0; reg < t->num_regs; reg++) {
+        LLVMValueRef coords[IR_MAX_RANK];
+        for (int d = 0; d < rank; d++)
+            coords[d] = index[d]->regs[reg];
+        LLVMValueRef m = llvm_kernel_and(L, unique, indexed_mask(L, r, ref_type, coords));
+        if (mask)
+            m = llvm_kernel_and(L, m, mask->regs[reg]);
+        LLVMValueRef ptr = element_ptr(L, r, coords);
+        if (op->opcode == IR_SCATTER) {
+            if (m)
+                predicated(L, true, false, r->dtype, ptr, 0, m, t->regs[reg]);
+            else
+                guarded_store(L, r, ptr, NULL, t->regs[reg]);
+            continue;
+        }
+        LLVMBasicBlockRef merge = NULL;
+        if (m) {
+            LLVMBasicBlockRef then_bb = llvm_kernel_block(L, "atom.in");
+            merge = llvm_kernel_block(L, "atom.end");
+            LLVMBuildCondBr(L->b, m, then_bb, merge);
+            LLVMPositionBuilderAtEnd(L->b, then_bb);
+        }
+        LLVMBuildAtomicRMW(L->b, atomic_kind(op->combine, r->dtype), ptr, t->regs[reg], LLVMAtomicOrderingMonotonic, 0);
+        if (m) {
+            LLVMBuildBr(L->b, merge);
+            LLVMPositionBuilderAtEnd(L->b, merge);
+        }
+    }
+}
+
 /* async_copy dst, src [mask]: each thread's vectors of the default load
    layout, 4, 8 or 16 bytes along the last dim, as cp.async (PTX ISA
    9.7.9.25.3: .cg, through L2 only, for 16 bytes; .ca otherwise) when the

@@ -74,6 +74,7 @@ typedef struct Memory {
     uint8_t *written;            /* shared: per element SHARED_WRITTEN | SHARED_PENDING */
     int64_t *read_epoch;         /* shared: the wait epoch of the element's last read */
     int64_t *writer;             /* global: 0 none, -1 atomic, else program + 1 */
+    int64_t *scattered;          /* global: the number of the last scatter that wrote the element */
 } Memory;
 
 enum { SHARED_WRITTEN = 1, SHARED_PENDING = 2 };
@@ -129,6 +130,7 @@ typedef struct PendingCopy {
 typedef struct Interp {
     const IrKernel *kernel;
     Arena arena;
+    int64_t scatters;            /* scatters executed: exec_scatter's stamps */
     Slot *slots;
     int num_slots, cap_slots;
     const IrValue **keys;        /* open addressing: value -> slot */
@@ -1131,6 +1133,109 @@ static void exec_atomic(Interp *I, const Instr *in) {
     }
 }
 
+/* Element `e` of a gather or scatter: its offset in the memory, or false
+   when an index is outside the ref (its view size, any enclosing view or
+   the array: docs/language.md 5, reads give 0 or other, writes drop). */
+static bool indexed_offset(const Ref *ref, const Slot *indices, int64_t e, int64_t *offset) {
+    const Memory *mem = ref->mem;
+    bool mapped[IR_MAX_RANK] = {false};
+    int64_t at = 0;
+    for (int d = 0; d < ref->rank; d++) {
+        int64_t c = indices[d].e[e].i;
+        int k = ref->root_dim[d];
+        mapped[k] = true;
+        int64_t x = ref->base[k] + c;
+        if (c < 0 || c >= ref->size[d] || x < ref->lo[k] || x >= ref->hi[k])
+            return false;
+        at += x * mem->stride[k];
+    }
+    for (int k = 0; k < mem->rank; k++) {
+        if (mapped[k])
+            continue;
+        if (ref->base[k] < ref->lo[k] || ref->base[k] >= ref->hi[k])
+            return false;
+        at += ref->base[k] * mem->stride[k];
+    }
+    *offset = at;
+    return true;
+}
+
+static void exec_gather(Interp *I, const Instr *in) {
+    const IrOp *op = in->op;
+    const Ref *ref = &I->slots[in->in[0]].ref;
+    Slot *r = &I->slots[in->out[0]];
+    Slot indices[IR_MAX_RANK];
+    for (int d = 0; d < ref->rank; d++)
+        indices[d] = I->slots[in->in[1 + d]];
+    int next = 1 + ref->rank;
+    const Elem *mask = op->has_mask ? I->slots[in->in[next++]].e : NULL;
+    const Elem *other = op->has_other ? I->slots[in->in[next++]].e : NULL;
+    for (int64_t e = 0; e < r->n; e++) {
+        int64_t offset;
+        if ((mask && !mask[e].i) || !indexed_offset(ref, indices, e, &offset))
+            r->e[e] = other ? other[e] : (Elem){0};
+        else
+            read_run(ref->mem->dtype, ref->mem->data, offset, 1, 1, &r->e[e]);
+    }
+}
+
+/* scatter: elements in order, each element at most once per program (two
+   elements of one scatter with one index are the double write note_write
+   reports: on the GPU one of them would win, unspecified which); atomic:
+   combined in element order, which for float add fixes a rounding order
+   the GPU's atomics need not follow (docs/language.md 8.4). */
+static void exec_scatter(Interp *I, const Instr *in) {
+    const IrOp *op = in->op;
+    const Ref *ref = &I->slots[in->in[0]].ref;
+    Slot indices[IR_MAX_RANK];
+    for (int d = 0; d < ref->rank; d++)
+        indices[d] = I->slots[in->in[1 + d]];
+    const Slot *value = &I->slots[in->in[1 + ref->rank]];
+    const Elem *mask = op->has_mask ? I->slots[in->in[2 + ref->rank]].e : NULL;
+    Memory *mem = ref->mem;
+    bool atomic = op->opcode == IR_SCATTER_ATOMIC, is_float = dtype_is_float(mem->dtype);
+    if (!atomic && !mem->scattered)
+        mem->scattered = ARENA_ARRAY(&I->arena, int64_t, mem->count + 1);
+    int64_t stamp = ++I->scatters;
+    for (int64_t e = 0; e < value->n; e++) {
+        int64_t offset;
+        if ((mask && !mask[e].i) || !indexed_offset(ref, indices, e, &offset))
+            continue;
+        Elem v = value->e[e];
+        if (!atomic) {
+            if (mem->scattered[offset] == stamp) {
+                char where[256];
+                format_element(mem, offset, where, sizeof where);
+                interp_fail(I, op, "two elements of one scatter (the second is element %lld of the tile) write "
+                            "element %s: which one the GPU keeps is unspecified; use atomic_add, "
+                            "atomic_max or atomic_min to combine them", (long long)e, where);
+            }
+            mem->scattered[offset] = stamp;
+            note_write(I, op, mem, offset, false);
+            write_run(mem->dtype, mem->data, offset, 1, 1, &v);
+            continue;
+        }
+        note_write(I, op, mem, offset, true);
+        Elem old;
+        read_run(mem->dtype, mem->data, offset, 1, 1, &old);
+        if (is_float) {
+            switch (op->combine) {
+            case COMBINE_ADD: old.f = numeric_round(mem->dtype, old.f + v.f); break;
+            case COMBINE_MAX: old.f = numeric_maxnum(old.f, v.f); break;
+            case COMBINE_MIN: old.f = numeric_minnum(old.f, v.f); break;
+            }
+        } else {
+            switch (op->combine) {
+            case COMBINE_ADD: old.i = numeric_int_op(IR_ADD, old.i, v.i); break;
+            case COMBINE_MAX: old.i = numeric_int_op(IR_MAX, old.i, v.i); break;
+            case COMBINE_MIN: old.i = numeric_int_op(IR_MIN, old.i, v.i); break;
+            }
+            wrap_buffer(mem->dtype, &old, 1);
+        }
+        write_run(mem->dtype, mem->data, offset, 1, 1, &old);
+    }
+}
+
 static void ref_of_memory(Ref *ref, Memory *mem) {
     memset(ref, 0, sizeof *ref);
     ref->mem = mem;
@@ -1345,6 +1450,9 @@ static void exec_instr(Interp *I, const Instr *in) {
     case IR_LOAD: exec_load(I, in); break;
     case IR_STORE: exec_store(I, in); break;
     case IR_ATOMIC: exec_atomic(I, in); break;
+    case IR_GATHER: exec_gather(I, in); break;
+    case IR_SCATTER:
+    case IR_SCATTER_ATOMIC: exec_scatter(I, in); break;
     case IR_ALLOC: exec_alloc(I, in); break;
     case IR_ASYNC_COPY: exec_async_copy(I, in); break;
     case IR_ASYNC_COMMIT: I->committed_groups++; break;

@@ -295,6 +295,8 @@ static const char *const opcode_names[IR_OPCODE_COUNT] = {
     [IR_REDUCE] = "reduce",     [IR_DOT] = "dot",
     [IR_VIEW] = "view",         [IR_LOAD] = "load",
     [IR_STORE] = "store",       [IR_ATOMIC] = "atomic",
+    [IR_GATHER] = "gather",     [IR_SCATTER] = "scatter",
+    [IR_SCATTER_ATOMIC] = "scatter_atomic",
     [IR_ALLOC] = "alloc",       [IR_FOR] = "for",
     [IR_IF] = "if",             [IR_YIELD] = "yield",
     [IR_ASYNC_COPY] = "async_copy", [IR_ASYNC_COMMIT] = "async_commit",

@@ -81,6 +81,9 @@ typedef enum IrOpcode {
     IR_LOAD,                 /* (ref [, mask] [, other]) -> tile */
     IR_STORE,                /* (ref, value [, mask]) */
     IR_ATOMIC,               /* (ref, value [, mask]) ; combine */
+    IR_GATHER,               /* (ref @global, index tiles one per ref dim [, mask] [, other]) -> tile */
+    IR_SCATTER,              /* (ref @global, index tiles, value [, mask]) */
+    IR_SCATTER_ATOMIC,       /* (ref @global, index tiles, value [, mask]) ; combine */
     IR_ALLOC,                /* -> ref<... @shared inout> */
     /* asynchronous copies (made by passes/pipeline.c, docs/ir.md "async") */
     IR_ASYNC_COPY,           /* (dst @shared, src @global [, mask]) ; lands at a wait */

@@ -993,6 +993,51 @@ static IrOp *parse_memory(Parser *P, OpHead *head) {
     return op;
 }
 
+/* indexed := VALUE '=' 'gather' operand '[' operand (',' operand)* ']' ('mask' operand)? ('other' operand)? ':' type
+            | 'scatter' operand '[' ... ']' ',' operand ('mask' operand)?
+            | 'scatter_atomic' combine operand '[' ... ']' ',' operand ('mask' operand)?
+   one index operand per dim of the ref */
+static IrOp *parse_indexed(Parser *P, OpHead *head) {
+    IrValue *operands[IR_MAX_RANK + 4];
+    IrCombine combine = COMBINE_ADD;
+    bool gather = head->opcode == IR_GATHER, has_mask = false, has_other = false;
+    check_result_count(P, head, gather ? 1 : 0, gather ? 1 : 0);
+    if (head->opcode == IR_SCATTER_ATOMIC)
+        combine = parse_combine(P);
+    Span ref_span = P->tok.span;
+    operands[0] = parse_operand(P);
+    int rank = operands[0]->type.rank, n = 1;
+    expect_punct(P, '[');
+    do {
+        if (n > IR_MAX_RANK)
+            parse_error(P, P->tok.span, "more index operands than a ref has dims");
+        operands[n++] = parse_operand(P);
+    } while (accept_punct(P, ','));
+    expect_punct(P, ']');
+    if (n - 1 != rank)
+        parse_error(P, ref_span, "%s of a rank-%d ref needs %d index operands, found %d", ir_opcode_name(head->opcode),
+                    rank, rank, n - 1);
+    if (!gather) {
+        expect_punct(P, ',');
+        operands[n++] = parse_operand(P);
+    }
+    if (accept_keyword(P, "mask")) {
+        operands[n++] = parse_operand(P);
+        has_mask = true;
+    }
+    if (gather && accept_keyword(P, "other")) {
+        operands[n++] = parse_operand(P);
+        has_other = true;
+    }
+    IrType type;
+    parse_result_types(P, &type, head->num_results);
+    IrOp *op = make_op(P, head, n, operands, &type);
+    op->combine = combine;
+    op->has_mask = has_mask;
+    op->has_other = has_other;
+    return op;
+}
+
 /* op := (VALUE (',' VALUE)* '=')? OPCODE body loc
    The generic body, for every opcode without a form of its own above:
        operands? (':' type)?     with one type per result */
@@ -1058,6 +1103,11 @@ static void parse_op(Parser *P, IrBlock *block) {
     case IR_STORE:
     case IR_ATOMIC:
         op = parse_memory(P, &head);
+        break;
+    case IR_GATHER:
+    case IR_SCATTER:
+    case IR_SCATTER_ATOMIC:
+        op = parse_indexed(P, &head);
         break;
     case IR_ASYNC_COPY: {
         check_result_count(P, &head, 0, 0);

@@ -303,6 +303,31 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
         }
         break;
     }
+    case IR_GATHER:
+    case IR_SCATTER:
+    case IR_SCATTER_ATOMIC: {   /* ref[indices] (, value) (mask m) (other o) */
+        int rank = op->operands[0]->type.rank, k = 1 + rank;
+        if (op->opcode == IR_SCATTER_ATOMIC)
+            fprintf(out, " %s", ir_combine_name(op->combine));
+        fputc(' ', out);
+        print_value(op->operands[0], out);
+        fputc('[', out);
+        print_operands(op, 1, k, out);
+        fputc(']', out);
+        if (op->opcode != IR_GATHER && k < op->num_operands) {
+            fputs(", ", out);
+            print_value(op->operands[k++], out);
+        }
+        if (op->has_mask && k < op->num_operands) {
+            fputs(" mask ", out);
+            print_value(op->operands[k++], out);
+        }
+        if (op->has_other && k < op->num_operands) {
+            fputs(" other ", out);
+            print_value(op->operands[k++], out);
+        }
+        break;
+    }
     case IR_STORE:
     case IR_ATOMIC:
     case IR_ASYNC_COPY:   /* store's form: destination, source, mask */

@@ -386,6 +386,49 @@ static bool verify_memory(Verifier *V, const IrOp *op) {
     return true;
 }
 
+/* gather (ref, indices... [, mask] [, other]) -> tile; scatter and
+   scatter_atomic (ref, indices..., value [, mask]): an i32 index tile per
+   dim of a @global ref, all of the result's (value's) shape. */
+static bool verify_indexed(Verifier *V, const IrOp *op) {
+    const char *name = ir_opcode_name(op->opcode);
+    bool gather = op->opcode == IR_GATHER;
+    if (op->num_operands < 1 || !is_ref(op->operands[0]))
+        return fail(V, op, "'%s' needs a ref first", name);
+    const IrValue *ref = op->operands[0];
+    int rank = ref->type.rank;
+    if (!gather && op->has_other)
+        return fail(V, op, "'%s' has no 'other' operand", name);
+    int want = 1 + rank + !gather + op->has_mask + (gather && op->has_other);
+    if (!want_operands(V, op, want, want) || !want_results(V, op, gather ? 1 : 0, gather ? 1 : 0))
+        return false;
+    if (ref->type.space != SPACE_GLOBAL)
+        return fail(V, op, "'%s' needs a @global ref, found %s", name, type_text(V, &ref->type));
+    const IrType *tile = gather ? &op->results[0]->type : &op->operands[1 + rank]->type;
+    if (tile->kind != IRT_TILE || tile->dtype != ref->type.dtype)
+        return fail(V, op, "'%s' of %s needs a %s tile, found %s", name, type_text(V, &ref->type),
+                    dtype_name(ref->type.dtype), type_text(V, tile));
+    for (int d = 0; d < rank; d++) {
+        const IrType *ix = &op->operands[1 + d]->type;
+        if (ix->kind != IRT_TILE || ix->dtype != DT_I32 || !same_shape(ix, tile))
+            return fail(V, op, "'%s' index %d must be an i32 tile of shape %s, found %s", name, d,
+                        type_text(V, tile), type_text(V, ix));
+    }
+    int k = 1 + rank + !gather;
+    if (op->has_mask) {
+        const IrType *mask = &op->operands[k++]->type;
+        if (mask->kind != IRT_TILE || mask->dtype != DT_BOOL || !same_shape(mask, tile))
+            return fail(V, op, "'%s' mask must be a bool tile of shape %s, found %s", name, type_text(V, tile),
+                        type_text(V, mask));
+    }
+    if (gather && op->has_other && !want_same_type(V, op, &op->operands[k]->type, tile, "'other' and result types"))
+        return false;
+    if (!gather && ref->type.access == ACCESS_IN)
+        return fail(V, op, "'%s' into an 'in' ref", name);
+    if (op->opcode == IR_SCATTER_ATOMIC && ((unsigned)op->combine > COMBINE_MIN || tile->dtype == DT_BOOL))
+        return fail(V, op, "'scatter_atomic' needs add, max or min of a numeric dtype");
+    return true;
+}
+
 /* async_copy (dst @shared, src @global [, mask]): one dtype, one static shape. */
 static bool verify_async_copy(Verifier *V, const IrOp *op) {
     if (!want_operands(V, op, 2 + op->has_mask, 2 + op->has_mask) || !want_results(V, op, 0, 0))
@@ -628,6 +671,10 @@ static bool verify_op(Verifier *V, const IrOp *op) {
     case IR_STORE:
     case IR_ATOMIC:
         return verify_memory(V, op);
+    case IR_GATHER:
+    case IR_SCATTER:
+    case IR_SCATTER_ATOMIC:
+        return verify_indexed(V, op);
     case IR_ALLOC:
         if (!want_operands(V, op, 0, 0) || !want_results(V, op, 1, 1))
             return false;

@@ -1279,6 +1279,76 @@ def masked(rng):
     return [x, y, scalar("lim", lim)], ref
 
 
+@case("gather-scatter", inputs("memory.tess"), kernel="gather_scatter")
+def gather_scatter(rng):
+    # indices from -5 to past each array: outside reads 0 (or other), a view
+    # bounds its own reads (d), a scatter through a permutation writes every
+    # element of e once, scatter_atomic max combines repeated keys
+    B, N, R, C = 64, 50, 30, 6
+    src = rng.standard_normal(N)
+    m = rng.standard_normal((R, C))
+    idx = rng.integers(-5, 60, B)
+    idx[:4] = [0, N - 1, N, -1]
+    perm = rng.permutation(B)
+    keys = rng.integers(0, 8, B)
+    best0 = rng.standard_normal(8) - 3
+    args = [array_in("src", "f32", src), array_in("m", "f32", m), array_in("idx", "i32", idx),
+            array_in("perm", "i32", perm), array_in("keys", "i32", keys), array_out("a", "f32"),
+            array_out("b", "f32"), array_out("c", "f32"), array_out("d", "f32"), array_out("e", "f32"),
+            array_inout("best", "f32", best0)]
+    for o in args[5:]:
+        o.exact = True
+
+    def ref():
+        s32, m32 = src.astype(np.float32).astype(np.float64), m.astype(np.float32).astype(np.float64)
+        at = lambda arr, k: arr[k] if 0 <= k < len(arr) else 0.0
+        a = np.array([at(s32, k) for k in idx])
+        b = np.array([at(s32, k) if 0 <= k < N and np.fmod(k, 2) == 0 else -1.0 for k in idx])
+        c = np.array([[m32[k, 2 * j] if 0 <= k < R and 2 * j < C else 0.0 for j in range(4)] for k in idx])
+        d = np.array([s32[4 + k] if 0 <= k < 16 else 0.0 for k in idx])
+        e = np.zeros(B)
+        e[perm] = (a.astype(np.float32) * np.float32(2)).astype(np.float64)
+        best = best0.astype(np.float32).astype(np.float64)
+        for key, v in zip(keys, a):
+            best[key] = max(best[key], v)
+        return {"a": a, "b": b, "c": c, "d": d, "e": e, "best": best}
+    return args, ref
+
+
+@case("embedding", example("embedding.tess"))
+def embedding(rng):
+    # tokens in range, and a few outside [0, V) (rows of zeros); T not a
+    # multiple of the block
+    T, V, D = 300, 1000, 128
+    tokens = rng.integers(0, V, T)
+    tokens[[5, 77, 299]] = [-1, V, 10 ** 6]
+    table = rng.standard_normal((V, D))
+    tk, tb = array_in("tokens", "i32", tokens), array_in("table", "f16", table)
+    out = array_out("out_", "f16")
+    out.exact = True
+
+    def ref():
+        t16 = tb.value.astype(np.float16).astype(np.float64) if tb.value.dtype != np.float16 else tb.value.astype(np.float64)
+        return {"out_": np.array([t16[k] if 0 <= k < V else np.zeros(D) for k in tokens])}
+    return [tk, tb, out], ref
+
+
+@case("histogram-scatter", example("histogram_scatter.tess"))
+def histogram_scatter(rng):
+    # values inside [lo, hi) and past both ends (clamped into the end bins);
+    # N not a multiple of the block, counts added to what was there
+    n, bins, lo, hi = 10000, 64, -2.0, 3.0
+    x = np.concatenate([rng.uniform(lo, hi, n - 6), [-10, 10, lo, hi, 2.99, -1.999]]).astype(np.float32)
+    counts0 = rng.integers(0, 100, bins)
+
+    def ref():
+        scale = np.float32(np.float32(bins) / (np.float32(hi) - np.float32(lo)))
+        b = np.clip(np.floor((x - np.float32(lo)) * scale), 0, bins - 1).astype(np.int64)
+        return {"counts": counts0 + np.bincount(b, minlength=bins)}
+    return [array_in("x", "f32", x), scalar("lo", lo), scalar("hi", hi),
+            array_inout("counts", "i32", counts0)], ref
+
+
 @case("stencil", inputs("memory.tess"), kernel="stencil")
 def stencil(rng):
     n = 100

@@ -39,7 +39,8 @@ static void clear_block(IrBlock *block) {
 
 static bool block_has_effects(const IrBlock *block) {
     for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
-        if (op->opcode == IR_STORE || op->opcode == IR_ATOMIC || op->opcode == IR_ASYNC_COPY ||
+        if (op->opcode == IR_STORE || op->opcode == IR_ATOMIC || op->opcode == IR_SCATTER ||
+            op->opcode == IR_SCATTER_ATOMIC || op->opcode == IR_ASYNC_COPY ||
             op->opcode == IR_ASYNC_COMMIT || op->opcode == IR_ASYNC_WAIT)
             return true;
         if (block_has_effects(op->body) || block_has_effects(op->else_body))
@@ -57,7 +58,8 @@ static bool any_result_live(const IrOp *op) {
 
 static bool op_live(const IrOp *op) {
     switch (op->opcode) {
-    case IR_STORE: case IR_ATOMIC: case IR_ASYNC_COPY: case IR_ASYNC_COMMIT: case IR_ASYNC_WAIT: return true;
+    case IR_STORE: case IR_ATOMIC: case IR_SCATTER: case IR_SCATTER_ATOMIC:
+    case IR_ASYNC_COPY: case IR_ASYNC_COMMIT: case IR_ASYNC_WAIT: return true;
     case IR_YIELD: return false;   /* its operands are marked by its parent */
     case IR_FOR: case IR_IF: return any_result_live(op) || block_has_effects(op->body) ||
                                     block_has_effects(op->else_body);
