@@ -273,6 +273,19 @@ static int load_resolve_size(void *context, const char *name) {
     return -1;
 }
 
+/* A grid may also name an i32 scalar parameter (its value is known at
+   launch: varlen attention's cdiv(max_seqlen, BQ)); shapes and contracts
+   name sizes only. */
+static int load_resolve_grid(void *context, const char *name) {
+    tessrt_kernel *k = context;
+    for (int i = 0; i < k->num_params; i++)
+        if ((k->params[i].kind == TESSRT_PARAM_SIZE ||
+             (k->params[i].kind == TESSRT_PARAM_SCALAR && k->params[i].dtype == TESSRT_I32)) &&
+            strcmp(k->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
 /* ---- the pieces --------------------------------------------------------- */
 
 static const char *const kind_names[] = {"array", "scalar", "size"};
@@ -571,7 +584,7 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
             return false;
         char err[300];
         k->grid_text[i] = tessrt_pool_strdup(ld->pool, g->valuestring);
-        if (!tessrt_expr_parse(ld->pool, g->valuestring, load_resolve_size, k, &k->grid[i], err,
+        if (!tessrt_expr_parse(ld->pool, g->valuestring, load_resolve_grid, k, &k->grid[i], err,
                                sizeof err))
             return load_fail(ld, field, "%s", err);
     }

@@ -271,6 +271,8 @@ static tessrt_status check_arguments(const tessrt_kernel *k, const tessrt_arg *a
                                    p->name, (long long)a->value.size, (long long)limit);
             sizes[i] = a->value.size;
         }
+        if (p->kind == TESSRT_PARAM_SCALAR && p->dtype == TESSRT_I32)
+            sizes[i] = a->value.i32;   /* a grid may name it (manifest_load.c load_resolve_grid) */
     }
     for (int i = 0; i < k->num_params; i++) {
         const TessrtParam *p = &k->params[i];

@@ -2001,7 +2001,9 @@ static DefineProblem parse_define_value(const char *text, ConstValue *out) {
 static bool check_grid_expr(Node *e) {
     switch (e->kind) {
     case N_INT: return true;
-    case N_NAME: return e->sym && (e->sym->kind == SYM_SIZE || e->sym->kind == SYM_CONST || e->sym->kind == SYM_CPARAM);
+    case N_NAME:   /* a size, an i32 scalar parameter (known at launch), a constant */
+        return e->sym && (e->sym->kind == SYM_SIZE || e->sym->kind == SYM_CONST || e->sym->kind == SYM_CPARAM ||
+                          (e->sym->kind == SYM_PARAM && !e->sym->is_array && e->sym->type.dtype == DT_I32));
     case N_BINARY:
         return (e->op == OP_ADD || e->op == OP_SUB || e->op == OP_MUL || e->op == OP_DIV || e->op == OP_REM) &&
                check_grid_expr(e->lhs) && check_grid_expr(e->rhs);
@@ -2277,8 +2279,8 @@ static void check_kernel(Sema *s, Kernel *k) {
         if (is_error(t))
             continue;
         if (!is_scalar(t) || !dtype_is_int(t->dtype) || (!t->weak && t->dtype != DT_I32) || !check_grid_expr(e))
-            diag_error(e->span, "a grid dimension must be an integer expression of sizes and constants "
-                       "(+ - * / %% cdiv min max)");
+            diag_error(e->span, "a grid dimension must be an integer expression of sizes, i32 scalar parameters "
+                       "and constants (+ - * / %% cdiv min max)");
         else if (e->value.known && (e->value.i <= 0 || e->value.i > (i == 0 ? INT32_MAX : 65535)))
             /* The hardware's limits: 2^31 - 1 blocks along x, 65535 along y and z. */
             diag_error(e->span, "a grid dimension must be between 1 and %d, got %lld%s", i == 0 ? INT32_MAX : 65535,

@@ -1480,6 +1480,11 @@ static int64_t size_arg(Interp *I, const InterpArg *args, const char *name) {
     launch_fail(I, "no size named '%s'", name);
 }
 
+/* Whether a grid may name the parameter: a size, or an i32 scalar. */
+static bool grid_param(const IrParam *p) {
+    return p->kind == PARAM_SIZE || (p->kind == PARAM_SCALAR && p->value && p->value->type.dtype == DT_I32);
+}
+
 /* The grid expression as the runtime's expression tree (runtime/expr.h),
    so that the interpreter and libtessrt share one evaluator: overflow and
    division by zero are errors on both, never a trap or a wrap. */
@@ -1499,10 +1504,10 @@ static TessrtExpr *grid_tree(Interp *I, const GridExpr *g) {
     e->size = -1;
     if (g->kind == GRID_SIZE) {
         for (int i = 0; i < I->kernel->num_params && e->size < 0; i++)
-            if (I->kernel->params[i].kind == PARAM_SIZE && strcmp(I->kernel->params[i].name, g->size) == 0)
+            if (grid_param(&I->kernel->params[i]) && strcmp(I->kernel->params[i].name, g->size) == 0)
                 e->size = i;
         if (e->size < 0)
-            launch_fail(I, "no size named '%s'", g->size);
+            launch_fail(I, "no size or i32 scalar named '%s'", g->size);
     } else if (g->kind != GRID_CONST) {
         e->lhs = grid_tree(I, g->lhs);
         e->rhs = grid_tree(I, g->rhs);
@@ -1526,7 +1531,7 @@ int64_t interp_get_max_programs(void) { return interp_max_programs; }
 static void compute_grid(Interp *I, const InterpArg *args, bool limit) {
     int64_t *sizes = ARENA_ARRAY(&I->arena, int64_t, I->kernel->num_params + 1);
     for (int i = 0; i < I->kernel->num_params; i++)
-        sizes[i] = I->kernel->params[i].kind == PARAM_SIZE ? args[i].int_value : 0;
+        sizes[i] = grid_param(&I->kernel->params[i]) ? args[i].int_value : 0;
     static const int64_t limits[3] = {INT32_MAX, 65535, 65535};
     for (int a = 0; a < 3; a++) {
         I->grid[a] = 1;

@@ -771,14 +771,25 @@ static bool is_size_name(const IrKernel *kernel, const char *name) {
     return false;
 }
 
+/* A name a grid may use: a size or an i32 scalar parameter. */
+static bool is_grid_name(const IrKernel *kernel, const char *name) {
+    for (int i = 0; i < kernel->num_params; i++) {
+        const IrParam *p = &kernel->params[i];
+        bool scalar_i32 = p->kind == PARAM_SCALAR && p->value && p->value->type.dtype == DT_I32;
+        if ((p->kind == PARAM_SIZE || scalar_i32) && p->name && strcmp(p->name, name) == 0)
+            return true;
+    }
+    return false;
+}
+
 static bool verify_grid_expr(Verifier *V, const GridExpr *e, int depth) {
     if (!e || depth > 200)
         return fail(V, NULL, "a grid expression is malformed");
     switch (e->kind) {
     case GRID_CONST: return true;
     case GRID_SIZE:
-        if (!e->size || !is_size_name(V->kernel, e->size))
-            return fail(V, NULL, "grid names '%s', which is not a size parameter", e->size ? e->size : "?");
+        if (!e->size || !is_grid_name(V->kernel, e->size))
+            return fail(V, NULL, "grid names '%s', which is not a size or i32 scalar parameter", e->size ? e->size : "?");
         return true;
     case GRID_ADD: case GRID_SUB: case GRID_MUL: case GRID_DIV: case GRID_REM:
     case GRID_CDIV: case GRID_MIN: case GRID_MAX:

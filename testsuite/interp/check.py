@@ -1040,6 +1040,23 @@ def random_bits(rng):
     return [scalar("seed", seed), scalar("big_seed", big_seed), o] + outs, ref
 
 
+@case("grid-scalar", inputs("elementwise.tess"), kernel="grid_scalar")
+def grid_scalar(rng):
+    # count = 150, B = 64: 3 programs cover elements 0..191 of 300
+    n, count, b = 300, 150, 64
+    x = array_in("x", "f32", rng.standard_normal(n))
+    y0 = rng.standard_normal(n)
+    y = array_inout("y", "f32", y0)
+    y.exact = True
+
+    def ref():
+        want = y0.astype(np.float32).astype(np.float64)
+        covered = -(-count // b) * b
+        want[:covered] = f(x)[:covered] * 2
+        return {"y": want}
+    return [x, y, scalar("count", count)], ref
+
+
 @case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
 def weak_index(rng):
     n = 150
