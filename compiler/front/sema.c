@@ -233,8 +233,14 @@ static bool check_tile_shape(const Type *t, Span span, const char *what) {
         }
         int64_t d = t->dims[i].size;
         if (!is_power_of_two(d)) {
-            diag_error(span, "%s has shape %s; every tile dim must be a power of two (dim %d is %lld)",
-                       what, shape_str(t), i, (long long)d);
+            /* the next power of two, for the advice */
+            int64_t up = 1;
+            while (up < d)
+                up *= 2;
+            diag_error(span, "%s has shape %s; every tile dim must be a power of two (dim %d is %lld): "
+                       "layouts split a dim over registers, lanes and warps in halves; make the block %lld "
+                       "and mask the rest (load(..., other = ...), a store mask or where())",
+                       what, shape_str(t), i, (long long)d, (long long)up);
             return false;
         }
         if (d > MAX_TILE_ELEMENTS || elements * d > MAX_TILE_ELEMENTS) {

@@ -190,7 +190,7 @@ static const struct {
     {"E0315", "'%s' is not a statement in Tessera; %s"},
     {"E0401", "'%s' is already defined"},
     {"E0402", "%s has a dim of symbolic size '%s'; tiles need static shapes (take a static block of it, e.g. with ds(start, SIZE))"},
-    {"E0403", "%s has shape %s; every tile dim must be a power of two (dim %d is %lld)"},
+    {"E0403", "%s has shape %s; every tile dim must be a power of two (dim %d is %lld): layouts split a dim over registers, lanes and warps in halves; make the block %lld and mask the rest (load(..., other = ...), a store mask or where())"},
     {"E0404", "%s has shape %s, more than %d elements; tiles must fit on chip"},
     {"E0405", "division by zero in a constant expression"},
     {"E0406", "%s must be an integer known at compile time"},
