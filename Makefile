@@ -457,7 +457,10 @@ FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
-FUZZ_RUN_FLAGS := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+# -timeout: the largest seeds (testsuite/interp/Inputs/wgmma.tess, ten tensor-core
+# kernels) take about 3 s of LLVM codegen in a plain build and past 10 s under
+# ASan on a loaded machine: a slow input is reported only past 30 s.
+FUZZ_RUN_FLAGS := -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
 FUZZ_FRONTEND_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out compiler/driver/main.c,$(COMPILER_SRCS)) \
 	runtime/npy.c runtime/expr_eval.c $(MANIFEST_SRCS)) $(FUZZ_DIR)/obj/gen/parser.o $(FUZZ_DIR)/obj/gen/lexer.o
 FUZZ_RUNTIME_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(RUNTIME_SRCS) runtime/npy.c)
