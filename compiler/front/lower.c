@@ -562,6 +562,14 @@ static IrValue *lower_call(Lower *L, Node *node) {
     }
     case BI_SUM: return lower_reduction(L, node, COMBINE_ADD);
     case BI_ARGMAX: case BI_ARGMIN: return lower_arg_reduction(L, node);
+    case BI_BROADCAST_TO: {
+        IrValue *a = lower_as(L, call_arg(node, 0), type.dtype);
+        return broadcast_to(L, a, &type, node->span);
+    }
+    case BI_EXPAND_DIMS: {
+        IrValue *a = lower_as(L, call_arg(node, 0), type.dtype);
+        return emit(L, IR_RESHAPE, node->span, type, 1, &a);
+    }
     case BI_REDUCE_MAX: return lower_reduction(L, node, COMBINE_MAX);
     case BI_REDUCE_MIN: return lower_reduction(L, node, COMBINE_MIN);
     case BI_WHERE: {

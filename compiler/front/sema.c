@@ -946,6 +946,7 @@ static const struct {
     {"ceil", BI_CEIL}, {"trunc", BI_TRUNC}, {"round", BI_ROUND}, {"pow", BI_POW}, {"isnan", BI_ISNAN},
     {"isinf", BI_ISINF}, {"isfinite", BI_ISFINITE}, {"clamp", BI_CLAMP}, {"sign", BI_SIGN}, {"bitcast", BI_BITCAST}, {"rand", BI_RAND},
     {"randint", BI_RANDINT}, {"randn", BI_RANDN}, {"argmax", BI_ARGMAX}, {"argmin", BI_ARGMIN},
+    {"broadcast_to", BI_BROADCAST_TO}, {"expand_dims", BI_EXPAND_DIMS},
     {"dot", BI_DOT},
     {"alloc", BI_ALLOC}, {"load", BI_LOAD}, {"store", BI_STORE}, {"atomic_add", BI_ATOMIC_ADD},
     {"atomic_max", BI_ATOMIC_MAX}, {"atomic_min", BI_ATOMIC_MIN}, {"ds", BI_DS},
@@ -1565,6 +1566,58 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
             break;
         r = check_reduction(s, scope, node, &args);
         break;
+    case BI_BROADCAST_TO: {
+        /* broadcast_to(t, [d0, d1, ...]): t's dims, aligned at the right,
+           each 1 or the target's (numpy's broadcast_to) */
+        Type target = {.kind = TY_TILE};
+        if (!split_args(node, no_kw, &args) || !expect_arg_count(node, &args, 2, 2))
+            break;
+        Type *a = check_value(s, scope, args.positional[0]);
+        if (is_error(a) || !check_shape_arg(s, scope, args.positional[1], &target))
+            break;
+        target.dtype = a->dtype;
+        target.weak = a->weak;
+        if (!broadcasts_to(a, &target)) {
+            diag_error(node->span, "broadcast_to() cannot make a value of shape %s into %s: each dim, from the "
+                       "right, must be 1 or the target's", shape_str(a), shape_str(&target));
+            break;
+        }
+        if (check_tile_shape(&target, node->span, "broadcast_to()")) {
+            r = target;
+            if (a->weak)
+                node->value = args.positional[0]->value;
+        }
+        break;
+    }
+    case BI_EXPAND_DIMS: {
+        /* expand_dims(t, axis = k): a unit dim inserted before dim k (k may be
+           the rank: at the end; negative counts from the end of the result) */
+        if (!split_args(node, axis_kw, &args) || !expect_arg_count(node, &args, 1, 1))
+            break;
+        Type *a = check_value(s, scope, args.positional[0]);
+        if (is_error(a))
+            break;
+        if (!args.kw[0]) {
+            diag_error(node->span, "expand_dims() needs 'axis = K', where the new unit dim goes");
+            break;
+        }
+        int axis;
+        if (!check_axis_arg(s, scope, args.kw[0], a->rank + 1, &axis))
+            break;
+        if (a->rank + 1 > MAX_RANK) {
+            diag_error(node->span, "a tile has at most %d dims", MAX_RANK);
+            break;
+        }
+        Type t = *a;
+        t.rank = a->rank + 1;
+        for (int d = 0, from = 0; d < t.rank; d++)
+            t.dims[d] = d == axis ? (Dim){.size = 1} : a->dims[from++];
+        node->axis = axis;
+        r = t;
+        if (a->weak)
+            node->value = args.positional[0]->value;
+        break;
+    }
     case BI_ARGMAX:
     case BI_ARGMIN: {
         /* the index of the first maximum (minimum) along the axis, as an i32;

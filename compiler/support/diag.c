@@ -319,6 +319,8 @@ static const struct {
     {"E0545", "the index tiles' shapes do not broadcast together (%s and %s)"},
     {"E0546", "an index with integer tiles needs one index per dim: %d for a ref of rank %d (%s)"},
     {"E0547", "'%s=' on a gathered place: elements with the same index would race; use %s"},
+    {"E0548", "broadcast_to() cannot make a value of shape %s into %s: each dim, from the right, must be 1 or the target's"},
+    {"E0549", "expand_dims() needs 'axis = K', where the new unit dim goes"},
     {"E0539", "the offsets of %s() must be an i32 or u32 tile (one random number each, as 'start + iota(N)'), got %s"},
     {"E0527", "exp2_ftz() flushes results below f32's smallest normal (2^-126) and takes f16, bf16 or f32, got %s; use exp2() for f64"},
     {"E0512", "compile-time parameter '%s' has no default; set it with -D %s=VALUE"},

@@ -1057,6 +1057,18 @@ def grid_scalar(rng):
     return [x, y, scalar("count", count)], ref
 
 
+@case("shape-ops", inputs("elementwise.tess"), kernel="shape_ops")
+def shape_ops(rng):
+    R, C = 8, 16
+    v, w = array_in("v", "f32", rng.standard_normal(C)), array_in("w", "f32", rng.standard_normal(R))
+    outs = [array_out("o", "f32"), array_out("p", "f32"), array_out("q", "f32")]
+
+    def ref():
+        return {"o": np.broadcast_to(f(v), (R, C)) + np.broadcast_to(f(w)[:, None], (R, C)) * 10,
+                "p": 3 + np.broadcast_to(np.expand_dims(f(v), 0), (R, C)), "q": np.expand_dims(f(v), -1)}
+    return [v, w] + outs, ref
+
+
 @case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
 def weak_index(rng):
     n = 150
