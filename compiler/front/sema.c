@@ -232,8 +232,8 @@ static bool check_tile_shape(const Type *t, Span span, const char *what) {
             return false;
         }
         int64_t d = t->dims[i].size;
-        if (!is_power_of_two(d)) {
-            /* the next power of two, for the advice */
+        if (!is_power_of_two(d) && d > 0 && d <= MAX_TILE_ELEMENTS) {
+            /* the next power of two, for the advice (d is small here: no overflow) */
             int64_t up = 1;
             while (up < d)
                 up *= 2;
@@ -494,6 +494,18 @@ static Type *check_binary(Sema *s, Scope *scope, Node *node) {
                            ? "; bitcast(x, u32) gives a float's bits as an integer" : "");
             return set_type(node, type_error());
         }
+        /* A literal amount would wrap into x's dtype before the clamp (1 << 40
+           as an i32 is 0): one outside the width is an error, not a shift. */
+        ConstValue n = node->rhs->value;
+        if (shift && b->weak && !a->weak && n.known && !n.is_float) {
+            int bits = 8 * dtype_bytes(a->dtype);
+            if (n.i < 0 || n.i >= bits) {
+                diag_error(node->rhs->span, "a shift of %s by %lld: the amount must be 0 to %d for its %d bits "
+                           "(a run-time amount outside that gives 0, or -1 for '>>' of a negative value)",
+                           type_str(a), (long long)n.i, bits - 1, bits);
+                return set_type(node, type_error());
+            }
+        }
     } else if (op == OP_AND || op == OP_OR) {
         if (a->dtype != DT_BOOL || b->dtype != DT_BOOL) {
             diag_error(node->span, "%s needs bool operands, got %s and %s", what, type_str(a), type_str(b));
@@ -657,7 +669,7 @@ static bool check_static_slice(Sema *s, Scope *scope, Node *item, int64_t dim, c
 static Type *check_gather_index(Sema *s, Scope *scope, Node *node, const Type *ref) {
     (void)s, (void)scope;
     if (ref->space != SPACE_GLOBAL) {
-        diag_error(node->span, "gathering with index tiles reads global memory only (not yet an @%s ref)",
+        diag_error(node->span, "gather and scatter with index tiles use global memory only (not yet an @%s ref)",
                    ref->space == SPACE_SHARED ? "shared" : "local");
         return set_type(node, type_error());
     }
@@ -1923,10 +1935,12 @@ static void check_assign(Sema *s, Scope *scope, Node *node) {
         }
         if (node->op != OP_ASSIGN && target->gather) {
             /* two elements with one index would read the same old value */
-            diag_error(node->span, "'%s=' on a gathered place: elements with the same index would race; use "
-                       "%s", ast_op_spelling(node->op),
-                       node->op == OP_ADD || node->op == OP_SUB ? "atomic_add(place, value)"
-                                                                           : "atomic_add, atomic_max or atomic_min");
+            diag_error(node->span, "'%s=' on a gathered place: elements with the same index would race; %s",
+                       ast_op_spelling(node->op),
+                       node->op == OP_ADD || node->op == OP_SUB
+                           ? "use atomic_add(place, value)"
+                           : "read the old values (let old = place), compute, and store them back with distinct "
+                             "indices");
             return;
         }
         if (node->op != OP_ASSIGN) {

@@ -920,6 +920,56 @@ static LLVMValueRef indexed_mask(Lowering *L, const Ref *r, const IrType *ref_ty
     return m;
 }
 
+/* Ordering. A program reads as sequential code (the interpreter runs it so),
+   but the threads of a block reach global memory in no order: an element a
+   gather reads, or a scatter writes, is in general another thread's than
+   the one an earlier or later access of the array used. So a gather or
+   scatter whose array some other access of the kernel also touches, one of
+   the two writing (atomics against atomics commute), has a block barrier
+   before and after it, which orders the block's global accesses (PTX ISA,
+   bar.sync: prior memory accesses are performed relative to the
+   participating threads); a plain scatter in a loop is such a pair by
+   itself, across trips. Ifs and loops are uniform, so every thread meets
+   the barriers. Other programs are unordered, as for every store
+   (docs/language.md 8.4). */
+static const IrValue *root_array(const IrValue *ref) {
+    while (ref->def && ref->def->opcode == IR_VIEW)
+        ref = ref->def->operands[0];
+    return ref;
+}
+
+static bool writes_memory(IrOpcode o) {
+    return o == IR_STORE || o == IR_ATOMIC || o == IR_SCATTER || o == IR_SCATTER_ATOMIC;
+}
+
+static bool is_atomic_op(IrOpcode o) { return o == IR_ATOMIC || o == IR_SCATTER_ATOMIC; }
+
+static bool accesses_with(const IrBlock *block, const IrOp *self, const IrValue *root, bool in_loop) {
+    for (const IrOp *o = block ? block->first : NULL; o; o = o->next) {
+        if (accesses_with(o->body, self, root, in_loop || o->opcode == IR_FOR) ||
+            accesses_with(o->else_body, self, root, in_loop))
+            return true;
+        bool memory = o->opcode == IR_LOAD || o->opcode == IR_GATHER || writes_memory(o->opcode);
+        const IrValue *ref = o->opcode == IR_ASYNC_COPY ? o->operands[1] : memory ? o->operands[0] : NULL;
+        if (!ref || root_array(ref) != root)
+            continue;
+        bool either_writes = writes_memory(o->opcode) || writes_memory(self->opcode);
+        if (!either_writes || (is_atomic_op(o->opcode) && is_atomic_op(self->opcode)))
+            continue;
+        if (o != self || (in_loop && !is_atomic_op(self->opcode)))
+            return true;
+    }
+    return false;
+}
+
+static bool indexed_needs_order(const Lowering *L, const IrOp *op) {
+    return accesses_with(L->kernel->body, op, root_array(op->operands[0]), false);
+}
+
+static void block_barrier(Lowering *L) {
+    llvm_kernel_barrier_at(L, 1u << BARRIER_BEFORE_WRITE, BARRIER_BEFORE_WRITE);
+}
+
 /* gather ref[indices] mask other: one predicated ld.global per element,
    the value `other` (or 0) where the index is outside or the mask off. */
 void llvm_memory_gather(Lowering *L, IrOp *op) {
@@ -933,6 +983,9 @@ void llvm_memory_gather(Lowering *L, IrOp *op) {
         index[d] = llvm_kernel_operand(L, op, 1 + d);
     Tile *mask = op->has_mask ? llvm_kernel_operand(L, op, next++) : NULL;
     Tile *other = op->has_other ? llvm_kernel_operand(L, op, next++) : NULL;
+    bool ordered = indexed_needs_order(L, op);
+    if (ordered)
+        block_barrier(L);
     for (int64_t reg = 0; reg < t->num_regs; reg++) {
         LLVMValueRef coords[IR_MAX_RANK];
         for (int d = 0; d < rank; d++)
@@ -945,6 +998,8 @@ void llvm_memory_gather(Lowering *L, IrOp *op) {
         t->regs[reg] = pred ? predicated(L, false, r->readonly, r->dtype, ptr, 0, pred, fallback)
                             : guarded_load(L, r, ptr, NULL, fallback);
     }
+    if (ordered)
+        block_barrier(L);
     llvm_kernel_set_tile(L, v, t);
 }
 
@@ -962,6 +1017,9 @@ void llvm_memory_scatter(Lowering *L, IrOp *op) {
     Tile *mask = op->has_mask ? llvm_kernel_operand(L, op, 2 + rank) : NULL;
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
     LLVMValueRef unique = LLVMIsAConstantInt(ti->unique) && LLVMConstIntGetZExtValue(ti->unique) == 1 ? NULL : ti->unique;
+    bool ordered = indexed_needs_order(L, op);
+    if (ordered)
+        block_barrier(L);
     for (int64_t reg = 0; reg < t->num_regs; reg++) {
         LLVMValueRef coords[IR_MAX_RANK];
         for (int d = 0; d < rank; d++)
@@ -990,6 +1048,8 @@ void llvm_memory_scatter(Lowering *L, IrOp *op) {
             LLVMPositionBuilderAtEnd(L->b, merge);
         }
     }
+    if (ordered)
+        block_barrier(L);
 }
 
 /* async_copy dst, src [mask]: each thread's vectors of the default load
