@@ -1344,6 +1344,23 @@ def gather_scatter(rng):
     return args, ref
 
 
+@case("scatter-order", inputs("memory.tess"), kernel="scatter_order")
+def scatter_order(rng):
+    # a permutation that moves every element to another thread's position
+    B = 256
+    perm = (np.arange(B) * 37 + 11) % B
+    x = array_in("x", "f32", rng.standard_normal(B))
+    y, z = array_out("y", "f32"), array_out("z", "f32")
+    y.exact = z.exact = True
+
+    def ref():
+        v = (f(x).astype(np.float32) + np.float32(1)).astype(np.float64)
+        yy = np.zeros(B)
+        yy[perm] = v
+        return {"y": yy, "z": yy[perm]}
+    return [x, array_in("perm", "i32", perm), y, z], ref
+
+
 @case("embedding", example("embedding.tess"))
 def embedding(rng):
     # tokens in range, and a few outside [0, V) (rows of zeros); T not a
