@@ -308,6 +308,21 @@ static IrValue *lower_mask(Lower *L, Node *mask, const IrType *like) {
 
 static IrValue *emit_cast(Lower *L, Span at, IrValue *v, DType to);
 
+/* A load or gather: `ops[0..n)` (the ref, a gather's indices), then the mask
+   and `other` where given, broadcast to `tile`. */
+static IrValue *emit_read(Lower *L, IrOpcode opcode, IrValue **ops, int n, const IrType *tile, Node *other,
+                          Node *mask, Span loc) {
+    if (mask)
+        ops[n++] = lower_mask(L, mask, tile);
+    if (other)
+        ops[n++] = broadcast_to(L, lower_as(L, other, tile->dtype), tile, other->span);
+    IrOp *op = emit_op(L, opcode, loc, n, ops, 1);
+    op->has_mask = mask != NULL;
+    op->has_other = other != NULL;
+    ir_op_set_result_type(op, 0, *tile);
+    return op->results[0];
+}
+
 /* ---- gathered places: r[index tiles] ----------------------------------------- */
 
 /* The tile type of a gathered place (its shape: the indices broadcast). */
@@ -337,16 +352,7 @@ static IrValue *lower_gather(Lower *L, Node *place, Node *other, Node *mask, Spa
     IrType tile = gather_tile_type(place);
     IrValue *ops[IR_MAX_RANK + 3];
     lower_gather_operands(L, place, ops);
-    int n = 1 + place->items.len;
-    if (mask)
-        ops[n++] = lower_mask(L, mask, &tile);
-    if (other)
-        ops[n++] = broadcast_to(L, lower_as(L, other, tile.dtype), &tile, other->span);
-    IrOp *op = emit_op(L, IR_GATHER, loc, n, ops, 1);
-    op->has_mask = mask != NULL;
-    op->has_other = other != NULL;
-    ir_op_set_result_type(op, 0, tile);
-    return op->results[0];
+    return emit_read(L, IR_GATHER, ops, 1 + place->items.len, &tile, other, mask, loc);
 }
 
 /* store (or atomic) into a gathered place: scatter (scatter_atomic). */
@@ -385,16 +391,7 @@ static IrValue *lower_load(Lower *L, IrValue *ref, Node *other, Node *mask, Span
     IrType tile = ref->type;
     tile.kind = IRT_TILE;
     IrValue *ops[3] = {ref};
-    int n = 1;
-    if (mask)
-        ops[n++] = lower_mask(L, mask, &tile);
-    if (other)
-        ops[n++] = broadcast_to(L, lower_as(L, other, tile.dtype), &tile, other->span);
-    IrOp *op = emit_op(L, IR_LOAD, loc, n, ops, 1);
-    op->has_mask = mask != NULL;
-    op->has_other = other != NULL;
-    ir_op_set_result_type(op, 0, tile);
-    return op->results[0];
+    return emit_read(L, IR_LOAD, ops, 1, &tile, other, mask, loc);
 }
 
 /* A scalar constant of `like`'s type (dtype and shape), for the math

@@ -180,6 +180,21 @@ static LLVMValueRef contract(LLVMValueRef v) {
     return v;
 }
 
+/* A two-argument libdevice function (__nv_<name>f on f32, __nv_<name> on
+   f64), declared here; emit.c links libdevice when any is called. */
+static LLVMValueRef libdevice2(Lowering *L, const char *name, DType work, LLVMValueRef a, LLVMValueRef b) {
+    char full[64];
+    snprintf(full, sizeof full, "__nv_%s%s", name, work == DT_F64 ? "" : "f");
+    LLVMTypeRef t = work == DT_F64 ? L->f64 : L->f32;
+    LLVMTypeRef params[2] = {t, t};
+    LLVMTypeRef fty = LLVMFunctionType(t, params, 2, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->module, full);
+    if (!fn)
+        fn = LLVMAddFunction(L->module, full, fty);
+    LLVMValueRef args[2] = {a, b};
+    return LLVMBuildCall2(L->b, fty, fn, args, 2, "");
+}
+
 /* Float % is C's fmod, which is exact (the interpreter calls fmod). LLVM's
    NVPTX backend expands `frem` as x - trunc(x / y) * y with a rounded
    quotient, which is wrong whenever x / y rounds to or across an integer
@@ -195,15 +210,9 @@ static LLVMValueRef contract(LLVMValueRef v) {
    zeros (a NaN's sign is unspecified, docs/language.md 7.2). */
 static LLVMValueRef float_rem(Lowering *L, DType dtype, LLVMValueRef a, LLVMValueRef b) {
     DType work = dtype == DT_F64 ? DT_F64 : DT_F32;
-    const char *name = work == DT_F64 ? "__nv_fmod" : "__nv_fmodf";
     LLVMTypeRef t = work == DT_F64 ? L->f64 : L->f32;
-    LLVMTypeRef params[2] = {t, t};
-    LLVMTypeRef fty = LLVMFunctionType(t, params, 2, 0);
-    LLVMValueRef fn = LLVMGetNamedFunction(L->module, name);
-    if (!fn)
-        fn = LLVMAddFunction(L->module, name, fty);
-    LLVMValueRef args[2] = {llvm_math_cast(L, a, dtype, work), llvm_math_cast(L, b, dtype, work)};
-    LLVMValueRef sign_args[2] = {LLVMBuildCall2(L->b, fty, fn, args, 2, ""), args[0]};
+    LLVMValueRef x = llvm_math_cast(L, a, dtype, work);
+    LLVMValueRef sign_args[2] = {libdevice2(L, "fmod", work, x, llvm_math_cast(L, b, dtype, work)), x};
     LLVMValueRef r = llvm_kernel_intrinsic(L, "llvm.copysign", &t, 1, sign_args, 2);
     return llvm_math_cast(L, r, work, dtype);
 }
@@ -213,15 +222,8 @@ static LLVMValueRef float_rem(Lowering *L, DType dtype, LLVMValueRef a, LLVMValu
    x to a non-integer y is NaN). f16 and bf16 compute in f32 and round once. */
 static LLVMValueRef float_pow(Lowering *L, DType dtype, LLVMValueRef a, LLVMValueRef b) {
     DType work = dtype == DT_F64 ? DT_F64 : DT_F32;
-    const char *name = work == DT_F64 ? "__nv_pow" : "__nv_powf";
-    LLVMTypeRef t = work == DT_F64 ? L->f64 : L->f32;
-    LLVMTypeRef params[2] = {t, t};
-    LLVMTypeRef fty = LLVMFunctionType(t, params, 2, 0);
-    LLVMValueRef fn = LLVMGetNamedFunction(L->module, name);
-    if (!fn)
-        fn = LLVMAddFunction(L->module, name, fty);
-    LLVMValueRef args[2] = {llvm_math_cast(L, a, dtype, work), llvm_math_cast(L, b, dtype, work)};
-    return llvm_math_cast(L, LLVMBuildCall2(L->b, fty, fn, args, 2, ""), work, dtype);
+    LLVMValueRef r = libdevice2(L, "pow", work, llvm_math_cast(L, a, dtype, work), llvm_math_cast(L, b, dtype, work));
+    return llvm_math_cast(L, r, work, dtype);
 }
 
 /* x << n and x >> n as docs/language.md 7.5 defines them: n is unsigned,

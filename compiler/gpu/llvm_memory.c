@@ -865,6 +865,23 @@ static LLVMAtomicRMWBinOp atomic_kind(IrCombine combine, DType dtype) {
     return LLVMAtomicRMWBinOpAdd;
 }
 
+/* if (cond) atomicrmw(ptr, v): relaxed; cond NULL is always. */
+static void guarded_atomic(Lowering *L, IrCombine combine, DType dtype, LLVMValueRef ptr, LLVMValueRef v,
+                           LLVMValueRef cond) {
+    LLVMBasicBlockRef merge = NULL;
+    if (cond) {
+        LLVMBasicBlockRef then_bb = llvm_kernel_block(L, "atom.in");
+        merge = llvm_kernel_block(L, "atom.end");
+        LLVMBuildCondBr(L->b, cond, then_bb, merge);
+        LLVMPositionBuilderAtEnd(L->b, then_bb);
+    }
+    LLVMBuildAtomicRMW(L->b, atomic_kind(combine, dtype), ptr, v, LLVMAtomicOrderingMonotonic, 0);
+    if (cond) {
+        LLVMBuildBr(L->b, merge);
+        LLVMPositionBuilderAtEnd(L->b, merge);
+    }
+}
+
 void llvm_memory_atomic(Lowering *L, IrOp *op) {
     const Ref *r = ref_of(L, op->operands[0]);
     if (r->dtype == DT_BOOL)
@@ -882,19 +899,7 @@ void llvm_memory_atomic(Lowering *L, IrOp *op) {
         LLVMValueRef m = llvm_kernel_and(L, unique, bounds_mask(L, r, coords, &t->type));
         if (mask)
             m = llvm_kernel_and(L, m, mask->regs[reg]);
-        LLVMBasicBlockRef merge = NULL;
-        if (m) {
-            LLVMBasicBlockRef then_bb = llvm_kernel_block(L, "atom.in");
-            merge = llvm_kernel_block(L, "atom.end");
-            LLVMBuildCondBr(L->b, m, then_bb, merge);
-            LLVMPositionBuilderAtEnd(L->b, then_bb);
-        }
-        LLVMBuildAtomicRMW(L->b, atomic_kind(op->combine, r->dtype), ptr, t->regs[reg],
-                           LLVMAtomicOrderingMonotonic, 0);
-        if (m) {
-            LLVMBuildBr(L->b, merge);
-            LLVMPositionBuilderAtEnd(L->b, merge);
-        }
+        guarded_atomic(L, op->combine, r->dtype, ptr, t->regs[reg], m);
     }
 }
 
@@ -1035,18 +1040,7 @@ void llvm_memory_scatter(Lowering *L, IrOp *op) {
                 guarded_store(L, r, ptr, NULL, t->regs[reg]);
             continue;
         }
-        LLVMBasicBlockRef merge = NULL;
-        if (m) {
-            LLVMBasicBlockRef then_bb = llvm_kernel_block(L, "atom.in");
-            merge = llvm_kernel_block(L, "atom.end");
-            LLVMBuildCondBr(L->b, m, then_bb, merge);
-            LLVMPositionBuilderAtEnd(L->b, then_bb);
-        }
-        LLVMBuildAtomicRMW(L->b, atomic_kind(op->combine, r->dtype), ptr, t->regs[reg], LLVMAtomicOrderingMonotonic, 0);
-        if (m) {
-            LLVMBuildBr(L->b, merge);
-            LLVMPositionBuilderAtEnd(L->b, merge);
-        }
+        guarded_atomic(L, op->combine, r->dtype, ptr, t->regs[reg], m);
     }
     if (ordered)
         block_barrier(L);

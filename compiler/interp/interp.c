@@ -1091,13 +1091,35 @@ static void exec_store(Interp *I, const Instr *in) {
     }
 }
 
+/* Element `offset` of `mem` combined with v (add, max, min) in place, as an
+   atomic does: float add rounds to the dtype, float max/min are maxNum/minNum
+   (a NaN operand loses, as atom.max), integers wrap. */
+static void atomic_combine(Memory *mem, IrCombine combine, int64_t offset, Elem v) {
+    Elem old;
+    read_run(mem->dtype, mem->data, offset, 1, 1, &old);
+    if (dtype_is_float(mem->dtype)) {
+        switch (combine) {
+        case COMBINE_ADD: old.f = numeric_round(mem->dtype, old.f + v.f); break;
+        case COMBINE_MAX: old.f = numeric_maxnum(old.f, v.f); break;
+        case COMBINE_MIN: old.f = numeric_minnum(old.f, v.f); break;
+        }
+    } else {
+        switch (combine) {
+        case COMBINE_ADD: old.i = numeric_int_op(IR_ADD, old.i, v.i); break;
+        case COMBINE_MAX: old.i = numeric_int_op(IR_MAX, old.i, v.i); break;
+        case COMBINE_MIN: old.i = numeric_int_op(IR_MIN, old.i, v.i); break;
+        }
+        wrap_buffer(mem->dtype, &old, 1);
+    }
+    write_run(mem->dtype, mem->data, offset, 1, 1, &old);
+}
+
 static void exec_atomic(Interp *I, const Instr *in) {
     const IrOp *op = in->op;
     const Ref *ref = &I->slots[in->in[0]].ref;
     const Elem *value = I->slots[in->in[1]].e;
     const Elem *mask = op->has_mask ? I->slots[in->in[2]].e : NULL;
     Memory *mem = ref->mem;
-    bool is_float = dtype_is_float(mem->dtype);
     Runs it;
     runs_init(&it, ref);
     while (runs_next(&it)) {
@@ -1112,23 +1134,7 @@ static void exec_atomic(Interp *I, const Instr *in) {
             } else {
                 note_write(I, op, mem, offset, true);
             }
-            Elem old, v = value[it.tile + i];
-            read_run(mem->dtype, mem->data, offset, 1, 1, &old);
-            if (is_float) {
-                switch (op->combine) {
-                case COMBINE_ADD: old.f = numeric_round(mem->dtype, old.f + v.f); break;
-                case COMBINE_MAX: old.f = numeric_maxnum(old.f, v.f); break;
-                case COMBINE_MIN: old.f = numeric_minnum(old.f, v.f); break;
-                }
-            } else {
-                switch (op->combine) {
-                case COMBINE_ADD: old.i = numeric_int_op(IR_ADD, old.i, v.i); break;
-                case COMBINE_MAX: old.i = numeric_int_op(IR_MAX, old.i, v.i); break;
-                case COMBINE_MIN: old.i = numeric_int_op(IR_MIN, old.i, v.i); break;
-                }
-                wrap_buffer(mem->dtype, &old, 1);
-            }
-            write_run(mem->dtype, mem->data, offset, 1, 1, &old);
+            atomic_combine(mem, op->combine, offset, value[it.tile + i]);
         }
     }
 }
@@ -1193,7 +1199,7 @@ static void exec_scatter(Interp *I, const Instr *in) {
     const Slot *value = &I->slots[in->in[1 + ref->rank]];
     const Elem *mask = op->has_mask ? I->slots[in->in[2 + ref->rank]].e : NULL;
     Memory *mem = ref->mem;
-    bool atomic = op->opcode == IR_SCATTER_ATOMIC, is_float = dtype_is_float(mem->dtype);
+    bool atomic = op->opcode == IR_SCATTER_ATOMIC;
     if (!atomic && !mem->scattered)
         mem->scattered = ARENA_ARRAY(&I->arena, int64_t, mem->count + 1);
     int64_t stamp = ++I->scatters;
@@ -1216,23 +1222,7 @@ static void exec_scatter(Interp *I, const Instr *in) {
             continue;
         }
         note_write(I, op, mem, offset, true);
-        Elem old;
-        read_run(mem->dtype, mem->data, offset, 1, 1, &old);
-        if (is_float) {
-            switch (op->combine) {
-            case COMBINE_ADD: old.f = numeric_round(mem->dtype, old.f + v.f); break;
-            case COMBINE_MAX: old.f = numeric_maxnum(old.f, v.f); break;
-            case COMBINE_MIN: old.f = numeric_minnum(old.f, v.f); break;
-            }
-        } else {
-            switch (op->combine) {
-            case COMBINE_ADD: old.i = numeric_int_op(IR_ADD, old.i, v.i); break;
-            case COMBINE_MAX: old.i = numeric_int_op(IR_MAX, old.i, v.i); break;
-            case COMBINE_MIN: old.i = numeric_int_op(IR_MIN, old.i, v.i); break;
-            }
-            wrap_buffer(mem->dtype, &old, 1);
-        }
-        write_run(mem->dtype, mem->data, offset, 1, 1, &old);
+        atomic_combine(mem, op->combine, offset, v);
     }
 }
 

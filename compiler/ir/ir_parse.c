@@ -952,37 +952,16 @@ static IrOp *parse_extract(Parser *P, OpHead *head) {
     return op;
 }
 
-/* memory := VALUE '=' 'load' operand ('mask' operand)? ('other' operand)? ':' type
-           | 'store' operand ',' operand ('mask' operand)?
-           | (VALUE '=')? 'atomic' combine operand ',' operand ('mask' operand)? (':' type)? */
-static IrOp *parse_memory(Parser *P, OpHead *head) {
-    IrValue *operands[8];
-    int n;
-    IrCombine combine = COMBINE_ADD;
-    bool has_mask = false, has_other = false;
-    if (head->opcode == IR_LOAD) {
-        check_result_count(P, head, 1, 1);
-        operands[0] = parse_operand(P);
-        n = 1;
-        if (accept_keyword(P, "mask")) {
-            operands[n++] = parse_operand(P);
-            has_mask = true;
-        }
-        if (accept_keyword(P, "other")) {
-            operands[n++] = parse_operand(P);
-            has_other = true;
-        }
-    } else {
-        check_result_count(P, head, 0, head->opcode == IR_ATOMIC ? 1 : 0);
-        if (head->opcode == IR_ATOMIC)
-            combine = parse_combine(P);
-        n = parse_operand_list(P, operands, 2, head->opcode_tok.span.line);
-        if (n != 2)
-            expected(P, n == 0 ? "a ref operand" : "',' and the value to store");
-        if (accept_keyword(P, "mask")) {
-            operands[n++] = parse_operand(P);
-            has_mask = true;
-        }
+/* The optional ('mask' operand)? ('other' operand)? of a memory op (other
+   only where `other_allowed`), then its result types: the op. */
+static IrOp *finish_memory(Parser *P, OpHead *head, IrValue **operands, int n, bool other_allowed,
+                           IrCombine combine) {
+    bool has_mask = accept_keyword(P, "mask"), has_other = false;
+    if (has_mask)
+        operands[n++] = parse_operand(P);
+    if (other_allowed && accept_keyword(P, "other")) {
+        operands[n++] = parse_operand(P);
+        has_other = true;
     }
     IrType type;
     parse_result_types(P, &type, head->num_results);
@@ -993,6 +972,26 @@ static IrOp *parse_memory(Parser *P, OpHead *head) {
     return op;
 }
 
+/* memory := VALUE '=' 'load' operand ('mask' operand)? ('other' operand)? ':' type
+           | 'store' operand ',' operand ('mask' operand)?
+           | (VALUE '=')? 'atomic' combine operand ',' operand ('mask' operand)? (':' type)? */
+static IrOp *parse_memory(Parser *P, OpHead *head) {
+    IrValue *operands[8];
+    IrCombine combine = COMBINE_ADD;
+    if (head->opcode == IR_LOAD) {
+        check_result_count(P, head, 1, 1);
+        operands[0] = parse_operand(P);
+        return finish_memory(P, head, operands, 1, true, combine);
+    }
+    check_result_count(P, head, 0, head->opcode == IR_ATOMIC ? 1 : 0);
+    if (head->opcode == IR_ATOMIC)
+        combine = parse_combine(P);
+    int n = parse_operand_list(P, operands, 2, head->opcode_tok.span.line);
+    if (n != 2)
+        expected(P, n == 0 ? "a ref operand" : "',' and the value to store");
+    return finish_memory(P, head, operands, n, false, combine);
+}
+
 /* indexed := VALUE '=' 'gather' operand '[' operand (',' operand)* ']' ('mask' operand)? ('other' operand)? ':' type
             | 'scatter' operand '[' ... ']' ',' operand ('mask' operand)?
             | 'scatter_atomic' combine operand '[' ... ']' ',' operand ('mask' operand)?
@@ -1000,7 +999,7 @@ static IrOp *parse_memory(Parser *P, OpHead *head) {
 static IrOp *parse_indexed(Parser *P, OpHead *head) {
     IrValue *operands[IR_MAX_RANK + 4];
     IrCombine combine = COMBINE_ADD;
-    bool gather = head->opcode == IR_GATHER, has_mask = false, has_other = false;
+    bool gather = head->opcode == IR_GATHER;
     check_result_count(P, head, gather ? 1 : 0, gather ? 1 : 0);
     if (head->opcode == IR_SCATTER_ATOMIC)
         combine = parse_combine(P);
@@ -1021,21 +1020,7 @@ static IrOp *parse_indexed(Parser *P, OpHead *head) {
         expect_punct(P, ',');
         operands[n++] = parse_operand(P);
     }
-    if (accept_keyword(P, "mask")) {
-        operands[n++] = parse_operand(P);
-        has_mask = true;
-    }
-    if (gather && accept_keyword(P, "other")) {
-        operands[n++] = parse_operand(P);
-        has_other = true;
-    }
-    IrType type;
-    parse_result_types(P, &type, head->num_results);
-    IrOp *op = make_op(P, head, n, operands, &type);
-    op->combine = combine;
-    op->has_mask = has_mask;
-    op->has_other = has_other;
-    return op;
+    return finish_memory(P, head, operands, n, gather, combine);
 }
 
 /* op := (VALUE (',' VALUE)* '=')? OPCODE body loc

@@ -192,6 +192,18 @@ static void print_operands(const IrOp *op, int from, int to, FILE *out) {
     }
 }
 
+/* A memory op's optional operands from operand k: ' mask M' and ' other O'. */
+static void print_mask_other(const IrOp *op, int k, FILE *out) {
+    if (op->has_mask && k < op->num_operands) {
+        fputs(" mask ", out);
+        print_value(op->operands[k++], out);
+    }
+    if (op->has_other && k < op->num_operands) {
+        fputs(" other ", out);
+        print_value(op->operands[k++], out);
+    }
+}
+
 static void print_indent(int depth, FILE *out) {
     for (int i = 0; i < depth; i++)
         fputs("  ", out);
@@ -289,20 +301,11 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
         print_operands(op, 0, 1, out);
         print_view_dims(op, out);
         break;
-    case IR_LOAD: {
-        int k = 1;
+    case IR_LOAD:
         fputc(' ', out);
         print_operands(op, 0, 1, out);
-        if (op->has_mask && k < op->num_operands) {
-            fputs(" mask ", out);
-            print_value(op->operands[k++], out);
-        }
-        if (op->has_other && k < op->num_operands) {
-            fputs(" other ", out);
-            print_value(op->operands[k++], out);
-        }
+        print_mask_other(op, 1, out);
         break;
-    }
     case IR_GATHER:
     case IR_SCATTER:
     case IR_SCATTER_ATOMIC: {   /* ref[indices] (, value) (mask m) (other o) */
@@ -318,14 +321,7 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
             fputs(", ", out);
             print_value(op->operands[k++], out);
         }
-        if (op->has_mask && k < op->num_operands) {
-            fputs(" mask ", out);
-            print_value(op->operands[k++], out);
-        }
-        if (op->has_other && k < op->num_operands) {
-            fputs(" other ", out);
-            print_value(op->operands[k++], out);
-        }
+        print_mask_other(op, k, out);
         break;
     }
     case IR_STORE:
