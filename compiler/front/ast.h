@@ -102,6 +102,7 @@ typedef enum Builtin {
     BI_BITCAST,                           /* bitcast(x, dtype): the bits, another dtype of their width */
     BI_RAND, BI_RANDINT, BI_RANDN,        /* (seed, offsets): Philox 4x32-10, as Triton's */
     BI_ARGMAX, BI_ARGMIN,                 /* (t [, axis = k]) -> i32, the first index */
+    BI_CUMSUM, BI_CUMPROD, BI_CUMMAX, BI_CUMMIN, /* (t [, axis = k]): inclusive scans, t's type */
     BI_BROADCAST_TO, BI_EXPAND_DIMS,      /* (t, [shape]), (t, axis = k): shape ops */
     BI_DOT, BI_ALLOC, BI_LOAD, BI_STORE,
     BI_ATOMIC_ADD, BI_ATOMIC_MAX, BI_ATOMIC_MIN,

@@ -235,6 +235,30 @@ static IrValue *lower_reduction(Lower *L, Node *node, IrCombine combine) {
     return v;
 }
 
+/* cumsum and the other scans: one scan op along the axis; f16 and bf16
+   sums and products run in f32 and round once an element, as sum does. */
+static IrValue *lower_scan(Lower *L, Node *node, IrCombine combine) {
+    IrValue *v = lower_expr(L, node->items.items[0]);
+    DType dtype = v->type.dtype;
+    bool widen = (combine == COMBINE_ADD || combine == COMBINE_MUL) && (dtype == DT_F16 || dtype == DT_BF16);
+    if (widen) {
+        IrType wide = v->type;
+        wide.dtype = DT_F32;
+        v = emit(L, IR_CAST, node->span, wide, 1, &v);
+    }
+    IrOp *op = emit_op(L, IR_SCAN, node->span, 1, &v, 1);
+    op->combine = combine;
+    op->axis = node->axis;
+    ir_op_set_result_type(op, 0, v->type);
+    v = op->results[0];
+    if (widen) {
+        IrType narrow = v->type;
+        narrow.dtype = dtype;
+        v = emit(L, IR_CAST, node->span, narrow, 1, &v);
+    }
+    return v;
+}
+
 /* `v` (a reduction's result) with a unit dim put back at `axis`, then
    broadcast to `full`: the value of each row (or column) at every element. */
 static IrValue *expand_along(Lower *L, Span loc, IrValue *v, int axis, const IrType *full) {
@@ -559,6 +583,10 @@ static IrValue *lower_call(Lower *L, Node *node) {
     }
     case BI_SUM: return lower_reduction(L, node, COMBINE_ADD);
     case BI_ARGMAX: case BI_ARGMIN: return lower_arg_reduction(L, node);
+    case BI_CUMSUM: return lower_scan(L, node, COMBINE_ADD);
+    case BI_CUMPROD: return lower_scan(L, node, COMBINE_MUL);
+    case BI_CUMMAX: return lower_scan(L, node, COMBINE_MAX);
+    case BI_CUMMIN: return lower_scan(L, node, COMBINE_MIN);
     case BI_BROADCAST_TO: {
         IrValue *a = lower_as(L, call_arg(node, 0), type.dtype);
         return broadcast_to(L, a, &type, node->span);

@@ -958,6 +958,7 @@ static const struct {
     {"ceil", BI_CEIL}, {"trunc", BI_TRUNC}, {"round", BI_ROUND}, {"pow", BI_POW}, {"isnan", BI_ISNAN},
     {"isinf", BI_ISINF}, {"isfinite", BI_ISFINITE}, {"clamp", BI_CLAMP}, {"sign", BI_SIGN}, {"bitcast", BI_BITCAST}, {"rand", BI_RAND},
     {"randint", BI_RANDINT}, {"randn", BI_RANDN}, {"argmax", BI_ARGMAX}, {"argmin", BI_ARGMIN},
+    {"cumsum", BI_CUMSUM}, {"cumprod", BI_CUMPROD}, {"cummax", BI_CUMMAX}, {"cummin", BI_CUMMIN},
     {"broadcast_to", BI_BROADCAST_TO}, {"expand_dims", BI_EXPAND_DIMS},
     {"dot", BI_DOT},
     {"alloc", BI_ALLOC}, {"load", BI_LOAD}, {"store", BI_STORE}, {"atomic_add", BI_ATOMIC_ADD},
@@ -1343,7 +1344,9 @@ static Type check_reduction(Sema *s, Scope *scope, Node *node, const CallArgs *a
     if (is_error(a))
         return type_error();
     if (a->weak) {
-        diag_error(args->positional[0]->span, "%s() reduces a tile; give it a tile, not a literal", node->name);
+        bool scan = node->builtin >= BI_CUMSUM && node->builtin <= BI_CUMMIN;
+        diag_error(args->positional[0]->span, "%s() %s a tile; give it a tile, not a literal", node->name,
+                   scan ? "scans" : "reduces");
         return type_error();
     }
     if (a->dtype == DT_BOOL) {
@@ -1649,6 +1652,33 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
         if (node->axis < 0)
             node->axis = 0;
         r.dtype = DT_I32;
+        break;
+    }
+    case BI_CUMSUM:
+    case BI_CUMPROD:
+    case BI_CUMMAX:
+    case BI_CUMMIN: {
+        /* an inclusive scan along one axis: element i is the combine of
+           elements 0..i; the input's type */
+        if (!split_args(node, axis_kw, &args) || !expect_arg_count(node, &args, 1, 1))
+            break;
+        Type *a = check_value(s, scope, args.positional[0]);
+        Type red = check_reduction(s, scope, node, &args);
+        if (is_error(&red) || is_error(a))
+            break;
+        if (a->rank == 0) {
+            diag_error(args.positional[0]->span, "%s() scans along an axis; give it a tile of rank 1 or more, "
+                       "not a scalar", node->name);
+            break;
+        }
+        if (node->axis < 0 && a->rank != 1) {
+            diag_error(node->span, "%s() of a rank-%d tile needs 'axis = K' (it scans along one axis)",
+                       node->name, a->rank);
+            break;
+        }
+        if (node->axis < 0)
+            node->axis = 0;
+        r = *a;
         break;
     }
     case BI_REDUCE_MAX:

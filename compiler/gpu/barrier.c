@@ -205,6 +205,22 @@ static void operand_conversions(Barriers *B, OpPlan *p) {
     }
 }
 
+/* A scan across warps (llvm_reduce.c): the warps' totals written to the
+   scratch, a barrier, every thread reads the totals of its rows. */
+static void scan_totals(Barriers *B, OpPlan *p) {
+    if (p->scan_warps <= 1)
+        return;
+    const IrType *t = &p->op->results[0]->type;
+    int64_t bytes = ir_type_elements(t) / t->dims[p->op->axis].size * p->scan_reps * p->scan_warps *
+                    dtype_bytes(t->dtype);
+    int64_t offset = p->scratch_offset;
+    if (!range_free(&B->t, offset, offset + bytes))
+        place(B, p, NULL, BARRIER_BEFORE_WRITE, B->t.unknown ? B->t.why : "the scratch accessed since the last barrier");
+    access_range(B, offset, offset + bytes);
+    place(B, p, NULL, BARRIER_BEFORE_READ, "between the warp totals' writes and every thread's reads");
+    access_range(B, offset, offset + bytes);
+}
+
 static void reduction(Barriers *B, OpPlan *p) {
     const IrOp *op = p->op;
     const IrValue *src = op->operands[0], *r = op->results[0];
@@ -428,6 +444,7 @@ static void walk_op(Barriers *B, IrOp *op) {
             phase_any(B, p, NULL, "after a shape op through shared memory");
         return;
     case IR_REDUCE: reduction(B, p); return;
+    case IR_SCAN: scan_totals(B, p); return;
     case IR_DOT: {
         /* A staging dot's barriers come before all of its reads. */
         bool stages = layout_dot_stages(plan, p);

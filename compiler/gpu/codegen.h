@@ -241,6 +241,12 @@ typedef struct OpPlan {
     unsigned barriers;
     int reduce_slot;
     int64_t reduce_slot_bytes;         /* a cross-warp reduction: bytes of one slot */
+    /* A scan (layout.c scan_shape, llvm_reduce.c): along its axis each
+       thread holds `scan_reps` runs of `scan_chunk` consecutive elements;
+       `scan_lanes` lanes, then `scan_warps` warps, take consecutive runs,
+       and the pattern repeats (coordinate = rep * reach + warp * chunk *
+       lanes + lane * chunk + e). No copies along the axis. */
+    int scan_chunk, scan_lanes, scan_warps, scan_reps;
 } OpPlan;
 
 typedef struct ValuePlan {
@@ -402,6 +408,7 @@ bool convert_can_remat(const KernelPlan *plan, const IrValue *v);
 typedef enum SharedFormat {
     SHARED_ROW_MAJOR,                  /* a tile row-major (conversions, shape ops, allocs) */
     SHARED_PARTIALS,                   /* a reduction: 2 slots of warps x result elements */
+    SHARED_SCAN_TOTALS,                /* a scan: runs x warps x rows of warp totals */
     SHARED_STAGED,                     /* a dot's operands: A then B, each row-major */
     SHARED_MMA_PITCH,                  /* an mma dot's operands, rows of layout_mma_pitch */
 } SharedFormat;

@@ -1208,6 +1208,29 @@ static void plan_wgmma(Assign *A) {
     }
 }
 
+/* How a scan along `axis` runs on `layout` (OpPlan.scan_*): false where
+   threads along the axis hold copies (a dim shorter than the layout's
+   reach), which the scan's lane and warp steps would count twice. A dim
+   that is not a power of two lives in every thread's registers: one run. */
+static bool scan_shape(IrKernel *kernel, const Layout *layout, const IrType *shape, int axis, OpPlan *p) {
+    LayoutMap map;
+    layout_map(layout, shape, &map);
+    (void)kernel;
+    const LayoutDim *d = &map.dims[axis];
+    if (d->in_registers) {
+        p->scan_chunk = (int)d->size;
+        p->scan_lanes = p->scan_warps = p->scan_reps = 1;
+        return true;
+    }
+    if (d->reach > d->size || d->size % d->reach != 0 || (int64_t)d->spt * d->tpw * d->wpc != d->reach)
+        return false;
+    p->scan_chunk = d->spt;
+    p->scan_lanes = d->tpw;
+    p->scan_warps = d->wpc;
+    p->scan_reps = (int)(d->size / d->reach);
+    return true;
+}
+
 static void assign_op(Assign *A, IrOp *op) {
     A->next_op++;
     const Layout **want = operand_array(A, op);
@@ -1227,6 +1250,20 @@ static void assign_op(Assign *A, IrOp *op) {
     case IR_REDUCE: {
         const Layout *from = concrete(A, op->operands[0]);
         set_result(A, r, layout_slice(A->kernel, from, op->axis), false);
+        return;
+    }
+    case IR_SCAN: {
+        /* in the operand's layout where the scan can run there, else the
+           default's (whose dims are never shorter than its reach) */
+        OpPlan *p = layout_op_plan(A->plan, op);
+        const Layout *from = splat_source(A, op->operands[0]) ? default_for(A, &r->type) : concrete(A, op->operands[0]);
+        if (!scan_shape(A->kernel, from, &r->type, op->axis, p)) {
+            from = default_for(A, &r->type);
+            if (!scan_shape(A->kernel, from, &r->type, op->axis, p))
+                INTERNAL_ERROR("kernel '%s': no layout for a scan along axis %d", A->kernel->name, op->axis);
+        }
+        want[0] = from;
+        set_result(A, r, from, false);
         return;
     }
     case IR_DOT: {
@@ -1399,6 +1436,13 @@ static void scratch_op(Assign *A, OpPlan *p) {
             if (bytes > need)
                 need = bytes;
         }
+    }
+    if (op->opcode == IR_SCAN && p->scan_warps > 1) {
+        /* each warp's total of each run and row (llvm_reduce.c) */
+        int64_t bytes = tile_bytes(&op->results[0]->type) / op->results[0]->type.dims[op->axis].size *
+                        p->scan_reps * p->scan_warps;
+        if (bytes > need)
+            need = bytes;
     }
     if (op->opcode == IR_DOT) {
         const IrType *at = &op->operands[0]->type, *bt = &op->operands[1]->type;

@@ -580,6 +580,7 @@ static void lower_op(Lowering *L, IrOp *op) {
     case IR_TRANSPOSE:
     case IR_EXTRACT: llvm_convert_shape_op(L, op); return;
     case IR_REDUCE: llvm_reduce_op(L, op); return;
+    case IR_SCAN: llvm_scan_op(L, op); return;
     case IR_DOT: llvm_dot_op(L, op); return;
     case IR_VIEW: llvm_memory_view(L, op); return;
     case IR_LOAD: llvm_memory_load(L, op); return;

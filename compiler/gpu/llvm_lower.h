@@ -188,6 +188,7 @@ LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMVal
 
 /* llvm_reduce.c */
 void llvm_reduce_op(Lowering *L, IrOp *op);
+void llvm_scan_op(Lowering *L, IrOp *op);
 LLVMValueRef llvm_reduce_combine(Lowering *L, IrCombine combine, DType dtype, LLVMValueRef a, LLVMValueRef b);
 
 /* llvm_dot.c */

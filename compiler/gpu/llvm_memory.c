@@ -861,6 +861,7 @@ static LLVMAtomicRMWBinOp atomic_kind(IrCombine combine, DType dtype) {
     case COMBINE_ADD: return is_float ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
     case COMBINE_MAX: return is_float ? LLVMAtomicRMWBinOpFMax : is_signed ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
     case COMBINE_MIN: return is_float ? LLVMAtomicRMWBinOpFMin : is_signed ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
+    case COMBINE_MUL: break;   /* no atomic (ir_verify) */
     }
     return LLVMAtomicRMWBinOpAdd;
 }

@@ -185,6 +185,11 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
                 p->mma_a_shared ? "by descriptor" : "from registers",
                 p->mma_b_transposed ? " (b = x.T: x k-major)" : " (b n-major)", p->wgmma_async ? ", async" : "");
     }
+    if (op->opcode == IR_SCAN) {
+        indent(depth, out);
+        fprintf(out, "scan: runs of %d in a thread, %d lanes, %d warps, %d repeats along axis %d\n", p->scan_chunk,
+                p->scan_lanes, p->scan_warps, p->scan_reps, op->axis);
+    }
     if (p->alloc_swizzle.rows) {
         const SharedSwizzle *s = &p->alloc_swizzle;
         indent(depth, out);

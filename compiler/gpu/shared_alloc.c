@@ -53,6 +53,7 @@ const char *shared_format_name(SharedFormat format) {
     switch (format) {
     case SHARED_ROW_MAJOR: return "row-major";
     case SHARED_PARTIALS: return "partials";
+    case SHARED_SCAN_TOTALS: return "scan-totals";
     case SHARED_STAGED: return "staged";
     case SHARED_MMA_PITCH: return "mma-pitch";
     }
@@ -75,6 +76,8 @@ static void shared_format(const KernelPlan *plan, Buffer *b) {
         LayoutTerm warp_index;
         if (layout_reduce_warps(map, op->axis, &warp_index) > 1)
             b->format = SHARED_PARTIALS;
+    } else if (op->opcode == IR_SCAN && p->scan_warps > 1) {
+        b->format = SHARED_SCAN_TOTALS;
     } else if (op->opcode == IR_DOT) {
         const IrType *at = &op->operands[0]->type, *bt = &op->operands[1]->type;
         if (p->mma) {

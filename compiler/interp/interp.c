@@ -708,6 +708,37 @@ static void exec_extract(Interp *I, const Instr *in) {
     }
 }
 
+/* z[i] = z[i] (combine) y[i] for n elements of `dtype`: float sums and
+   products round to the dtype after each step; integers are left for
+   wrap_buffer. */
+static void combine_into(Elem *z, const Elem *y, int64_t n, IrCombine combine, DType dtype, bool is_float) {
+    if (is_float) {
+        switch (combine) {
+        case COMBINE_ADD:
+            if (dtype == DT_F32) {
+                EACH(z[i].f = numeric_round(DT_F32, z[i].f + y[i].f))
+            } else {
+                EACH(z[i].f = z[i].f + y[i].f)
+                round_buffer(dtype, z, n);
+            }
+            break;
+        case COMBINE_MUL:
+            EACH(z[i].f = z[i].f * y[i].f)
+            round_buffer(dtype, z, n);
+            break;
+        case COMBINE_MAX: EACH(z[i].f = numeric_maximum(z[i].f, y[i].f)) break;
+        case COMBINE_MIN: EACH(z[i].f = numeric_minimum(z[i].f, y[i].f)) break;
+        }
+    } else {
+        switch (combine) {
+        case COMBINE_ADD: EACH(z[i].i = numeric_int_op(IR_ADD, z[i].i, y[i].i)) break;
+        case COMBINE_MUL: EACH(z[i].i = numeric_int_op(IR_MUL, z[i].i, y[i].i)) break;
+        case COMBINE_MAX: EACH(z[i].i = numeric_int_op(IR_MAX, z[i].i, y[i].i)) break;
+        case COMBINE_MIN: EACH(z[i].i = numeric_int_op(IR_MIN, z[i].i, y[i].i)) break;
+        }
+    }
+}
+
 /* Combines along `axis` in order 0, 1, 2, ...; sums round to the dtype after
    every addition (the GPU's tree order may round differently). */
 static void exec_reduce(Interp *I, const Instr *in) {
@@ -733,32 +764,44 @@ static void exec_reduce(Interp *I, const Instr *in) {
             continue;
         }
         memcpy(z, x, sizeof(Elem) * (size_t)inner);
-        for (int64_t k = 1; k < len; k++) {
-            const Elem *y = x + k * inner;
-            if (a->is_float) {
-                switch (combine) {
-                case COMBINE_ADD:
-                    if (dtype == DT_F32) {
-                        EACH(z[i].f = numeric_round(DT_F32, z[i].f + y[i].f))
-                    } else {
-                        EACH(z[i].f = z[i].f + y[i].f)
-                        round_buffer(dtype, z, n);
-                    }
-                    break;
-                case COMBINE_MAX: EACH(z[i].f = numeric_maximum(z[i].f, y[i].f)) break;
-                case COMBINE_MIN: EACH(z[i].f = numeric_minimum(z[i].f, y[i].f)) break;
-                }
-            } else {
-                switch (combine) {
-                case COMBINE_ADD: EACH(z[i].i = numeric_int_op(IR_ADD, z[i].i, y[i].i)) break;
-                case COMBINE_MAX: EACH(z[i].i = numeric_int_op(IR_MAX, z[i].i, y[i].i)) break;
-                case COMBINE_MIN: EACH(z[i].i = numeric_int_op(IR_MIN, z[i].i, y[i].i)) break;
-                }
-            }
-        }
+        for (int64_t k = 1; k < len; k++)
+            combine_into(z, x + k * inner, inner, combine, dtype, a->is_float);
         if (!a->is_float)
             wrap_buffer(dtype, z, inner);
     }
+}
+
+/* Inclusive prefix along `axis`, in order 0, 1, 2, ...: element k is
+   element k - 1's result combined with input k (rounded as exec_reduce's
+   sums; the GPU's scan combines in another order). */
+static void exec_scan(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]];
+    Slot *r = &I->slots[in->out[0]];
+    const IrType *st = &a->value->type;
+    int axis = in->op->axis;
+    if (axis < 0 || axis >= st->rank)
+        interp_fail(I, in->op, "scan along axis %d of a rank-%d tile", axis, st->rank);
+    int64_t outer = 1, inner = 1, len = st->dims[axis].size;
+    for (int d = 0; d < axis; d++)
+        outer *= st->dims[d].size;
+    for (int d = axis + 1; d < st->rank; d++)
+        inner *= st->dims[d].size;
+    memcpy(r->e, a->e, sizeof(Elem) * (size_t)r->n);
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t k = 1; k < len; k++) {
+            Elem *z = r->e + (o * len + k) * inner;
+            Elem *prev = z - inner;
+            /* z = prev (op) z, in that order */
+            Elem keep[64];
+            for (int64_t i0 = 0; i0 < inner; i0 += 64) {
+                int64_t n = inner - i0 < 64 ? inner - i0 : 64;
+                memcpy(keep, z + i0, sizeof(Elem) * (size_t)n);
+                memcpy(z + i0, prev + i0, sizeof(Elem) * (size_t)n);
+                combine_into(z + i0, keep, n, in->op->combine, r->dtype, a->is_float);
+                if (!a->is_float)
+                    wrap_buffer(r->dtype, z + i0, n);
+            }
+        }
 }
 
 static float *scratch(Interp *I, int which, int64_t n) {
@@ -1102,12 +1145,14 @@ static void atomic_combine(Memory *mem, IrCombine combine, int64_t offset, Elem 
         case COMBINE_ADD: old.f = numeric_round(mem->dtype, old.f + v.f); break;
         case COMBINE_MAX: old.f = numeric_maxnum(old.f, v.f); break;
         case COMBINE_MIN: old.f = numeric_minnum(old.f, v.f); break;
+        case COMBINE_MUL: break;   /* no atomic (ir_verify) */
         }
     } else {
         switch (combine) {
         case COMBINE_ADD: old.i = numeric_int_op(IR_ADD, old.i, v.i); break;
         case COMBINE_MAX: old.i = numeric_int_op(IR_MAX, old.i, v.i); break;
         case COMBINE_MIN: old.i = numeric_int_op(IR_MIN, old.i, v.i); break;
+        case COMBINE_MUL: break;   /* no atomic (ir_verify) */
         }
         wrap_buffer(mem->dtype, &old, 1);
     }
@@ -1435,6 +1480,7 @@ static void exec_instr(Interp *I, const Instr *in) {
     case IR_TRANSPOSE: exec_transpose(I, in); break;
     case IR_EXTRACT: exec_extract(I, in); break;
     case IR_REDUCE: exec_reduce(I, in); break;
+    case IR_SCAN: exec_scan(I, in); break;
     case IR_DOT: exec_dot(I, in); break;
     case IR_VIEW: exec_view(I, in); break;
     case IR_LOAD: exec_load(I, in); break;

@@ -292,7 +292,7 @@ static const char *const opcode_names[IR_OPCODE_COUNT] = {
     [IR_BITCAST] = "bitcast",
     [IR_BROADCAST] = "broadcast", [IR_RESHAPE] = "reshape",
     [IR_TRANSPOSE] = "transpose", [IR_EXTRACT] = "extract",
-    [IR_REDUCE] = "reduce",     [IR_DOT] = "dot",
+    [IR_REDUCE] = "reduce",     [IR_SCAN] = "scan",     [IR_DOT] = "dot",
     [IR_VIEW] = "view",         [IR_LOAD] = "load",
     [IR_STORE] = "store",       [IR_ATOMIC] = "atomic",
     [IR_GATHER] = "gather",     [IR_SCATTER] = "scatter",
@@ -341,6 +341,7 @@ const char *ir_combine_name(IrCombine combine) {
     case COMBINE_ADD: return "add";
     case COMBINE_MAX: return "max";
     case COMBINE_MIN: return "min";
+    case COMBINE_MUL: return "mul";
     }
     return "?";
 }

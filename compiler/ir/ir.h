@@ -75,6 +75,7 @@ typedef enum IrOpcode {
     IR_TRANSPOSE,            /* swaps the last two dims */
     IR_EXTRACT,              /* static slice of a tile: starts[], sizes from the result type */
     IR_REDUCE,               /* combine over axis; the axis is dropped */
+    IR_SCAN,                 /* inclusive prefix combine along axis; same type */
     IR_DOT,                  /* (a[m,k], b[k,n] [, acc[m,n]]) -> f32 (i32 for ints) */
     /* memory */
     IR_VIEW,                 /* (ref, offsets...) -> ref ; view_dims[] per source dim */
@@ -96,7 +97,8 @@ typedef enum IrOpcode {
     IR_OPCODE_COUNT
 } IrOpcode;
 
-typedef enum IrCombine { COMBINE_ADD, COMBINE_MAX, COMBINE_MIN } IrCombine;
+/* mul only in a scan (cumprod); reduce and the atomics take add, max, min. */
+typedef enum IrCombine { COMBINE_ADD, COMBINE_MAX, COMBINE_MIN, COMBINE_MUL } IrCombine;
 
 /* How a view treats one dimension of its source ref. */
 typedef enum IrViewKind {

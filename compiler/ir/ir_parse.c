@@ -871,7 +871,9 @@ static IrCombine parse_combine(Parser *P) {
         return COMBINE_MAX;
     if (accept_keyword(P, "min"))
         return COMBINE_MIN;
-    expected(P, "'add', 'max' or 'min'");
+    if (accept_keyword(P, "mul"))
+        return COMBINE_MUL;
+    expected(P, "'add', 'max', 'min' or 'mul'");
 }
 
 /* view := VALUE '=' 'view' operand '[' vdim (',' vdim)* ']' ':' type
@@ -1065,7 +1067,8 @@ static void parse_op(Parser *P, IrBlock *block) {
         op->axis = axis;
         break;
     }
-    case IR_REDUCE: {
+    case IR_REDUCE:
+    case IR_SCAN: {
         check_result_count(P, &head, 1, 1);
         IrCombine combine = parse_combine(P);
         IrValue *src = parse_operand(P);

@@ -292,6 +292,7 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
         break;
     }
     case IR_REDUCE:
+    case IR_SCAN:
         fprintf(out, " %s ", ir_combine_name(op->combine));
         print_operands(op, 0, op->num_operands, out);
         fprintf(out, " axis %d", op->axis);

@@ -642,6 +642,21 @@ static bool verify_op(Verifier *V, const IrOp *op) {
         }
         return true;
     }
+    case IR_SCAN: {
+        if (!want_operands(V, op, 1, 1) || !want_results(V, op, 1, 1) ||
+            !want_tile(V, op, op->operands[0], "operand"))
+            return false;
+        const IrType *a = &op->operands[0]->type;
+        if (op->axis < 0 || op->axis >= a->rank)
+            return fail(V, op, "'scan' axis %d is outside %s", op->axis, type_text(V, a));
+        if ((unsigned)op->combine > COMBINE_MUL)
+            return fail(V, op, "'scan' has a malformed combine");
+        if (a->dtype == DT_BOOL)
+            return fail(V, op, "'scan' does not take bool tiles");
+        if (!ir_type_equal(a, r))
+            return fail(V, op, "'scan' of %s gives %s, not %s", type_text(V, a), type_text(V, a), type_text(V, r));
+        return true;
+    }
     case IR_REDUCE: {
         if (!want_operands(V, op, 1, 1) || !want_results(V, op, 1, 1) ||
             !want_tile(V, op, op->operands[0], "operand"))

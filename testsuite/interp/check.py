@@ -1279,6 +1279,68 @@ def row_argmax(rng):
     return [logits, array_out("idx", "i32"), array_out("best", "f32")], ref
 
 
+@case("row-cumsum", example("row_cumsum.tess"))
+def row_cumsum(rng):
+    # N not a multiple of BN (the carry crosses a partial block), M not a
+    # multiple of BM
+    m, n = 10, 700
+    x = array_in("x", "f32", rng.standard_normal((m, n)))
+    return [x, array_out("y", "f32")], lambda: {"y": np.cumsum(f(x), axis=1)}
+
+
+@case("scan-long", inputs("scan.tess"), kernel="scan_long")
+def scan_long(rng):
+    # a partial last block; cummax/cummin exact, cumsum within f32's rounding
+    n = 5000
+    xa = array_in("x", "f32", rng.standard_normal(n))
+
+    def ref():
+        blocks = [f(xa)[i:i + 2048] for i in range(0, n, 2048)]
+        return {"s": np.concatenate([np.cumsum(b) for b in blocks]),
+                "mx": np.concatenate([np.maximum.accumulate(b) for b in blocks]),
+                "mn": np.concatenate([np.minimum.accumulate(b) for b in blocks])}
+    return [xa, array_out("s", "f32"), array_out("mx", "f32"), array_out("mn", "f32")], ref
+
+
+@case("scan-cols", inputs("scan.tess"), kernel="scan_cols")
+def scan_cols(rng):
+    # i32 along axis 0 over 64-row blocks: sums and products wrap (products
+    # of values in -3..3 overflow within a block), exact
+    m, n = 150, 13
+    x = rng.integers(-3, 4, (m, n)).astype(np.int64)
+    x[rng.random((m, n)) < 0.1] = 1 << 20
+
+    def ref():
+        blocks = [x[i:i + 64] for i in range(0, m, 64)]
+        wrap = lambda a: ((a + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int64)
+        prod = []
+        for b in blocks:
+            acc = np.ones(n, np.int64)
+            rows = []
+            for row in b:
+                acc = wrap(acc * row)
+                rows.append(acc)
+            prod.append(np.array(rows))
+        return {"s": wrap(np.concatenate([np.cumsum(b, axis=0) for b in blocks])),
+                "p": np.concatenate(prod),
+                "mx": np.concatenate([np.maximum.accumulate(b, axis=0) for b in blocks])}
+    return [array_in("x", "i32", x), array_out("s", "i32"), array_out("p", "i32"), array_out("mx", "i32")], ref
+
+
+@case("scan-rows", inputs("scan.tess"), kernel="scan_rows")
+def scan_rows(rng):
+    # f16 sums in f32, rounded once an element; u8 sums wrap; a product in f32
+    m, n = 37, 4
+    x = array_in("x", "f16", rng.standard_normal((m, n)))
+    u = rng.integers(0, 256, (m, n))
+
+    def ref():
+        return {"s": np.cumsum(f(x), axis=1), "us": np.cumsum(u, axis=1) % 256,
+                "mn": np.minimum.accumulate(u, axis=1), "pr": np.cumprod(f(x), axis=1)}
+    return [x, array_in("u", "u8", u), array_out("s", "f16"), array_out("us", "u8"),
+            array_out("mn", "u8"), array_out("pr", "f32")], ref
+
+
 @case("reduce-half", inputs("reduce.tess"), kernel="reduce_half")
 def reduce_half(rng):
     m, n = 11, 50

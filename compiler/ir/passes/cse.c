@@ -71,6 +71,7 @@ static uint64_t hash_op(const IrOp *op) {
         h = mix(h, (uint64_t)op->axis);
         break;
     case IR_REDUCE:
+    case IR_SCAN:
         h = mix(h, (uint64_t)op->axis * 4 + (uint64_t)op->combine);
         break;
     default:
@@ -94,6 +95,7 @@ static bool same_op(const IrOp *a, const IrOp *b) {
     case IR_PROGRAM_ID: case IR_NUM_PROGRAMS:
         return a->axis == b->axis;
     case IR_REDUCE:
+    case IR_SCAN:
         return a->axis == b->axis && a->combine == b->combine;
     case IR_EXTRACT: {
         int rank = a->operands[0]->type.rank;
