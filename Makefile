@@ -86,6 +86,7 @@ BACKEND_LLVM_SRCS := \
 	compiler/gpu/llvm_math.c \
 	compiler/gpu/llvm_convert.c \
 	compiler/gpu/llvm_reduce.c \
+	compiler/gpu/llvm_debug.c \
 	compiler/gpu/llvm_dot.c \
 	compiler/gpu/llvm_tma.c \
 	compiler/gpu/emit.c
@@ -305,10 +306,10 @@ $(BUILD)/tests/npy_tool: testsuite/runtime/Inputs/npy_tool.c $(BUILD)/obj/runtim
 	@echo "  CC      $<"
 	$(Q)$(RUNTIME_TEST_CC) -o $@ $< $(BUILD)/obj/runtime/npy.o
 
-$(BUILD)/tests/manifest_write_test: testsuite/runtime/Inputs/manifest_write_test.c compiler/ir/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a
+$(BUILD)/tests/manifest_write_test: testsuite/runtime/Inputs/manifest_write_test.c compiler/ir/dtype.c compiler/ir/ir.c compiler/support/arena.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(RUNTIME_TEST_CC) $(INC_driver) -o $@ $< compiler/ir/dtype.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a $(RUNTIME_LIBS) -lm
+	$(Q)$(RUNTIME_TEST_CC) $(INC_driver) -o $@ $< compiler/ir/dtype.c compiler/ir/ir.c compiler/support/arena.c $(MANIFEST_OBJS) $(BUILD)/libtessrt.a $(RUNTIME_LIBS) -lm
 
 # The layout unit tests, no LLVM: linear_layout.c against the PTX ISA's
 # fragment tables and layout.c's blocked layouts (testsuite/layout), and the

@@ -151,6 +151,7 @@ static void yyerror(Loc *loc, yyscan_t scanner, ParseState *ps, const char *mess
 /* Declared first so that they come first in "expected ..." lists. */
 %token ';' ')' ']' '}' ','
 %token <name> IDENT "identifier"
+%token <name> STRING "string"
 %token <lit> INT "integer literal"
 %token <lit> FLOAT "float literal"
 %token <dtype> DTYPE "dtype"
@@ -651,7 +652,7 @@ index_item
     | expr ':' expr    { $$ = node(ps, N_SLICE, @$); $$->lhs = $1; $$->rhs = $3; $$ = nested(ps, $$); }
     ;
 
-/* primary := INT | FLOAT | 'inf' | 'nan' | 'true' | 'false' | IDENT
+/* primary := INT | FLOAT | 'inf' | 'nan' | 'true' | 'false' | IDENT | STRING
             | IDENT '(' [arg (',' arg)* [',']] ')'
             | '(' expr ')'
             | '[' [expr (',' expr)* [',']] ']' */
@@ -663,6 +664,7 @@ primary
     | "true"                    { $$ = bool_node(ps, true, @1); }
     | "false"                   { $$ = bool_node(ps, false, @1); }
     | IDENT                     { $$ = name_node(ps, $1, @1); }
+    | STRING                    { $$ = node(ps, N_STRING, @1); $$->name = $1; }
     | IDENT '(' args_opt ')' {
         $$ = node(ps, N_CALL, @$);
         $$->name = $1;
@@ -875,6 +877,7 @@ static const char *symbol_spelling(yysymbol_kind_t kind, char *buffer, size_t si
     switch (kind) {
     case YYSYMBOL_YYEOF: return "end of file";
     case YYSYMBOL_IDENT: return "an identifier";
+    case YYSYMBOL_STRING: return "a string";
     case YYSYMBOL_INT: return "an integer";
     case YYSYMBOL_FLOAT: return "a float";
     case YYSYMBOL_DTYPE: return "a dtype";
@@ -897,6 +900,7 @@ static void describe_lookahead(ParseState *ps, yysymbol_kind_t kind, char *buffe
     int n = ps->tok_length > 40 ? 40 : ps->tok_length;
     switch (kind) {
     case YYSYMBOL_IDENT: snprintf(buffer, size, "identifier '%.*s'", n, ps->tok_text); break;
+    case YYSYMBOL_STRING: snprintf(buffer, size, "string %.*s", n, ps->tok_text); break;
     case YYSYMBOL_INT: snprintf(buffer, size, "integer '%.*s'", n, ps->tok_text); break;
     case YYSYMBOL_FLOAT: snprintf(buffer, size, "float '%.*s'", n, ps->tok_text); break;
     case YYSYMBOL_DTYPE: snprintf(buffer, size, "dtype '%.*s'", n, ps->tok_text); break;
@@ -925,7 +929,7 @@ static bool symbol_in(yysymbol_kind_t k, const char *set) {
 }
 
 static bool starts_expression(yysymbol_kind_t k) {
-    return k == YYSYMBOL_INT || k == YYSYMBOL_FLOAT || k == YYSYMBOL_IDENT ||
+    return k == YYSYMBOL_INT || k == YYSYMBOL_FLOAT || k == YYSYMBOL_IDENT || k == YYSYMBOL_STRING ||
            symbol_in(k, "inf nan true false ( [ - ! ~");
 }
 

@@ -48,7 +48,10 @@
     X(mem_alloc, cuMemAlloc_v2)                               \
     X(mem_free, cuMemFree_v2)                                 \
     X(memcpy_htod, cuMemcpyHtoD_v2)                           \
-    X(memcpy_dtoh, cuMemcpyDtoH_v2)
+    X(memcpy_dtoh, cuMemcpyDtoH_v2)                           \
+    X(module_get_global, cuModuleGetGlobal_v2)                \
+    X(memset_d32_async, cuMemsetD32Async)                     \
+    X(stream_synchronize, cuStreamSynchronize)
 
 typedef struct Driver {
 #define DRIVER_FIELD(field, symbol) __typeof__(&symbol) field;
@@ -562,6 +565,18 @@ tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int ordinal, void 
     slot->tma_unusable = NULL;
     if (a->tma)
         driver_load_tma(kernel, d, a, module, slot);
+    slot->assert_word = 0;
+    if (kernel->num_asserts > 0) {
+        CUdeviceptr word;
+        size_t bytes;
+        CUresult got = drv.module_get_global(&word, &bytes, module, "tessera_assert");
+        if (got != CUDA_SUCCESS || bytes < 16) {
+            s = tessrt_fail(TESSRT_ERROR_MANIFEST, "kernel '%s': the manifest lists asserts, but artifact %d "
+                            "has no 16-byte 'tessera_assert' (not built by tessc -g?)", kernel->name, index);
+            goto done;
+        }
+        slot->assert_word = (uint64_t)word;
+    }
     slot->module = module;
     slot->artifact = index;
     slot->threads = a->threads;
@@ -590,14 +605,34 @@ tessrt_status tessrt_driver_launch(const tessrt_kernel *kernel, int ordinal, voi
     tessrt_status s = driver_enter(ordinal, &pushed);
     if (s != TESSRT_OK)
         return s;
-    CUresult r = drv.launch_kernel((CUfunction)function, grid[0], grid[1], grid[2],
-                                   (unsigned)threads, 1, 1, (unsigned)shared_bytes,
-                                   (CUstream)stream, params, NULL);
+    /* A kernel with asserts (tessc -g): its word zeroed before, read after
+       the launch, which then completes before this call returns. */
+    CUdeviceptr word = (CUdeviceptr)kernel->loaded[ordinal].assert_word;
+    CUresult r = word ? drv.memset_d32_async(word, 0, 4, (CUstream)stream) : CUDA_SUCCESS;
+    if (r == CUDA_SUCCESS)
+        r = drv.launch_kernel((CUfunction)function, grid[0], grid[1], grid[2], (unsigned)threads, 1, 1,
+                              (unsigned)shared_bytes, (CUstream)stream, params, NULL);
+    uint32_t claimed[4] = {0, 0, 0, 0};
+    const char *step = "cuLaunchKernel";
+    if (r == CUDA_SUCCESS && word) {
+        step = "the assert check after the launch";
+        r = drv.stream_synchronize((CUstream)stream);
+        if (r == CUDA_SUCCESS)
+            r = drv.memcpy_dtoh(claimed, word, sizeof claimed);
+    }
     driver_leave(pushed);
     if (r != CUDA_SUCCESS) {
         char what[200];
-        snprintf(what, sizeof what, "kernel '%s': cuLaunchKernel on device %d", kernel->name, ordinal);
+        snprintf(what, sizeof what, "kernel '%s': %s on device %d", kernel->name, step, ordinal);
         return driver_fail(r, what);
+    }
+    if (claimed[0]) {
+        int n = (int)claimed[0] - 1;
+        const TessrtAssert *a = n < kernel->num_asserts ? &kernel->asserts[n] : NULL;
+        return tessrt_fail(TESSRT_ERROR_ASSERT, "kernel '%s': assertion failed at %s:%d:%d in program (%u, %u, %u)%s%s",
+                           kernel->name, kernel->manifest->source ? kernel->manifest->source : "?", a ? a->line : 0,
+                           a ? a->column : 0, claimed[1], claimed[2], claimed[3], a && *a->message ? ": " : "",
+                           a ? a->message : "");
     }
     return TESSRT_OK;
 }

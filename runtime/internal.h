@@ -130,6 +130,12 @@ typedef struct TessrtContract {
     TessrtCompare op;
 } TessrtContract;
 
+/* An assert() of a kernel built with tessc -g ('asserts'): where it is. */
+typedef struct TessrtAssert {
+    int line, column;
+    const char *message;
+} TessrtAssert;
+
 /* Array param's dim (a size) must be at most `block` (docs/manifest.md). */
 typedef struct TessrtCover {
     int param, dim;
@@ -150,6 +156,7 @@ typedef struct TessrtLoaded {
     int tma_cache_next;
     int tma_shared_bytes;
     const char *tma_unusable;    /* why there is no tma_function although the artifact has one */
+    uint64_t assert_word;        /* CUdeviceptr of the module's tessera_assert (kernels with asserts), or 0 */
 } TessrtLoaded;
 
 struct tessrt_kernel {
@@ -167,6 +174,8 @@ struct tessrt_kernel {
     int num_contracts;
     TessrtCover *covers;         /* 'covers': which array dim a contract "N <= B" is about */
     int num_covers;
+    TessrtAssert *asserts;       /* 'asserts' (tessc -g), in the GPU's numbering */
+    int num_asserts;
     TessrtArtifact *artifacts;
     int num_artifacts;
     const char *interp;          /* path of the .tir file, or NULL */

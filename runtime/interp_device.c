@@ -453,7 +453,8 @@ static tessrt_status interp_device_launch(void *handle, const tessrt_arg *args, 
         free(iargs);
     if (ok)
         return TESSRT_OK;
-    tessrt_status status = error.out_of_memory ? TESSRT_ERROR_OUT_OF_MEMORY : TESSRT_ERROR_INTERPRETER;
+    tessrt_status status = error.out_of_memory ? TESSRT_ERROR_OUT_OF_MEMORY :
+                           error.assertion ? TESSRT_ERROR_ASSERT : TESSRT_ERROR_INTERPRETER;
     if (error.loc.line > 0)
         return interp_device_error(status, err, errsize, "%s:%d:%d: %s", dk->source_name, error.loc.line,
                                    error.loc.col, error.message);

@@ -639,6 +639,33 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
         }
     }
 
+    const cJSON *asserts = cJSON_GetObjectItemCaseSensitive(obj, "asserts");
+    if (asserts) {
+        field_path(field, sizeof field, "%s.asserts", where);
+        if (!check_item(ld, asserts, WANT_ARRAY, field))
+            return false;
+        k->num_asserts = cJSON_GetArraySize(asserts);
+        k->asserts = tessrt_pool_alloc(ld->pool, sizeof *k->asserts * (size_t)(k->num_asserts + 1));
+        if (!k->asserts)
+            return load_fail(ld, where, "out of memory");
+        for (int i = 0; i < k->num_asserts; i++) {
+            field_path(field, sizeof field, "%s.asserts[%d]", where, i);
+            const cJSON *a = cJSON_GetArrayItem(asserts, i);
+            if (!check_item(ld, a, WANT_OBJECT, field))
+                return false;
+            const cJSON *line = member(ld, a, field, "line", WANT_INT);
+            const cJSON *column = member(ld, a, field, "column", WANT_INT);
+            const char *message = member_string(ld, a, field, "message");
+            if (ld->status != TESSRT_OK)
+                return false;
+            if (line->valuedouble < 0 || line->valuedouble > INT32_MAX || column->valuedouble < 0 ||
+                column->valuedouble > INT32_MAX)
+                return load_fail(ld, field, "'line' and 'column' must be whole numbers from 0 to 2147483647");
+            k->asserts[i] = (TessrtAssert){(int)line->valuedouble, (int)column->valuedouble,
+                                           tessrt_pool_strdup(ld->pool, message)};
+        }
+    }
+
     k->num_artifacts = cJSON_GetArraySize(artifacts);
     k->artifacts = tessrt_pool_alloc(ld->pool, sizeof *k->artifacts * (size_t)(k->num_artifacts + 1));
     if (!k->artifacts)

@@ -48,6 +48,7 @@ const char *tessrt_error_string(tessrt_status status) {
     case TESSRT_ERROR_OUT_OF_MEMORY: return "out of memory";
     case TESSRT_ERROR_NO_INTERPRETER: return "no interpreter";
     case TESSRT_ERROR_INTERPRETER: return "the interpreter caught an error in the kernel";
+    case TESSRT_ERROR_ASSERT: return "an assert in the kernel failed";
     }
     return "unknown status";
 }

@@ -79,6 +79,7 @@ typedef struct Options {
     const char *dump_after;
     bool emit_given;             /* --emit was on the command line */
     bool depfile_wanted;         /* -MD or -MF */
+    bool debug;                  /* -g: print and assert kept */
     const char *depfile;         /* -MF FILE; NULL: DIR/STEM.d */
     bool print_outputs;
     const char *golden_dir;      /* --check-golden DIR or --update-golden DIR */
@@ -112,6 +113,8 @@ static void usage(FILE *out) {
             "                    %s; the shared-memory limit checked is\n"
             "                    the smallest of them\n"
             "  -O0 .. -O3        optimization level (default -O2; -O0 runs no IR pass)\n"
+            "  -g                keep print() and assert() (docs/language.md 9.14); without it\n"
+            "                    they are checked and compiled to nothing\n"
             "  --dump-after=PASS print the tile IR to stderr after PASS (%s),\n"
             "                    or the backend's plan or LLVM IR after a backend phase\n"
             "                    (%s; llvm and opt for the first arch)\n"
@@ -292,6 +295,8 @@ static void parse_args(Options *opt, int argc, char **argv) {
         const char *arg = argv[i];
         if (option_is(arg, "--diagnostics-format")) {
             option_value(argc, argv, &i, arg, 20);   /* taken by parse_diagnostics_format */
+        } else if (strcmp(arg, "-g") == 0) {
+            opt->debug = true;
         } else if (strcmp(arg, "-MD") == 0) {
             opt->depfile_wanted = true;
         } else if (strncmp(arg, "-MF", 3) == 0) {
@@ -1117,6 +1122,7 @@ static int compile_into(const Options *opt, Artifact *artifacts) {
         .tokens = opt->emit[EMIT_TOKENS] ? artifact_open(&artifacts[EMIT_TOKENS]) : NULL,
         .ast = opt->emit[EMIT_AST] ? artifact_open(&artifacts[EMIT_AST]) : NULL,
         .syntax_only = syntax_only,
+        .debug = opt->debug,
     };
     IrModule *module = NULL;
     if (!front_compile(&driver_arena, &file, &front, &module))

@@ -338,6 +338,25 @@ static cJSON *manifest_kernel(Writer *w, const ManifestKernel *mk) {
         }
     }
 
+    /* tessc -g: the asserts, in the order the GPU numbers them
+       (llvm_debug.c); the runtime names the one that failed. */
+    int num_asserts = ir_kernel_asserts(k, NULL, 0);
+    if (num_asserts > 0) {
+        const IrOp **ops = malloc(sizeof *ops * (size_t)num_asserts);
+        if (ops) {
+            ir_kernel_asserts(k, ops, num_asserts);
+            cJSON *list = cJSON_AddArrayToObject(o, "asserts");
+            for (int i = 0; i < num_asserts; i++) {
+                cJSON *item = cJSON_CreateObject();
+                cJSON_AddNumberToObject(item, "line", ops[i]->loc.line);
+                cJSON_AddNumberToObject(item, "column", ops[i]->loc.col);
+                cJSON_AddStringToObject(item, "message", ops[i]->text);
+                cJSON_AddItemToArray(list, item);
+            }
+            free(ops);
+        }
+    }
+
     cJSON *artifacts = cJSON_AddArrayToObject(o, "artifacts");
     int min_major = 8, min_minor = 0, max_major = -1, max_minor = 0;
     bool portable_ptx = false;

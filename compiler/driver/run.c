@@ -46,6 +46,7 @@ typedef struct RunOptions {
     Define defines[64];
     int define_count;
     int opt_level;
+    bool debug;              /* -g: print and assert kept */
     bool verbose;
     int64_t max_programs;        /* 0: the interpreter's default */
     const char **words;          /* ARGs and SIZE=VALUE, in order */
@@ -66,6 +67,7 @@ static void run_usage(FILE *out) {
             "  -k NAME         the kernel (needed when the file has more than one)\n"
             "  -D NAME=VALUE   set a compile-time parameter\n"
             "  -O0 .. -O3      optimization level of the IR passes (default -O2)\n"
+            "  -g              keep print() and assert() (they print and check on either device)\n"
             "  --device DEV    gpu (compiles for sm_80 and sm_90 into a temporary directory and\n"
             "                  runs it with the tessrun beside tessc) or interp (the interpreter);\n"
             "                  default: gpu when a CUDA device is present, else interp\n"
@@ -167,6 +169,8 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
             opt->max_programs = v;
         } else if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
             opt->opt_level = arg[2] - '0';
+        } else if (strcmp(arg, "-g") == 0) {
+            opt->debug = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return run_fail(RUN_EXIT_USAGE, "unknown option '%s' (put '--' before ARGs that start with '-')",
                             arg);
@@ -191,6 +195,7 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
         .define_count = opt->define_count,
         .archs = (const ArchInfo *[]){arch_lookup("sm_90")},
         .arch_count = 1,
+        .debug = opt->debug,
     };
     IrModule *module = NULL;
     if (!front_compile(&run_arena, file, &front, &module))
@@ -648,6 +653,8 @@ static int run_on_gpu(const RunOptions *opt) {
     compile[c++] = "-o";
     compile[c++] = dir;
     compile[c++] = arena_printf(&run_arena, "-O%d", opt->opt_level);
+    if (opt->debug)
+        compile[c++] = "-g";
     if (opt->kernel) {
         compile[c++] = "-k";
         compile[c++] = (char *)opt->kernel;

@@ -103,6 +103,7 @@ typedef enum Builtin {
     BI_RAND, BI_RANDINT, BI_RANDN,        /* (seed, offsets): Philox 4x32-10, as Triton's */
     BI_ARGMAX, BI_ARGMIN,                 /* (t [, axis = k]) -> i32, the first index */
     BI_CUMSUM, BI_CUMPROD, BI_CUMMAX, BI_CUMMIN, /* (t [, axis = k]): inclusive scans, t's type */
+    BI_PRINT, BI_ASSERT,                  /* ("label" [, v]), (cond [, "message"]): with tessc -g only */
     BI_BROADCAST_TO, BI_EXPAND_DIMS,      /* (t, [shape]), (t, axis = k): shape ops */
     BI_DOT, BI_ALLOC, BI_LOAD, BI_STORE,
     BI_ATOMIC_ADD, BI_ATOMIC_MAX, BI_ATOMIC_MIN,
@@ -117,6 +118,7 @@ typedef enum NodeKind {
     N_FLOAT,         /* float_value; also inf and nan */
     N_BOOL,          /* int_value 0/1 */
     N_NAME,          /* name -> sym */
+    N_STRING,        /* name: the text between the quotes (print, assert) */
     N_UNARY,         /* op, lhs */
     N_BINARY,        /* op, lhs, rhs */
     N_CAST,          /* lhs as dtype */
@@ -153,7 +155,7 @@ struct Node {
     NodeKind kind;
     Span span;
     int op;                  /* Op */
-    const char *name;        /* interned: N_NAME, N_CALL, N_KWARG, N_LET, N_VAR, N_FOR */
+    const char *name;        /* interned: N_NAME, N_STRING, N_CALL, N_KWARG, N_LET, N_VAR, N_FOR */
     int64_t int_value;
     double float_value;
     const char *text;        /* literal as written, for --emit ast and messages */

@@ -38,6 +38,7 @@ const char *ast_kind_name(NodeKind kind) {
     case N_FLOAT: return "float";
     case N_BOOL: return "bool";
     case N_NAME: return "name";
+    case N_STRING: return "string";
     case N_UNARY: return "unary";
     case N_BINARY: return "binary";
     case N_CAST: return "cast";
@@ -137,6 +138,9 @@ static void print_node(const Node *node, int depth, FILE *out) {
         break;
     case N_BOOL:
         fputs(node->int_value ? " true" : " false", out);
+        break;
+    case N_STRING:
+        fprintf(out, " \"%s\"", node->name);
         break;
     case N_NAME:
     case N_CALL:

@@ -44,7 +44,7 @@ static IrModule *front_check_and_lower(Arena *arena, Program *program, const Fro
     };
     if (sema_check(arena, program, &sema) > 0)
         return NULL;
-    IrModule *module = lower_program(arena, program);
+    IrModule *module = lower_program(arena, program, options->debug);
     if (module && diag_error_count()) {
         free_module(module);
         return NULL;

@@ -17,6 +17,7 @@ typedef struct FrontOptions {
     FILE *tokens;            /* a .tess input's --emit tokens, or NULL */
     FILE *ast;               /* a .tess input's --emit ast, or NULL */
     bool syntax_only;        /* a .tess input stops after the parse */
+    bool debug;              /* -g: print and assert kept (else checked and dropped) */
 } FrontOptions;
 
 /* Is `path` tile IR (.tir) rather than source (.tess)? */

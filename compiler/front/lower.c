@@ -25,6 +25,7 @@ typedef struct Lower {
     Arena *arena;
     IrKernel *kernel;
     IrBlock *block;          /* where ops are appended */
+    bool debug;              /* print and assert are kept (tessc -g) */
 } Lower;
 
 /* ---- types and emission -------------------------------------------------------- */
@@ -645,6 +646,19 @@ static IrValue *lower_call(Lower *L, Node *node) {
         return lower_load(L, lower_place(L, call_arg(node, 0)), call_kwarg(node, "other"),
                           call_kwarg(node, "mask"), node->span);
     case BI_STORE: lower_store(L, node, IR_STORE, COMBINE_ADD); return NULL;
+    case BI_PRINT:
+    case BI_ASSERT: {
+        /* print("label" [, v]); assert(cond [, "message"]) */
+        if (!L->debug)
+            return NULL;
+        bool is_print = node->builtin == BI_PRINT;
+        Node *text = is_print ? call_arg(node, 0) : node->items.len > 1 ? call_arg(node, 1) : NULL;
+        Node *arg = is_print ? (node->items.len > 1 ? call_arg(node, 1) : NULL) : call_arg(node, 0);
+        IrValue *v = arg ? lower_as(L, arg, arg->type.dtype) : NULL;
+        IrOp *op = emit_op(L, is_print ? IR_PRINT : IR_ASSERT, node->span, v ? 1 : 0, &v, 0);
+        op->text = text ? text->name : "";
+        return NULL;
+    }
     case BI_ATOMIC_ADD: lower_store(L, node, IR_ATOMIC, COMBINE_ADD); return NULL;
     case BI_ATOMIC_MAX: lower_store(L, node, IR_ATOMIC, COMBINE_MAX); return NULL;
     case BI_ATOMIC_MIN: lower_store(L, node, IR_ATOMIC, COMBINE_MIN); return NULL;
@@ -1039,9 +1053,9 @@ static IrValue *lower_block_spec(Lower *L, BlockSpec *b, IrValue *array) {
     return op->results[0];
 }
 
-static IrKernel *lower_kernel(Arena *arena, Kernel *k) {
+static IrKernel *lower_kernel(Arena *arena, Kernel *k, bool debug) {
     IrKernel *kernel = ir_kernel_new(k->name, k->span);
-    Lower L = {.arena = arena, .kernel = kernel};
+    Lower L = {.arena = arena, .kernel = kernel, .debug = debug};
 
     kernel->num_cparams = k->cparams.len;
     kernel->cparams = ARENA_ARRAY(&kernel->arena, IrCParam, k->cparams.len + 1);
@@ -1106,12 +1120,12 @@ static IrKernel *lower_kernel(Arena *arena, Kernel *k) {
     return kernel;
 }
 
-IrModule *lower_program(Arena *arena, struct Program *program) {
+IrModule *lower_program(Arena *arena, struct Program *program, bool debug) {
     IrModule *module = ARENA_NEW(arena, IrModule);
     const char *name = program->file->name;
     const char *base = strrchr(name, '/');
     module->source_name = base ? base + 1 : name;
     for (int i = 0; i < program->kernels.len; i++)
-        ptrvec_push(arena, &module->kernels, lower_kernel(arena, program->kernels.items[i]));
+        ptrvec_push(arena, &module->kernels, lower_kernel(arena, program->kernels.items[i], debug));
     return module;
 }

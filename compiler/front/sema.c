@@ -958,7 +958,7 @@ static const struct {
     {"ceil", BI_CEIL}, {"trunc", BI_TRUNC}, {"round", BI_ROUND}, {"pow", BI_POW}, {"isnan", BI_ISNAN},
     {"isinf", BI_ISINF}, {"isfinite", BI_ISFINITE}, {"clamp", BI_CLAMP}, {"sign", BI_SIGN}, {"bitcast", BI_BITCAST}, {"rand", BI_RAND},
     {"randint", BI_RANDINT}, {"randn", BI_RANDN}, {"argmax", BI_ARGMAX}, {"argmin", BI_ARGMIN},
-    {"cumsum", BI_CUMSUM}, {"cumprod", BI_CUMPROD}, {"cummax", BI_CUMMAX}, {"cummin", BI_CUMMIN},
+    {"print", BI_PRINT}, {"assert", BI_ASSERT}, {"cumsum", BI_CUMSUM}, {"cumprod", BI_CUMPROD}, {"cummax", BI_CUMMAX}, {"cummin", BI_CUMMIN},
     {"broadcast_to", BI_BROADCAST_TO}, {"expand_dims", BI_EXPAND_DIMS},
     {"dot", BI_DOT},
     {"alloc", BI_ALLOC}, {"load", BI_LOAD}, {"store", BI_STORE}, {"atomic_add", BI_ATOMIC_ADD},
@@ -1456,12 +1456,42 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
     Type r = type_error();
     switch ((Builtin)node->builtin) {
     case BI_NONE:
-        if (strcmp(node->name, "print") == 0 || strcmp(node->name, "assert") == 0)
-            diag_error(node->span, "'%s' is not available in kernels yet (docs/language.md, \"Not yet\")",
-                       node->name);
-        else
-            diag_error(node->span, "unknown function '%s'", node->name);
+        diag_error(node->span, "unknown function '%s'", node->name);
         break;
+    case BI_PRINT:
+    case BI_ASSERT: {
+        /* print("label" [, value]); assert(cond [, "message"]): statements,
+           kept only in debug builds (tessc -g) */
+        bool is_print = node->builtin == BI_PRINT;
+        if (!split_args(node, no_kw, &args) || !expect_arg_count(node, &args, 1, 2))
+            break;
+        Node *text = is_print ? args.positional[0] : args.count > 1 ? args.positional[1] : NULL;
+        Node *value = is_print ? (args.count > 1 ? args.positional[1] : NULL) : args.positional[0];
+        if (is_print && text->kind != N_STRING) {
+            diag_error(text->span, "print() takes a label first, a string: print(\"x\", x)");
+            break;
+        }
+        if (!is_print && text && text->kind != N_STRING) {
+            diag_error(text->span, "assert()'s message must be a string: assert(cond, \"what went wrong\")");
+            break;
+        }
+        if (value) {
+            Type *t = check_value(s, scope, value);
+            if (is_error(t))
+                break;
+            if (!is_print && t->dtype != DT_BOOL) {
+                diag_error(value->span, "assert() needs a bool condition (a scalar or a tile: every element must "
+                           "hold), got %s", type_str(t));
+                break;
+            }
+            if (is_print && t->weak) {
+                diag_error(value->span, "print() shows a value of a dtype; give the literal one ('2.0 as f32')");
+                break;
+            }
+        }
+        r = type_void();
+        break;
+    }
     case BI_DS:
         diag_error(node->span, "ds(start, size) is only allowed as an index of a ref");
         break;
@@ -1834,6 +1864,10 @@ static Type *check_expr(Sema *s, Scope *scope, Node *node) {
         node->value = const_int(node->int_value);
         break;
     case N_NAME: return check_name(s, scope, node);
+    case N_STRING:
+        diag_error(node->span, "a string is only the label of print() or the message of assert()");
+        node->type = type_error();
+        break;
     case N_UNARY: return check_unary(s, scope, node);
     case N_BINARY: return check_binary(s, scope, node);
     case N_CAST: return check_cast(s, scope, node);

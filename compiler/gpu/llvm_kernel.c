@@ -553,16 +553,22 @@ static void program_ids(Lowering *L) {
 
 /* program_id and num_programs: %ctaid and %nctaid (PTX ISA 10.8, 10.9),
    program ids in groups of rows for a grouped grid. */
-static void lower_program_id(Lowering *L, IrOp *op) {
+static LLVMValueRef program_value(Lowering *L, IrOpcode opcode, int axis) {
     static const char *const ctaid[3] = {"llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y",
                                          "llvm.nvvm.read.ptx.sreg.ctaid.z"};
     static const char *const nctaid[3] = {"llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y",
                                           "llvm.nvvm.read.ptx.sreg.nctaid.z"};
-    int axis = op->axis >= 0 && op->axis < 3 ? op->axis : 0;
-    bool grouped = op->opcode == IR_PROGRAM_ID && axis < 2 && L->grouped_grid;
+    axis = axis >= 0 && axis < 3 ? axis : 0;
+    bool grouped = opcode == IR_PROGRAM_ID && axis < 2 && L->grouped_grid;
     if (grouped && !L->program_ids[0])
         program_ids(L);
-    LLVMValueRef v = grouped ? L->program_ids[axis] : sreg(L, op->opcode == IR_PROGRAM_ID ? ctaid[axis] : nctaid[axis]);
+    return grouped ? L->program_ids[axis] : sreg(L, opcode == IR_PROGRAM_ID ? ctaid[axis] : nctaid[axis]);
+}
+
+LLVMValueRef llvm_kernel_program_id(Lowering *L, int axis) { return program_value(L, IR_PROGRAM_ID, axis); }
+
+static void lower_program_id(Lowering *L, IrOp *op) {
+    LLVMValueRef v = program_value(L, op->opcode, op->axis);
     IrValue *r = op->results[0];
     llvm_kernel_set_tile(L, r, llvm_kernel_splat(L, layout_of(L->plan, r), &r->type, v));
 }
@@ -581,6 +587,8 @@ static void lower_op(Lowering *L, IrOp *op) {
     case IR_EXTRACT: llvm_convert_shape_op(L, op); return;
     case IR_REDUCE: llvm_reduce_op(L, op); return;
     case IR_SCAN: llvm_scan_op(L, op); return;
+    case IR_PRINT: llvm_debug_print(L, op); return;
+    case IR_ASSERT: llvm_debug_assert(L, op, ir_assert_index(L->kernel, op)); return;
     case IR_DOT: llvm_dot_op(L, op); return;
     case IR_VIEW: llvm_memory_view(L, op); return;
     case IR_LOAD: llvm_memory_load(L, op); return;

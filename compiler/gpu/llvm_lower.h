@@ -189,6 +189,12 @@ LLVMValueRef llvm_math_binary(Lowering *L, IrOpcode opcode, DType dtype, LLVMVal
 /* llvm_reduce.c */
 void llvm_reduce_op(Lowering *L, IrOp *op);
 void llvm_scan_op(Lowering *L, IrOp *op);
+
+/* llvm_debug.c: print and assert (tessc -g) */
+void llvm_debug_print(Lowering *L, IrOp *op);
+void llvm_debug_assert(Lowering *L, IrOp *op, int number);
+/* The IR's program id along `axis` (grouped grids included), i32. */
+LLVMValueRef llvm_kernel_program_id(Lowering *L, int axis);
 LLVMValueRef llvm_reduce_combine(Lowering *L, IrCombine combine, DType dtype, LLVMValueRef a, LLVMValueRef b);
 
 /* llvm_dot.c */

@@ -1159,6 +1159,66 @@ static void atomic_combine(Memory *mem, IrCombine combine, int64_t offset, Elem 
     write_run(mem->dtype, mem->data, offset, 1, 1, &old);
 }
 
+/* ---- print and assert (tessc -g) ------------------------------------------------------- */
+
+/* Element i of a row-major tile as "(i0, i1, ...)". */
+static void format_index(const IrType *t, int64_t i, char *buf, size_t size) {
+    int64_t idx[IR_MAX_RANK];
+    for (int d = t->rank - 1; d >= 0; d--) {
+        idx[d] = i % t->dims[d].size;
+        i /= t->dims[d].size;
+    }
+    size_t used = (size_t)snprintf(buf, size, "(");
+    for (int d = 0; d < t->rank && used < size; d++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%lld", d ? ", " : "", (long long)idx[d]);
+    if (used < size)
+        snprintf(buf + used, size - used, ")");
+}
+
+/* One line per element, as the GPU prints it (llvm_debug.c):
+   "pid (x, y, z) idx (i, j) label: value", floats as %.9g (f64 %.17g),
+   integers and bools as integers. */
+static void exec_print(Interp *I, const Instr *in) {
+    const IrOp *op = in->op;
+    char pid[96];
+    snprintf(pid, sizeof pid, "pid (%lld, %lld, %lld)", (long long)I->pid[0], (long long)I->pid[1],
+             (long long)I->pid[2]);
+    if (!op->num_operands) {
+        printf("%s %s\n", pid, op->text);
+        return;
+    }
+    const Slot *v = &I->slots[in->in[0]];
+    const IrType *t = &v->value->type;
+    for (int64_t i = 0; i < v->n; i++) {
+        char idx[128] = "";
+        if (t->rank) {
+            idx[0] = ' ';
+            memcpy(idx + 1, "idx ", 4);
+            format_index(t, i, idx + 5, sizeof idx - 5);
+        }
+        if (v->is_float)
+            printf(v->dtype == DT_F64 ? "%s%s %s: %.17g\n" : "%s%s %s: %.9g\n", pid, idx, op->text, v->e[i].f);
+        else
+            printf("%s%s %s: %lld\n", pid, idx, op->text, (long long)v->e[i].i);
+    }
+}
+
+/* Every element must hold; the first that does not fails the run. */
+static void exec_assert(Interp *I, const Instr *in) {
+    const Slot *c = &I->slots[in->in[0]];
+    for (int64_t i = 0; i < c->n; i++) {
+        if (c->e[i].i)
+            continue;
+        char idx[128] = "";
+        if (c->value->type.rank) {
+            memcpy(idx, " at idx ", 8);
+            format_index(&c->value->type, i, idx + 8, sizeof idx - 8);
+        }
+        I->error->assertion = true;
+        interp_fail(I, in->op, "assertion failed%s%s%s", idx, *in->op->text ? ": " : "", in->op->text);
+    }
+}
+
 static void exec_atomic(Interp *I, const Instr *in) {
     const IrOp *op = in->op;
     const Ref *ref = &I->slots[in->in[0]].ref;
@@ -1490,6 +1550,8 @@ static void exec_instr(Interp *I, const Instr *in) {
     case IR_SCATTER:
     case IR_SCATTER_ATOMIC: exec_scatter(I, in); break;
     case IR_ALLOC: exec_alloc(I, in); break;
+    case IR_PRINT: exec_print(I, in); break;
+    case IR_ASSERT: exec_assert(I, in); break;
     case IR_ASYNC_COPY: exec_async_copy(I, in); break;
     case IR_ASYNC_COMMIT: I->committed_groups++; break;
     case IR_ASYNC_WAIT: exec_async_wait(I, in); break;

@@ -41,6 +41,7 @@ typedef struct InterpError {
     bool has_program;
     int64_t program[3];
     bool out_of_memory;          /* host memory ran out (the message says so) */
+    bool assertion;              /* an assert() failed (tessc -g) */
 } InterpError;
 
 /* Runs every program instance of `kernel` in order (program ids counting up,

@@ -297,7 +297,7 @@ static const char *const opcode_names[IR_OPCODE_COUNT] = {
     [IR_STORE] = "store",       [IR_ATOMIC] = "atomic",
     [IR_GATHER] = "gather",     [IR_SCATTER] = "scatter",
     [IR_SCATTER_ATOMIC] = "scatter_atomic",
-    [IR_ALLOC] = "alloc",       [IR_FOR] = "for",
+    [IR_ALLOC] = "alloc",       [IR_PRINT] = "print",       [IR_ASSERT] = "assert",       [IR_FOR] = "for",
     [IR_IF] = "if",             [IR_YIELD] = "yield",
     [IR_ASYNC_COPY] = "async_copy", [IR_ASYNC_COMMIT] = "async_commit",
     [IR_ASYNC_WAIT] = "async_wait",
@@ -324,6 +324,43 @@ bool ir_opcode_from_name(const char *name, IrOpcode *out) {
    pure; a load reads memory and an alloc gives a fresh buffer each time. */
 bool ir_opcode_is_pure(IrOpcode opcode) {
     return (opcode >= IR_CONST && opcode <= IR_DOT) || opcode == IR_VIEW;
+}
+
+bool ir_opcode_has_effect(IrOpcode opcode) {
+    switch (opcode) {
+    case IR_STORE: case IR_ATOMIC: case IR_SCATTER: case IR_SCATTER_ATOMIC:
+    case IR_ASYNC_COPY: case IR_ASYNC_COMMIT: case IR_ASYNC_WAIT:
+    case IR_PRINT: case IR_ASSERT: return true;
+    default: return false;
+    }
+}
+
+static int collect_asserts(const IrBlock *block, const IrOp **out, int cap, int n, const IrOp *stop, bool *found) {
+    for (const IrOp *op = block ? block->first : NULL; op && !*found; op = op->next) {
+        if (op->opcode == IR_ASSERT) {
+            if (op == stop) {
+                *found = true;
+                return n;
+            }
+            if (out && n < cap)
+                out[n] = op;
+            n++;
+        }
+        n = collect_asserts(op->body, out, cap, n, stop, found);
+        n = collect_asserts(op->else_body, out, cap, n, stop, found);
+    }
+    return n;
+}
+
+int ir_kernel_asserts(const IrKernel *kernel, const IrOp **out, int cap) {
+    bool found = false;
+    return collect_asserts(kernel->body, out, cap, 0, NULL, &found);
+}
+
+int ir_assert_index(const IrKernel *kernel, const IrOp *op) {
+    bool found = false;
+    int n = collect_asserts(kernel->body, NULL, 0, 0, op, &found);
+    return found ? n : -1;
 }
 
 bool ir_opcode_is_elementwise_binary(IrOpcode opcode) {

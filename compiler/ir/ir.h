@@ -86,6 +86,9 @@ typedef enum IrOpcode {
     IR_SCATTER,              /* (ref @global, index tiles, value [, mask]) */
     IR_SCATTER_ATOMIC,       /* (ref @global, index tiles, value [, mask]) ; combine */
     IR_ALLOC,                /* -> ref<... @shared inout> */
+    /* debugging (only with tessc -g) */
+    IR_PRINT,                /* ([value]) ; text: the label */
+    IR_ASSERT,               /* (bool cond) ; text: the message */
     /* asynchronous copies (made by passes/pipeline.c, docs/ir.md "async") */
     IR_ASYNC_COPY,           /* (dst @shared, src @global [, mask]) ; lands at a wait */
     IR_ASYNC_COMMIT,         /* closes the open group of copies */
@@ -132,6 +135,7 @@ struct IrOp {
     bool has_other;          /* LOAD */
     IrViewDim *view_dims;    /* VIEW: one per source dim */
     int64_t *starts;         /* EXTRACT: one per dim */
+    const char *text;        /* PRINT: the label; ASSERT: the message */
     IrBlock *body;           /* FOR; IF: the then block */
     IrBlock *else_body;      /* IF */
 };
@@ -243,6 +247,17 @@ void ir_type_format(const IrType *type, char *buf, size_t size);
 const char *ir_opcode_name(IrOpcode opcode);
 bool ir_opcode_from_name(const char *name, IrOpcode *out);
 bool ir_opcode_is_pure(IrOpcode opcode);         /* no memory effects, no regions */
+/* Kept with what it reads even when nothing uses its results: the stores,
+   atomics, scatters, async copies and their groups, print and assert. */
+bool ir_opcode_has_effect(IrOpcode opcode);
+/* The kernel's asserts in op order, nested blocks included (the manifest's
+   "asserts" and the GPU's assert numbers): their count, and into out[] the
+   first `cap` of them (out may be NULL). */
+int ir_kernel_asserts(const IrKernel *kernel, const IrOp **out, int cap);
+/* `op`'s position in that order, or -1. */
+int ir_assert_index(const IrKernel *kernel, const IrOp *op);
+/* The global word the GPU claims on a failed assert (llvm_debug.c, runtime). */
+#define TESSERA_ASSERT_SYMBOL "tessera_assert"
 bool ir_opcode_is_elementwise_binary(IrOpcode opcode);
 bool ir_opcode_is_elementwise_unary(IrOpcode opcode);
 bool ir_opcode_is_compare(IrOpcode opcode);
@@ -286,7 +301,8 @@ bool ir_verify_kernel_op(const IrKernel *kernel, char *message, size_t size,
 /* ---- lowering from the AST (lower.c) ----------------------------------- */
 
 struct Program;
-IrModule *lower_program(Arena *arena, struct Program *program);
+/* debug: keep print and assert (tessc -g); without it they lower to nothing. */
+IrModule *lower_program(Arena *arena, struct Program *program, bool debug);
 
 /* ---- passes (passes.c and passes/<name>.c) ----------------------------- */
 

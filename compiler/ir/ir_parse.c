@@ -1110,6 +1110,23 @@ static void parse_op(Parser *P, IrBlock *block) {
         op->has_mask = has_mask;
         break;
     }
+    case IR_PRINT:
+    case IR_ASSERT: {
+        /* print := 'print' STRING [operand] ; assert := 'assert' operand STRING */
+        check_result_count(P, &head, 0, 0);
+        IrValue *value = NULL;
+        if (head.opcode == IR_ASSERT)
+            value = parse_operand(P);
+        if (P->tok.kind != TOK_STRING)
+            expected(P, head.opcode == IR_PRINT ? "the label, a string" : "the message, a string");
+        const char *text = arena_strdup(&P->kernel->arena, P->tok.text);
+        advance(P);
+        if (head.opcode == IR_PRINT && P->tok.kind == TOK_VALUE)
+            value = parse_operand(P);
+        op = make_op(P, &head, value ? 1 : 0, &value, NULL);
+        op->text = text;
+        break;
+    }
     case IR_ASYNC_WAIT: {
         check_result_count(P, &head, 0, 0);
         int64_t pending = parse_int(P, 0, 64, "the number of groups that may stay pending (0..64)");

@@ -261,6 +261,19 @@ static void print_view_dims(const IrOp *op, FILE *out) {
     fputc(']', out);
 }
 
+static void print_string(const char *s, FILE *out) {
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20 || *p >= 0x7f)
+            fprintf(out, "\\x%02x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
 static void print_op(const IrOp *op, int depth, FILE *out) {
     print_indent(depth, out);
     for (int i = 0; i < op->num_results; i++) {
@@ -291,6 +304,20 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
         fputc(']', out);
         break;
     }
+    case IR_PRINT:
+        fputc(' ', out);
+        print_string(op->text ? op->text : "", out);
+        if (op->num_operands) {
+            fputc(' ', out);
+            print_operands(op, 0, op->num_operands, out);
+        }
+        break;
+    case IR_ASSERT:
+        fputc(' ', out);
+        print_operands(op, 0, op->num_operands, out);
+        fputc(' ', out);
+        print_string(op->text ? op->text : "", out);
+        break;
     case IR_REDUCE:
     case IR_SCAN:
         fprintf(out, " %s ", ir_combine_name(op->combine));
@@ -487,18 +514,6 @@ void ir_print_kernel_annotated(const IrKernel *kernel, FILE *out, const IrPrintH
 
 /* The source name is a quoted string with C escapes for '"', '\\' and bytes
    outside printable ASCII, so any file name survives the round trip. */
-static void print_string(const char *s, FILE *out) {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20 || *p >= 0x7f)
-            fprintf(out, "\\x%02x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
 
 void ir_print_module(const IrModule *module, FILE *out) {
     fputs("module ", out);

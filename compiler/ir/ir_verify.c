@@ -699,6 +699,17 @@ static bool verify_op(Verifier *V, const IrOp *op) {
             if (r->dims[i].sym)
                 return fail(V, op, "'alloc' needs a static shape, found %s", type_text(V, r));
         return true;
+    case IR_PRINT:
+        if (!want_operands(V, op, 0, 1) || !want_results(V, op, 0, 0) ||
+            (op->num_operands && !want_tile(V, op, op->operands[0], "value")))
+            return false;
+        return op->text || fail(V, op, "'print' has no label");
+    case IR_ASSERT:
+        if (!want_operands(V, op, 1, 1) || !want_results(V, op, 0, 0))
+            return false;
+        if (!is_tile(op->operands[0]) || op->operands[0]->type.dtype != DT_BOOL)
+            return fail(V, op, "'assert' condition must be a bool tile, found %s", type_text(V, &op->operands[0]->type));
+        return op->text || fail(V, op, "'assert' has no message");
     case IR_ASYNC_COPY:
         return verify_async_copy(V, op);
     case IR_ASYNC_COMMIT:

@@ -60,6 +60,8 @@ typedef enum tessrt_status {
                                       could not be opened */
     TESSRT_ERROR_INTERPRETER,      /* the interpreter caught an error in the kernel (an
                                       unwritten shared read, an index out of bounds, ...) */
+    TESSRT_ERROR_ASSERT,           /* an assert() of a kernel built with tessc -g failed on
+                                      the GPU (the message names it and the program) */
 } tessrt_status;
 
 /* A fixed description of the status ("contract violated"). */

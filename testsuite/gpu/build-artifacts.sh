@@ -57,5 +57,19 @@ while read -r name file kernel defines; do
         failed=$((failed + 1))
     fi
 done < "$list"
+# print and assert (tessc -g): testsuite/interp/debug_check.py's kernel
+case " ${CASES:- debug } " in
+*" debug "*)
+    rm -rf "${OUT:?}/debug"
+    if "$TESSC" "$ROOT/testsuite/interp/Inputs/debug.tess" -g --emit ptx,cubin,manifest,ir --arch "$ARCH" \
+            -o "$OUT/debug" && "$PYTHON" "$ROOT/testsuite/runtime/Inputs/interp/with_interp.py" "$OUT/debug"; then
+        echo "built debug"
+        built=$((built + 1))
+    else
+        echo "FAIL: debug (tessc -g)"
+        failed=$((failed + 1))
+    fi
+    ;;
+esac
 echo "$built built, $failed failed (in $OUT)"
 [ "$failed" -eq 0 ]

@@ -104,6 +104,24 @@ while read -r name file kernel defines; do
         failed=$((failed + 1))
     fi
 done < "$list"
+# print and assert (tessc -g) on the device, and the interpreter on the same
+# artifacts: the same lines, the same failed assert.
+case " ${CASES:- debug } " in
+*" debug "*)
+    for dev in $DEVICE interp; do
+        if "$PYTHON" "$ROOT/testsuite/interp/debug_check.py" --tessrun "$TESSRUN" --artifacts "$ARTIFACTS/debug" \
+                --device $dev --tmp "$TMP/debug-$dev" > "$log" 2>&1; then
+            echo "PASS: debug ($dev)"
+            passed=$((passed + 1))
+        else
+            echo "FAIL: debug ($dev)"
+            sed 's/^/    /' "$log"
+            failed=$((failed + 1))
+        fi
+        [ "$DEVICE" = interp ] && break
+    done
+    ;;
+esac
 
 # runtime_launch (kernels.json), then runtime_errors (out of memory, corrupt
 # artifacts, a device below the kernel's capability; it writes into $TMP).

@@ -2,7 +2,7 @@
  * dce.c: dead-code elimination.
  *
  * Requires: a verified kernel.
- * Preserves: verification and meaning (every store and atomic stays, with
+ * Preserves: verification and meaning (every store, atomic, print and assert stays, with
  *   everything it depends on).
  * Uses: IrValue.id as the live mark (1 live, 0 dead) while it runs.
  *
@@ -39,9 +39,7 @@ static void clear_block(IrBlock *block) {
 
 static bool block_has_effects(const IrBlock *block) {
     for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
-        if (op->opcode == IR_STORE || op->opcode == IR_ATOMIC || op->opcode == IR_SCATTER ||
-            op->opcode == IR_SCATTER_ATOMIC || op->opcode == IR_ASYNC_COPY ||
-            op->opcode == IR_ASYNC_COMMIT || op->opcode == IR_ASYNC_WAIT)
+        if (ir_opcode_has_effect(op->opcode))
             return true;
         if (block_has_effects(op->body) || block_has_effects(op->else_body))
             return true;
@@ -57,9 +55,9 @@ static bool any_result_live(const IrOp *op) {
 }
 
 static bool op_live(const IrOp *op) {
+    if (ir_opcode_has_effect(op->opcode))
+        return true;
     switch (op->opcode) {
-    case IR_STORE: case IR_ATOMIC: case IR_SCATTER: case IR_SCATTER_ATOMIC:
-    case IR_ASYNC_COPY: case IR_ASYNC_COMMIT: case IR_ASYNC_WAIT: return true;
     case IR_YIELD: return false;   /* its operands are marked by its parent */
     case IR_FOR: case IR_IF: return any_result_live(op) || block_has_effects(op->body) ||
                                     block_has_effects(op->else_body);
