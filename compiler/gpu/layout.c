@@ -1212,10 +1212,9 @@ static void plan_wgmma(Assign *A) {
    threads along the axis hold copies (a dim shorter than the layout's
    reach), which the scan's lane and warp steps would count twice. A dim
    that is not a power of two lives in every thread's registers: one run. */
-static bool scan_shape(IrKernel *kernel, const Layout *layout, const IrType *shape, int axis, OpPlan *p) {
+static bool scan_shape(const Layout *layout, const IrType *shape, int axis, OpPlan *p) {
     LayoutMap map;
     layout_map(layout, shape, &map);
-    (void)kernel;
     const LayoutDim *d = &map.dims[axis];
     if (d->in_registers) {
         p->scan_chunk = (int)d->size;
@@ -1257,9 +1256,9 @@ static void assign_op(Assign *A, IrOp *op) {
            default's (whose dims are never shorter than its reach) */
         OpPlan *p = layout_op_plan(A->plan, op);
         const Layout *from = splat_source(A, op->operands[0]) ? default_for(A, &r->type) : concrete(A, op->operands[0]);
-        if (!scan_shape(A->kernel, from, &r->type, op->axis, p)) {
+        if (!scan_shape(from, &r->type, op->axis, p)) {
             from = default_for(A, &r->type);
-            if (!scan_shape(A->kernel, from, &r->type, op->axis, p))
+            if (!scan_shape(from, &r->type, op->axis, p))
                 INTERNAL_ERROR("kernel '%s': no layout for a scan along axis %d", A->kernel->name, op->axis);
         }
         want[0] = from;

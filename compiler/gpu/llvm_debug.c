@@ -21,9 +21,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The program id along `axis` (the IR's, grouped grids included). */
-static LLVMValueRef program_id(Lowering *L, int axis) { return llvm_kernel_program_id(L, axis); }
-
 /* A private constant C string in global memory, as a generic pointer. */
 static LLVMValueRef format_string(Lowering *L, const char *text) {
     LLVMValueRef init = LLVMConstStringInContext(L->ctx, text, (unsigned)strlen(text), 0);
@@ -87,7 +84,7 @@ void llvm_debug_print(Lowering *L, IrOp *op) {
     LLVMValueRef format = format_string(L, fmt);
     LLVMTypeRef fn_type;
     LLVMValueRef fn = vprintf_function(L, &fn_type);
-    LLVMValueRef pids[3] = {program_id(L, 0), program_id(L, 1), program_id(L, 2)};
+    LLVMValueRef pids[3] = {llvm_kernel_program_id(L, 0), llvm_kernel_program_id(L, 1), llvm_kernel_program_id(L, 2)};
     ThreadInfo *ti = t ? llvm_kernel_thread(L, t->layout, &t->type) : NULL;
     int64_t regs = t ? t->num_regs : 1;
     int64_t *offsets = ARENA_ARRAY(&L->kernel->arena, int64_t, (size_t)(regs * (rank + 1)) + 1);
@@ -161,7 +158,7 @@ void llvm_debug_assert(Lowering *L, IrOp *op, int number) {
     LLVMTypeRef type = LLVMArrayType2(L->i32, 4);
     for (int i = 0; i < 3; i++) {
         LLVMValueRef index[2] = {llvm_kernel_i32(L, 0), llvm_kernel_i32(L, i + 1)};
-        LLVMBuildStore(L->b, program_id(L, i), LLVMBuildGEP2(L->b, type, word, index, 2, ""));
+        LLVMBuildStore(L->b, llvm_kernel_program_id(L, i), LLVMBuildGEP2(L->b, type, word, index, 2, ""));
     }
     LLVMBuildBr(L->b, done);
     LLVMPositionBuilderAtEnd(L->b, done);

@@ -739,20 +739,27 @@ static void combine_into(Elem *z, const Elem *y, int64_t n, IrCombine combine, D
     }
 }
 
+/* A reduce's or scan's operand as outer x len x inner around its axis. */
+static void split_at_axis(Interp *I, const Instr *in, int64_t *outer, int64_t *len, int64_t *inner) {
+    const IrType *st = &I->slots[in->in[0]].value->type;
+    int axis = in->op->axis;
+    if (axis < 0 || axis >= st->rank)
+        interp_fail(I, in->op, "%s along axis %d of a rank-%d tile", ir_opcode_name(in->op->opcode), axis, st->rank);
+    *outer = *inner = 1;
+    *len = st->dims[axis].size;
+    for (int d = 0; d < axis; d++)
+        *outer *= st->dims[d].size;
+    for (int d = axis + 1; d < st->rank; d++)
+        *inner *= st->dims[d].size;
+}
+
 /* Combines along `axis` in order 0, 1, 2, ...; sums round to the dtype after
    every addition (the GPU's tree order may round differently). */
 static void exec_reduce(Interp *I, const Instr *in) {
     const Slot *a = &I->slots[in->in[0]];
     Slot *r = &I->slots[in->out[0]];
-    const IrType *st = &a->value->type;
-    int axis = in->op->axis;
-    if (axis < 0 || axis >= st->rank)
-        interp_fail(I, in->op, "reduce over axis %d of a rank-%d tile", axis, st->rank);
-    int64_t outer = 1, inner = 1, len = st->dims[axis].size;
-    for (int d = 0; d < axis; d++)
-        outer *= st->dims[d].size;
-    for (int d = axis + 1; d < st->rank; d++)
-        inner *= st->dims[d].size;
+    int64_t outer, len, inner;
+    split_at_axis(I, in, &outer, &len, &inner);
     IrCombine combine = in->op->combine;
     DType dtype = r->dtype;
     for (int64_t o = 0; o < outer; o++) {
@@ -773,34 +780,20 @@ static void exec_reduce(Interp *I, const Instr *in) {
 
 /* Inclusive prefix along `axis`, in order 0, 1, 2, ...: element k is
    element k - 1's result combined with input k (rounded as exec_reduce's
-   sums; the GPU's scan combines in another order). */
+   sums; every combine is commutative, so combining in place is the same;
+   the GPU's scan combines in another order). */
 static void exec_scan(Interp *I, const Instr *in) {
     const Slot *a = &I->slots[in->in[0]];
     Slot *r = &I->slots[in->out[0]];
-    const IrType *st = &a->value->type;
-    int axis = in->op->axis;
-    if (axis < 0 || axis >= st->rank)
-        interp_fail(I, in->op, "scan along axis %d of a rank-%d tile", axis, st->rank);
-    int64_t outer = 1, inner = 1, len = st->dims[axis].size;
-    for (int d = 0; d < axis; d++)
-        outer *= st->dims[d].size;
-    for (int d = axis + 1; d < st->rank; d++)
-        inner *= st->dims[d].size;
+    int64_t outer, len, inner;
+    split_at_axis(I, in, &outer, &len, &inner);
     memcpy(r->e, a->e, sizeof(Elem) * (size_t)r->n);
     for (int64_t o = 0; o < outer; o++)
         for (int64_t k = 1; k < len; k++) {
             Elem *z = r->e + (o * len + k) * inner;
-            Elem *prev = z - inner;
-            /* z = prev (op) z, in that order */
-            Elem keep[64];
-            for (int64_t i0 = 0; i0 < inner; i0 += 64) {
-                int64_t n = inner - i0 < 64 ? inner - i0 : 64;
-                memcpy(keep, z + i0, sizeof(Elem) * (size_t)n);
-                memcpy(z + i0, prev + i0, sizeof(Elem) * (size_t)n);
-                combine_into(z + i0, keep, n, in->op->combine, r->dtype, a->is_float);
-                if (!a->is_float)
-                    wrap_buffer(r->dtype, z + i0, n);
-            }
+            combine_into(z, z - inner, inner, in->op->combine, r->dtype, a->is_float);
+            if (!a->is_float)
+                wrap_buffer(r->dtype, z, inner);
         }
 }
 

@@ -642,32 +642,23 @@ static bool verify_op(Verifier *V, const IrOp *op) {
         }
         return true;
     }
-    case IR_SCAN: {
-        if (!want_operands(V, op, 1, 1) || !want_results(V, op, 1, 1) ||
-            !want_tile(V, op, op->operands[0], "operand"))
-            return false;
-        const IrType *a = &op->operands[0]->type;
-        if (op->axis < 0 || op->axis >= a->rank)
-            return fail(V, op, "'scan' axis %d is outside %s", op->axis, type_text(V, a));
-        if ((unsigned)op->combine > COMBINE_MUL)
-            return fail(V, op, "'scan' has a malformed combine");
-        if (a->dtype == DT_BOOL)
-            return fail(V, op, "'scan' does not take bool tiles");
-        if (!ir_type_equal(a, r))
-            return fail(V, op, "'scan' of %s gives %s, not %s", type_text(V, a), type_text(V, a), type_text(V, r));
-        return true;
-    }
+    case IR_SCAN:
     case IR_REDUCE: {
+        bool scan = op->opcode == IR_SCAN;
+        const char *opname = ir_opcode_name(op->opcode);
         if (!want_operands(V, op, 1, 1) || !want_results(V, op, 1, 1) ||
             !want_tile(V, op, op->operands[0], "operand"))
             return false;
         const IrType *a = &op->operands[0]->type;
         if (op->axis < 0 || op->axis >= a->rank)
-            return fail(V, op, "'reduce' axis %d is outside %s", op->axis, type_text(V, a));
-        if ((unsigned)op->combine > COMBINE_MIN)
-            return fail(V, op, "'reduce' has a malformed combine");
+            return fail(V, op, "'%s' axis %d is outside %s", opname, op->axis, type_text(V, a));
+        if ((unsigned)op->combine > (scan ? COMBINE_MUL : COMBINE_MIN))
+            return fail(V, op, "'%s' has a malformed combine", opname);
         if (a->dtype == DT_BOOL)
-            return fail(V, op, "'reduce' does not take bool tiles");
+            return fail(V, op, "'%s' does not take bool tiles", opname);
+        if (scan)
+            return ir_type_equal(a, r) ||
+                   fail(V, op, "'scan' of %s gives %s, not %s", type_text(V, a), type_text(V, a), type_text(V, r));
         IrType want = *a;
         want.rank = a->rank - 1;
         for (int i = op->axis; i < want.rank; i++)
