@@ -20,7 +20,7 @@ import struct
 
 # tessrt_status, tessrt_dtype, tessrt_param_kind, tessrt_arg_kind (tessrt.h)
 OK = 0
-DTYPES = ["bool", "i8", "i16", "i32", "i64", "u8", "u32", "f16", "bf16", "f32", "f64"]
+DTYPES = ["bool", "i8", "i16", "i32", "i64", "u8", "u32", "f16", "bf16", "f32", "f64", "u16", "u64"]
 PARAM_ARRAY, PARAM_SCALAR, PARAM_SIZE = 0, 1, 2
 ARG_ARRAY, ARG_SCALAR, ARG_SIZE = 0, 1, 2
 MAX_RANK = 8
@@ -33,7 +33,7 @@ class TessError(RuntimeError):
 class _Value(ctypes.Union):
     _fields_ = [("pointer", ctypes.c_uint64), ("size", ctypes.c_int64), ("b", ctypes.c_bool),
                 ("i8", ctypes.c_int8), ("i16", ctypes.c_int16), ("i32", ctypes.c_int32),
-                ("i64", ctypes.c_int64), ("u8", ctypes.c_uint8), ("u32", ctypes.c_uint32),
+                ("i64", ctypes.c_int64), ("u8", ctypes.c_uint8), ("u16", ctypes.c_uint16), ("u32", ctypes.c_uint32), ("u64", ctypes.c_uint64),
                 ("bits16", ctypes.c_uint16), ("f32", ctypes.c_float), ("f64", ctypes.c_double)]
 
 

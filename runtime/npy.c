@@ -30,7 +30,7 @@ static const struct {
     [NPY_DT_I64] = {"<i8", "i64", 8},   [NPY_DT_U8] = {"|u1", "u8", 1},
     [NPY_DT_U16] = {"<u2", "u16", 2},   [NPY_DT_U32] = {"<u4", "u32", 4},
     [NPY_DT_F16] = {"<f2", "f16", 2},   [NPY_DT_F32] = {"<f4", "f32", 4},
-    [NPY_DT_F64] = {"<f8", "f64", 8},
+    [NPY_DT_F64] = {"<f8", "f64", 8},   [NPY_DT_U64] = {"<u8", "u64", 8},
 };
 
 const char *npy_dtype_descr(NpyDtype dtype) {

@@ -24,6 +24,7 @@ typedef enum NpyDtype {
     NPY_DT_BOOL, NPY_DT_I8, NPY_DT_I16, NPY_DT_I32, NPY_DT_I64,
     NPY_DT_U8, NPY_DT_U16, NPY_DT_U32,
     NPY_DT_F16, NPY_DT_F32, NPY_DT_F64,
+    NPY_DT_U64,
     NPY_DT_COUNT
 } NpyDtype;
 

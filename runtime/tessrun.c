@@ -138,16 +138,22 @@ static bool parse_scalar(const char *text, tessrt_dtype dtype, tessrt_arg *arg) 
             return false;
         return true;
     }
-    if (dtype == TESSRT_U8 || dtype == TESSRT_U32) {
+    if (dtype == TESSRT_U8 || dtype == TESSRT_U16 || dtype == TESSRT_U32 || dtype == TESSRT_U64) {
         if (text[0] == '-')
             return false;
         unsigned long long v = strtoull(text, &end, 0);
-        if (end == text || *end != '\0' || errno || v > (dtype == TESSRT_U8 ? 255u : 4294967295u))
+        unsigned long long max = dtype == TESSRT_U8 ? 255u : dtype == TESSRT_U16 ? 65535u
+                                 : dtype == TESSRT_U32 ? 4294967295u : ~0ull;
+        if (end == text || *end != '\0' || errno || v > max)
             return false;
         if (dtype == TESSRT_U8)
             arg->value.u8 = (uint8_t)v;
-        else
+        else if (dtype == TESSRT_U16)
+            arg->value.u16 = (uint16_t)v;
+        else if (dtype == TESSRT_U32)
             arg->value.u32 = (uint32_t)v;
+        else
+            arg->value.u64 = v;
         return true;
     }
     long long v = strtoll(text, &end, 0);
@@ -235,7 +241,8 @@ static NpyDtype npy_for(tessrt_dtype dtype) {
         [TESSRT_BOOL] = NPY_DT_BOOL, [TESSRT_I8] = NPY_DT_I8,   [TESSRT_I16] = NPY_DT_I16,
         [TESSRT_I32] = NPY_DT_I32,   [TESSRT_I64] = NPY_DT_I64, [TESSRT_U8] = NPY_DT_U8,
         [TESSRT_U32] = NPY_DT_U32,   [TESSRT_F16] = NPY_DT_F16, [TESSRT_BF16] = NPY_DT_U16,
-        [TESSRT_F32] = NPY_DT_F32,   [TESSRT_F64] = NPY_DT_F64,
+        [TESSRT_F32] = NPY_DT_F32,   [TESSRT_F64] = NPY_DT_F64, [TESSRT_U16] = NPY_DT_U16,
+        [TESSRT_U64] = NPY_DT_U64,
     };
     return map[dtype];
 }

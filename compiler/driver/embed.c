@@ -103,7 +103,9 @@ static const char *embed_c_type(const IrParam *p) {
     case DT_I32: return "int32_t";
     case DT_I64: return "int64_t";
     case DT_U8: return "uint8_t";
+    case DT_U16: return "uint16_t";
     case DT_U32: return "uint32_t";
+    case DT_U64: return "uint64_t";
     case DT_F16:
     case DT_BF16: return "uint16_t";
     case DT_F32: return "float";
@@ -121,7 +123,8 @@ static void embed_scalar_member(DType dtype, const char **member, const char **c
         {DT_BOOL, "b", "TESSRT_BOOL"}, {DT_I8, "i8", "TESSRT_I8"},      {DT_I16, "i16", "TESSRT_I16"},
         {DT_I32, "i32", "TESSRT_I32"}, {DT_I64, "i64", "TESSRT_I64"},   {DT_U8, "u8", "TESSRT_U8"},
         {DT_U32, "u32", "TESSRT_U32"}, {DT_F16, "bits16", "TESSRT_F16"}, {DT_BF16, "bits16", "TESSRT_BF16"},
-        {DT_F32, "f32", "TESSRT_F32"}, {DT_F64, "f64", "TESSRT_F64"},
+        {DT_F32, "f32", "TESSRT_F32"}, {DT_F64, "f64", "TESSRT_F64"},   {DT_U16, "u16", "TESSRT_U16"},
+        {DT_U64, "u64", "TESSRT_U64"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (table[i].dtype == dtype) {

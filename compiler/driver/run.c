@@ -227,7 +227,8 @@ static NpyDtype run_npy_dtype(DType dtype) {
     static const NpyDtype map[DT_COUNT] = {
         [DT_BOOL] = NPY_DT_BOOL, [DT_I8] = NPY_DT_I8,   [DT_I16] = NPY_DT_I16, [DT_I32] = NPY_DT_I32,
         [DT_I64] = NPY_DT_I64,   [DT_U8] = NPY_DT_U8,   [DT_U32] = NPY_DT_U32, [DT_F16] = NPY_DT_F16,
-        [DT_BF16] = NPY_DT_U16,  [DT_F32] = NPY_DT_F32, [DT_F64] = NPY_DT_F64,
+        [DT_BF16] = NPY_DT_U16,  [DT_F32] = NPY_DT_F32, [DT_F64] = NPY_DT_F64, [DT_U16] = NPY_DT_U16,
+        [DT_U64] = NPY_DT_U64,
     };
     return map[dtype];
 }
@@ -384,6 +385,15 @@ static bool run_parse_scalar(const char *text, DType dtype, InterpArg *arg) {
             arg->int_value = 0;
         else
             return false;
+        return true;
+    }
+    if (dtype == DT_U64) {   /* its bits: one above INT64_MAX is negative as an int64 */
+        if (text[0] == '-')
+            return false;
+        unsigned long long u = strtoull(text, &end, 0);
+        if (end == text || *end != '\0' || errno)
+            return false;
+        arg->int_value = (int64_t)u;
         return true;
     }
     long long v = strtoll(text, &end, 0);

@@ -367,7 +367,7 @@ static IrValue *lower_gather_operands(Lower *L, Node *place, IrValue **operands)
         Node *item = place->items.items[d];
         IrValue *ix = lower_as(L, item, item->type.weak ? DT_I32 : item->type.dtype);
         if (ix->type.dtype != DT_I32)
-            ix = emit_cast(L, item->span, ix, DT_I32);   /* i8, i16, u8: exact */
+            ix = emit_cast(L, item->span, ix, DT_I32);   /* i8, i16, u8, u16: exact */
         operands[1 + d] = broadcast_to(L, ix, &shape, item->span);
     }
     return operands[0];

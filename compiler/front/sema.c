@@ -684,8 +684,9 @@ static Type *check_gather_index(Sema *s, Scope *scope, Node *node, const Type *r
             return set_type(node, type_error());
         }
         const Type *t = &item->type;   /* checked by check_place_index */
-        if (!t->weak && t->dtype != DT_I32 && t->dtype != DT_I16 && t->dtype != DT_I8 && t->dtype != DT_U8) {
-            diag_error(item->span, "an index tile must be i32 (or i8, i16, u8), got %s; cast with 'as i32'",
+        if (!t->weak && t->dtype != DT_I32 && t->dtype != DT_I16 && t->dtype != DT_I8 && t->dtype != DT_U8 &&
+            t->dtype != DT_U16) {
+            diag_error(item->span, "an index tile must be i32 (or i8, i16, u8, u16), got %s; cast with 'as i32'",
                        type_str(t));
             return set_type(node, type_error());
         }

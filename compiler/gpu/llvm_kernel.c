@@ -27,9 +27,9 @@ LLVMTypeRef llvm_kernel_reg_type(Lowering *L, DType dtype) {
     switch (dtype) {
     case DT_BOOL: return L->i1;
     case DT_I8: case DT_U8: return L->i8;
-    case DT_I16: return L->i16;
+    case DT_I16: case DT_U16: return L->i16;
     case DT_I32: case DT_U32: return L->i32;
-    case DT_I64: return L->i64;
+    case DT_I64: case DT_U64: return L->i64;
     case DT_F16: return L->f16;
     case DT_BF16: return L->bf16;
     case DT_F32: return L->f32;

@@ -74,9 +74,9 @@ static LLVMValueRef f32_round_to_odd(Lowering *L, LLVMValueRef d) {
    gives another integer) the lowest bit is set. f64 would not do here: above
    2^53 it rounds the integer to nearest first, and a second rounding to bf16
    can then miss by one unit. */
-static LLVMValueRef i64_to_f32_round_to_odd(Lowering *L, LLVMValueRef v) {
-    LLVMValueRef truncated = llvm_kernel_intrinsic(L, "llvm.nvvm.ll2f.rz", NULL, 0, &v, 1);
-    LLVMValueRef back = llvm_kernel_intrinsic(L, "llvm.nvvm.f2ll.rz", NULL, 0, &truncated, 1);
+static LLVMValueRef i64_to_f32_round_to_odd(Lowering *L, LLVMValueRef v, bool is_unsigned) {
+    LLVMValueRef truncated = llvm_kernel_intrinsic(L, is_unsigned ? "llvm.nvvm.ull2f.rz" : "llvm.nvvm.ll2f.rz", NULL, 0, &v, 1);
+    LLVMValueRef back = llvm_kernel_intrinsic(L, is_unsigned ? "llvm.nvvm.f2ull.rz" : "llvm.nvvm.f2ll.rz", NULL, 0, &truncated, 1);
     LLVMValueRef inexact = LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, LLVMIntNE, back, v, ""), L->i32, "");
     LLVMValueRef bits = LLVMBuildBitCast(L->b, truncated, L->i32, "");
     return LLVMBuildBitCast(L->b, LLVMBuildOr(L->b, bits, inexact, ""), L->f32, "");
@@ -114,9 +114,9 @@ LLVMValueRef llvm_math_cast(Lowering *L, LLVMValueRef v, DType from, DType to) {
            into infinity is exact in f32, so it rounds once. bf16 through f64:
            integers above 2^24 are not exact in f32, and rounding twice
            (int -> f32 -> bf16) can land on the wrong bf16; f64 holds every
-           i32 and u32 exactly, and i64 goes through an f32 rounded to odd. */
-        if (to == DT_BF16 && from == DT_I64)
-            return LLVMBuildFPTrunc(L->b, i64_to_f32_round_to_odd(L, v), tt, "");
+           i32 and u32 exactly, and i64 and u64 go through an f32 rounded to odd. */
+        if (to == DT_BF16 && (from == DT_I64 || from == DT_U64))
+            return LLVMBuildFPTrunc(L->b, i64_to_f32_round_to_odd(L, v, from == DT_U64), tt, "");
         LLVMTypeRef via = to == DT_F16 ? L->f32 : to == DT_BF16 ? L->f64 : tt;
         LLVMValueRef f = dtype_is_signed(from) ? LLVMBuildSIToFP(L->b, v, via, "") : LLVMBuildUIToFP(L->b, v, via, "");
         if (to == DT_BF16)

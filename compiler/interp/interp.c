@@ -430,6 +430,7 @@ static void wrap_buffer(DType dtype, Elem *z, int64_t n) {
     case DT_I16: EACH(z[i].i = numeric_wrap(DT_I16, z[i].i)) break;
     case DT_I32: EACH(z[i].i = numeric_wrap(DT_I32, z[i].i)) break;
     case DT_U8: EACH(z[i].i = numeric_wrap(DT_U8, z[i].i)) break;
+    case DT_U16: EACH(z[i].i = numeric_wrap(DT_U16, z[i].i)) break;
     case DT_U32: EACH(z[i].i = numeric_wrap(DT_U32, z[i].i)) break;
     default: break;
     }
@@ -453,7 +454,8 @@ static void exec_float_binary(IrOpcode opcode, const Elem *x, const Elem *y, Ele
 }
 
 static void exec_int_binary(Interp *I, const IrOp *op, const Elem *x, const Elem *y, Elem *z, int64_t n) {
-#define INT_OP(o) case o: EACH(z[i].i = numeric_int_op(o, x[i].i, y[i].i)) break;
+    DType dtype = op->operands[0]->type.dtype;
+#define INT_OP(o) case o: EACH(z[i].i = numeric_int_op(o, dtype, x[i].i, y[i].i)) break;
     switch (op->opcode) {
     INT_OP(IR_ADD) INT_OP(IR_SUB) INT_OP(IR_MUL)
     case IR_DIV:
@@ -466,16 +468,12 @@ static void exec_int_binary(Interp *I, const IrOp *op, const Elem *x, const Elem
                             "element was read outside an array, load the divisor with other = 1",
                             op->opcode == IR_DIV ? "division" : "remainder", (long long)a,
                             op->opcode == IR_DIV ? "/" : "%", (long long)i);
-            z[i].i = numeric_int_op(op->opcode, a, b);
+            z[i].i = numeric_int_op(op->opcode, dtype, a, b);
         }
         break;
     INT_OP(IR_MIN) INT_OP(IR_MAX) INT_OP(IR_AND) INT_OP(IR_OR) INT_OP(IR_XOR)
     case IR_SHL:
-    case IR_SHR: {
-        DType dtype = op->operands[0]->type.dtype;
-        EACH(z[i].i = numeric_int_shift(op->opcode, dtype, x[i].i, y[i].i))
-        break;
-    }
+    case IR_SHR: EACH(z[i].i = numeric_int_shift(op->opcode, dtype, x[i].i, y[i].i)) break;
     INT_OP(IR_EQ) INT_OP(IR_NE) INT_OP(IR_LT) INT_OP(IR_LE) INT_OP(IR_GT) INT_OP(IR_GE)
     default: break;
     }
@@ -550,8 +548,9 @@ static void exec_cast(Interp *I, const Instr *in) {
         round_buffer(to, z, n);
     } else if (a->is_float) {
         EACH(z[i].i = numeric_float_to_int(to, x[i].f))
-    } else if (to == DT_F64) {
-        EACH(z[i].f = numeric_int_to_float(DT_F64, x[i].i))
+    } else if (to == DT_F64 || (r->is_float && a->dtype == DT_U64)) {
+        DType from = a->dtype;
+        EACH(z[i].f = numeric_int_to_float(to, from, x[i].i))
     } else if (r->is_float) {
         EACH(z[i].f = numeric_int_to_double_odd(x[i].i))
         round_buffer(to, z, n);
@@ -731,10 +730,10 @@ static void combine_into(Elem *z, const Elem *y, int64_t n, IrCombine combine, D
         }
     } else {
         switch (combine) {
-        case COMBINE_ADD: EACH(z[i].i = numeric_int_op(IR_ADD, z[i].i, y[i].i)) break;
-        case COMBINE_MUL: EACH(z[i].i = numeric_int_op(IR_MUL, z[i].i, y[i].i)) break;
-        case COMBINE_MAX: EACH(z[i].i = numeric_int_op(IR_MAX, z[i].i, y[i].i)) break;
-        case COMBINE_MIN: EACH(z[i].i = numeric_int_op(IR_MIN, z[i].i, y[i].i)) break;
+        case COMBINE_ADD: EACH(z[i].i = numeric_int_op(IR_ADD, dtype, z[i].i, y[i].i)) break;
+        case COMBINE_MUL: EACH(z[i].i = numeric_int_op(IR_MUL, dtype, z[i].i, y[i].i)) break;
+        case COMBINE_MAX: EACH(z[i].i = numeric_int_op(IR_MAX, dtype, z[i].i, y[i].i)) break;
+        case COMBINE_MIN: EACH(z[i].i = numeric_int_op(IR_MIN, dtype, z[i].i, y[i].i)) break;
         }
     }
 }
@@ -994,7 +993,9 @@ static void read_run(DType dtype, const char *base, int64_t offset, int64_t step
     case DT_I16: { const int16_t *p = (const int16_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
     case DT_I32: { const int32_t *p = (const int32_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
     case DT_I64: { const int64_t *p = (const int64_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
+    case DT_U16: { const uint16_t *p = (const uint16_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
     case DT_U32: { const uint32_t *p = (const uint32_t *)base + offset; EACH(z[i].i = p[i * step]) break; }
+    case DT_U64: { const uint64_t *p = (const uint64_t *)base + offset; EACH(z[i].i = (int64_t)p[i * step]) break; }
     case DT_F16: {
         const uint16_t *p = (const uint16_t *)base + offset;
         const double *f16 = numeric_f16_values();
@@ -1016,7 +1017,9 @@ static void write_run(DType dtype, char *base, int64_t offset, int64_t step, int
     case DT_I16: { int16_t *p = (int16_t *)base + offset; EACH(p[i * step] = (int16_t)x[i].i) break; }
     case DT_I32: { int32_t *p = (int32_t *)base + offset; EACH(p[i * step] = (int32_t)x[i].i) break; }
     case DT_I64: { int64_t *p = (int64_t *)base + offset; EACH(p[i * step] = x[i].i) break; }
+    case DT_U16: { uint16_t *p = (uint16_t *)base + offset; EACH(p[i * step] = (uint16_t)x[i].i) break; }
     case DT_U32: { uint32_t *p = (uint32_t *)base + offset; EACH(p[i * step] = (uint32_t)x[i].i) break; }
+    case DT_U64: { uint64_t *p = (uint64_t *)base + offset; EACH(p[i * step] = (uint64_t)x[i].i) break; }
     case DT_F16: { uint16_t *p = (uint16_t *)base + offset; EACH(p[i * step] = numeric_double_to_f16(x[i].f)) break; }
     case DT_BF16: { uint16_t *p = (uint16_t *)base + offset; EACH(p[i * step] = numeric_double_to_bf16(x[i].f)) break; }
     case DT_F32: { float *p = (float *)base + offset; EACH(p[i * step] = (float)x[i].f) break; }
@@ -1142,9 +1145,9 @@ static void atomic_combine(Memory *mem, IrCombine combine, int64_t offset, Elem 
         }
     } else {
         switch (combine) {
-        case COMBINE_ADD: old.i = numeric_int_op(IR_ADD, old.i, v.i); break;
-        case COMBINE_MAX: old.i = numeric_int_op(IR_MAX, old.i, v.i); break;
-        case COMBINE_MIN: old.i = numeric_int_op(IR_MIN, old.i, v.i); break;
+        case COMBINE_ADD: old.i = numeric_int_op(IR_ADD, mem->dtype, old.i, v.i); break;
+        case COMBINE_MAX: old.i = numeric_int_op(IR_MAX, mem->dtype, old.i, v.i); break;
+        case COMBINE_MIN: old.i = numeric_int_op(IR_MIN, mem->dtype, old.i, v.i); break;
         case COMBINE_MUL: break;   /* no atomic (ir_verify) */
         }
         wrap_buffer(mem->dtype, &old, 1);

@@ -78,6 +78,7 @@ typedef struct Parser {
     PtrVec scope_stack;     /* NameEntry*, in definition order */
     PtrVec op_spans;        /* OpSpan* of the current kernel */
     int depth;
+    bool number_past_int64; /* parse_number's last integer was above INT64_MAX (its bits kept) */
 } Parser;
 
 static _Noreturn void parse_fail(Parser *P) { longjmp(P->fail, 1); }
@@ -371,6 +372,7 @@ static int64_t parse_int(Parser *P, int64_t min, int64_t max, const char *what) 
 /* float := '-'? (FLOAT | INT | 'inf' | 'nan') ; sets *is_float when written
    as a float (with '.', an exponent, inf or nan). */
 static double parse_number(Parser *P, bool *is_float, int64_t *int_out, const char *what) {
+    P->number_past_int64 = false;
     Span start = P->tok.span;
     bool negative = accept_punct(P, '-');
     double v;
@@ -393,8 +395,10 @@ static double parse_number(Parser *P, bool *is_float, int64_t *int_out, const ch
                 parse_error(P, start, "%s out of range", what);
             *int_out = m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)m;
         } else {
-            if (P->tok.int_overflow || P->tok.int_value > (uint64_t)INT64_MAX)
+            /* up to 2^64 - 1 for a u64 constant, which the caller checks */
+            if (P->tok.int_overflow)
                 parse_error(P, start, "%s out of range", what);
+            P->number_past_int64 = P->tok.int_value > (uint64_t)INT64_MAX;
             *int_out = (int64_t)P->tok.int_value;
         }
         advance(P);
@@ -844,6 +848,7 @@ static IrOp *parse_const(Parser *P, OpHead *head) {
     } else {
         float_value = parse_number(P, &is_float, &int_value, "a constant");
     }
+    bool past_int64 = P->number_past_int64;
     Span lit_span = lit.span;
     IrType type;
     parse_result_types(P, &type, 1);
@@ -859,6 +864,8 @@ static IrOp *parse_const(Parser *P, OpHead *head) {
     } else {
         if (is_float || is_bool_word)
             parse_error(P, lit_span, "a %s constant needs an integer", dtype_name(type.dtype));
+        if (past_int64 && type.dtype != DT_U64)
+            parse_error(P, lit_span, "%s out of range", "a constant");
         op->int_value = int_value;
     }
     return op;
@@ -1181,7 +1188,10 @@ static void parse_cparams(Parser *P) {
         memset(c, 0, sizeof *c);
         c->name = expect_ident(P, "a compile-time parameter name");
         expect_punct(P, '=');
+        Span value_span = P->tok.span;
         double v = parse_number(P, &c->is_float, &c->int_value, "a compile-time value");
+        if (P->number_past_int64)
+            parse_error(P, value_span, "%s out of range", "a compile-time value");
         if (c->is_float)
             c->float_value = v;
     } while (accept_punct(P, ','));

@@ -234,6 +234,8 @@ static void print_const_value(const IrOp *op, FILE *out) {
         fputs(buf, out);
     } else if (dtype == DT_BOOL && (op->int_value == 0 || op->int_value == 1)) {
         fputs(op->int_value ? "true" : "false", out);
+    } else if (dtype == DT_U64) {
+        fprintf(out, "%" PRIu64, (uint64_t)op->int_value);   /* its bits, read unsigned */
     } else {
         fprintf(out, "%" PRId64, op->int_value);
     }

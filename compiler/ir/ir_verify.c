@@ -214,6 +214,7 @@ static bool int_fits(DType dtype, int64_t v) {
     case DT_I16: return v >= INT16_MIN && v <= INT16_MAX;
     case DT_I32: return v >= INT32_MIN && v <= INT32_MAX;
     case DT_U8: return v >= 0 && v <= UINT8_MAX;
+    case DT_U16: return v >= 0 && v <= UINT16_MAX;
     case DT_U32: return v >= 0 && v <= (int64_t)UINT32_MAX;
     default: return true;
     }

@@ -34,7 +34,7 @@ const double *numeric_f16_values(void) {
 
 Scalar numeric_int(DType dtype, int64_t v) {
     if (dtype_is_float(dtype))
-        return (Scalar){.dtype = dtype, .f = numeric_int_to_float(dtype, v)};
+        return (Scalar){.dtype = dtype, .f = numeric_int_to_float(dtype, DT_I64, v)};
     return (Scalar){.dtype = dtype, .i = numeric_wrap(dtype, v)};
 }
 
@@ -50,7 +50,7 @@ bool numeric_binary(IrOpcode opcode, Scalar a, Scalar b, Scalar *out) {
     DType dtype = a.dtype;
     if (ir_opcode_is_compare(opcode)) {
         *out = bool_scalar(dtype_is_float(dtype) ? numeric_float_compare(opcode, a.f, b.f)
-                                                 : numeric_int_op(opcode, a.i, b.i));
+                                                 : numeric_int_op(opcode, dtype, a.i, b.i));
         return true;
     }
     if (dtype_is_float(dtype)) {
@@ -67,7 +67,7 @@ bool numeric_binary(IrOpcode opcode, Scalar a, Scalar b, Scalar *out) {
         *out = (Scalar){.dtype = dtype, .i = numeric_wrap(dtype, numeric_int_shift(opcode, dtype, a.i, b.i))};
         return true;
     }
-    *out = (Scalar){.dtype = dtype, .i = numeric_wrap(dtype, numeric_int_op(opcode, a.i, b.i))};
+    *out = (Scalar){.dtype = dtype, .i = numeric_wrap(dtype, numeric_int_op(opcode, dtype, a.i, b.i))};
     return true;
 }
 
@@ -87,5 +87,7 @@ bool numeric_unary(IrOpcode opcode, Scalar a, Scalar *out) {
 Scalar numeric_cast(Scalar a, DType to) {
     if (dtype_is_float(a.dtype))
         return numeric_float(to, a.f);   /* float -> float rounds once: every dtype's values are doubles */
+    if (dtype_is_float(to))
+        return (Scalar){.dtype = to, .f = numeric_int_to_float(to, a.dtype, a.i)};
     return numeric_int(to, a.i);
 }

@@ -11,7 +11,8 @@
  * Representation: a value of a float dtype is a double that holds a value of
  * that dtype exactly; a value of an integer dtype or bool is an int64 that
  * holds its canonical value (signed dtypes sign-extended, unsigned ones
- * zero-extended, bool 0 or 1). An operation computes in double or int64 and
+ * zero-extended, bool 0 or 1; u64 its bits, so that one above INT64_MAX is
+ * negative as an int64 and the ops that order or divide read it unsigned). An operation computes in double or int64 and
  * then rounds (numeric_round) or wraps (numeric_wrap) once to the result's
  * dtype; for + - * / and sqrt computing in double and rounding once is exact
  * because double has more than 2p+2 significand bits for every p here.
@@ -31,7 +32,7 @@
 /* ---- rounding and wrapping to a dtype ---------------------------------------- */
 
 /* `v` wrapped to an integer dtype: two's complement for signed dtypes,
-   modulo 2^w for unsigned ones; bool is v != 0. i64 is itself. */
+   modulo 2^w for unsigned ones; bool is v != 0. i64 and u64 are their bits. */
 static inline int64_t numeric_wrap(DType dtype, int64_t v) {
     switch (dtype) {
     case DT_BOOL: return v != 0;
@@ -39,6 +40,7 @@ static inline int64_t numeric_wrap(DType dtype, int64_t v) {
     case DT_I16: return (int16_t)(uint16_t)(uint64_t)v;
     case DT_I32: return (int32_t)(uint32_t)(uint64_t)v;
     case DT_U8: return (int64_t)((uint64_t)v & 0xff);
+    case DT_U16: return (int64_t)((uint64_t)v & 0xffff);
     case DT_U32: return (int64_t)((uint64_t)v & 0xffffffffu);
     default: return v;
     }
@@ -192,18 +194,32 @@ static inline bool numeric_float_unary_defined(IrOpcode opcode) {
 
 /* ---- integers ------------------------------------------------------------------ */
 
-/* An integer binary op on canonical values, before wrapping to the dtype:
-   + - * wrap, / and % truncate toward zero as in C, x / -1 is -x (which
-   wraps for the most negative x) and x % -1 is 0, min and max order
-   canonical values (unsigned ones are non-negative, so signed order is
-   right), and, or and xor on the bits (of two's complement: on canonical
+/* An integer binary op on canonical values of `dtype`, before wrapping to
+   it: + - * wrap, / and % truncate toward zero as in C, x / -1 is -x (which
+   wraps for the most negative x) and x % -1 is 0, min, max and the
+   comparisons order canonical values (unsigned ones below u64 are
+   non-negative, so signed order is right; u64's bits are read unsigned, as
+   are its / and %), and, or and xor on the bits (of two's complement: on canonical
    values, sign-extended or non-negative, the result is canonical; on bools
    they are && || !=), comparisons give 0 or 1. Shifts need the dtype:
    numeric_int_shift. A zero divisor is
    the caller's to reject first (the interpreter reports it, fold and sema
    leave the op alone or report it); here it gives 0. */
-static inline int64_t numeric_int_op(IrOpcode opcode, int64_t x, int64_t y) {
+static inline int64_t numeric_int_op(IrOpcode opcode, DType dtype, int64_t x, int64_t y) {
     uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+    if (dtype == DT_U64) {
+        switch (opcode) {
+        case IR_DIV: return uy == 0 ? 0 : (int64_t)(ux / uy);
+        case IR_REM: return uy == 0 ? 0 : (int64_t)(ux % uy);
+        case IR_MIN: return ux < uy ? x : y;
+        case IR_MAX: return ux > uy ? x : y;
+        case IR_LT: return ux < uy;
+        case IR_LE: return ux <= uy;
+        case IR_GT: return ux > uy;
+        case IR_GE: return ux >= uy;
+        default: break;
+        }
+    }
     switch (opcode) {
     case IR_ADD: return (int64_t)(ux + uy);
     case IR_SUB: return (int64_t)(ux - uy);
@@ -230,16 +246,17 @@ static inline int64_t numeric_int_op(IrOpcode opcode, int64_t x, int64_t y) {
    a large one); n >= the dtype's bits gives 0, or for shr of a negative
    signed x -1 (the sign shifted in), as PTX's shl/shr clamp the amount.
    shr is arithmetic for signed dtypes and logical for unsigned ones; on
-   canonical values (sign-extended or non-negative) the i64 shifts are the
-   dtype's. */
+   canonical values (sign-extended or non-negative, u64's bits read
+   unsigned) the i64 shifts are the dtype's. */
 static inline int64_t numeric_int_shift(IrOpcode opcode, DType dtype, int64_t x, int64_t n) {
     int bits = 8 * dtype_bytes(dtype);
     uint64_t amount = bits == 64 ? (uint64_t)n : (uint64_t)n & ((UINT64_C(1) << bits) - 1);
+    bool negative = x < 0 && dtype != DT_U64;
     if (amount >= (uint64_t)bits)
-        return opcode == IR_SHR && x < 0 ? -1 : 0;
+        return opcode == IR_SHR && negative ? -1 : 0;
     if (opcode == IR_SHL)
         return (int64_t)((uint64_t)x << amount);
-    return x < 0 ? -(int64_t)((~(uint64_t)x) >> amount) - 1 : (int64_t)((uint64_t)x >> amount);
+    return negative ? -(int64_t)((~(uint64_t)x) >> amount) - 1 : (int64_t)((uint64_t)x >> amount);
 }
 
 /* neg, abs (both wrap: abs of the most negative value is itself) and not
@@ -248,7 +265,7 @@ static inline int64_t numeric_int_shift(IrOpcode opcode, DType dtype, int64_t x,
 static inline int64_t numeric_int_unary(IrOpcode opcode, DType dtype, int64_t x) {
     switch (opcode) {
     case IR_NEG: return (int64_t)(0 - (uint64_t)x);
-    case IR_ABS: return x < 0 ? (int64_t)(0 - (uint64_t)x) : x;
+    case IR_ABS: return x < 0 && dtype != DT_U64 ? (int64_t)(0 - (uint64_t)x) : x;
     case IR_NOT: return dtype == DT_BOOL ? !x : ~x;
     default: return 0;
     }
@@ -269,7 +286,14 @@ static inline int64_t numeric_float_to_int(DType to, double x) {
     case DT_I16: lo = -32768; hi = 32767; break;
     case DT_I32: lo = -2147483648.0; hi = 2147483647.0; break;
     case DT_U8: lo = 0; hi = 255; break;
+    case DT_U16: lo = 0; hi = 65535; break;
     case DT_U32: lo = 0; hi = 4294967295.0; break;
+    case DT_U64:
+        if (x >= 18446744073709551616.0)
+            return -1;   /* UINT64_MAX's bits */
+        if (x <= 0)
+            return 0;
+        return (int64_t)(uint64_t)x;
     default:
         if (x >= 9223372036854775808.0)
             return INT64_MAX;
@@ -296,8 +320,18 @@ static inline double numeric_int_to_double_odd(int64_t v) {
     return v < 0 ? -d : d;
 }
 
-/* integer or bool -> float dtype, rounded once to nearest even. */
-static inline double numeric_int_to_float(DType to, int64_t v) {
+/* integer or bool of dtype `from` -> float dtype `to`, rounded once to
+   nearest even (a u64's bits read unsigned). */
+static inline double numeric_int_to_float(DType to, DType from, int64_t v) {
+    if (from == DT_U64 && v < 0) {
+        /* 2^63 and up: halve with the lost bit kept sticky (round to odd),
+           convert, double back; exact, since 2x is a power-of-two scaling */
+        uint64_t u = (uint64_t)v;
+        if (to == DT_F64)
+            return (double)u;
+        double half = numeric_int_to_double_odd((int64_t)((u >> 1) | (u & 1)));
+        return numeric_round(to, half * 2.0);
+    }
     if (to == DT_F64)
         return (double)v;
     return numeric_round(to, numeric_int_to_double_odd(v));

@@ -324,7 +324,7 @@ static const struct {
     {"E0541", "a gathered place cannot be indexed again; index the tiles of indices instead"},
     {"E0542", "gather and scatter with index tiles use global memory only (not yet an @%s ref)"},
     {"E0543", "an index with integer tiles takes a tile or a scalar in every dim; a whole dim is an iota (x[rows[:, None], iota(D)[None, :]])"},
-    {"E0544", "an index tile must be i32 (or i8, i16, u8), got %s; cast with 'as i32'"},
+    {"E0544", "an index tile must be i32 (or i8, i16, u8, u16), got %s; cast with 'as i32'"},
     {"E0545", "the index tiles' shapes do not broadcast together (%s and %s)"},
     {"E0546", "an index with integer tiles needs one index per dim: %d for a ref of rank %d (%s)"},
     {"E0547", "'%s=' on a gathered place: elements with the same index would race; %s"},

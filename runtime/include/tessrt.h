@@ -76,6 +76,7 @@ const char *tessrt_last_error(void);
 typedef enum tessrt_dtype {
     TESSRT_BOOL, TESSRT_I8, TESSRT_I16, TESSRT_I32, TESSRT_I64,
     TESSRT_U8, TESSRT_U32, TESSRT_F16, TESSRT_BF16, TESSRT_F32, TESSRT_F64,
+    TESSRT_U16, TESSRT_U64,      /* after the others: their values are ABI */
     TESSRT_DTYPE_COUNT
 } tessrt_dtype;
 
@@ -167,7 +168,9 @@ typedef struct tessrt_arg {
         int32_t i32;
         int64_t i64;
         uint8_t u8;
+        uint16_t u16;
         uint32_t u32;
+        uint64_t u64;
         uint16_t bits16;         /* f16 and bf16: the raw bits */
         float f32;
         double f64;

@@ -67,7 +67,7 @@ def from_bf16_bits(b):
 
 NUMPY_DTYPE = {
     "bool": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-    "u8": np.uint8, "u32": np.uint32, "f16": np.float16, "bf16": np.uint16,
+    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "f16": np.float16, "bf16": np.uint16,
     "f32": np.float32, "f64": np.float64,
 }
 
@@ -1127,6 +1127,76 @@ def bf16_exact(v):
     return float(r if f > 0 else -r)
 
 
+def binary_exact(v, digits):
+    """The nearest binary float with `digits` significant bits to the
+    non-negative integer v (ties to even; normal range), by integer
+    arithmetic."""
+    if v == 0:
+        return 0.0
+    shift = max(v.bit_length() - digits, 0)
+    q, rest = v >> shift, v & ((1 << shift) - 1)
+    half = (1 << (shift - 1)) if shift else 0
+    if shift and (rest > half or (rest == half and q & 1)):
+        q += 1
+    return float(q << shift)
+
+
+@case("uint-ops", inputs("unsigned.tess"), kernel="uint_ops")
+def uint_ops(rng):
+    n = 83
+    av = rng.integers(0, 2**64, n, dtype=np.uint64)
+    av[:6] = [0, 1, 2**63, 2**64 - 1, 2**63 - 1, 2**53 + 1]
+    bv = rng.integers(0, 2**64, n, dtype=np.uint64)
+    bv[n // 2:] = rng.integers(1, 5000, n - n // 2, dtype=np.uint64)
+    bv[:6] = [7, 2**64 - 1, 3, 2**63, 2**63 + 5, 1]
+    bv[bv == 0] = 11
+    cv = rng.integers(0, 2**16, n, dtype=np.uint16)
+    dv = rng.integers(1, 2**16, n, dtype=np.uint16)
+    dv[:3] = [1, 65535, 300]
+    fv = rng.standard_normal(n) * 2.0**rng.integers(0, 70, n)
+    fv[:8] = [np.nan, np.inf, -np.inf, -0.5, 2.0**64, 2.0**64 - 2048, 2.0**63, 0.99]
+    args = [array_in("a", "u64", av), array_in("b", "u64", bv), array_in("c", "u16", cv),
+            array_in("d", "u16", dv), array_in("f", "f64", fv)]
+
+    def ref():
+        M = 2**64
+        xs, ys = [int(t) for t in av], [int(t) for t in bv]
+        us, vs = [int(t) for t in cv], [int(t) for t in dv]
+        u64 = lambda vals: np.array([t % M for t in vals], dtype=np.uint64)
+        u16 = lambda vals: np.array([t % 2**16 for t in vals], dtype=np.uint16)
+
+        def to_u64(t):
+            if t != t or t <= 0:
+                return 0
+            return M - 1 if t >= 2.0**64 else int(t)
+        return {
+            "q": u64(x // y for x, y in zip(xs, ys)), "r": u64(x % y for x, y in zip(xs, ys)),
+            "lo": u64(min(x, y) for x, y in zip(xs, ys)), "hi": u64(max(x, y) for x, y in zip(xs, ys)),
+            "lt": np.array([x < y for x, y in zip(xs, ys)]),
+            "sh": u64((x >> 7) ^ (y << 3) for x, y in zip(xs, ys)),
+            "bits": u64(~x & (x | y) for x, y in zip(xs, ys)),
+            "x64": np.array([binary_exact(x, 53) for x in xs]),
+            "x32": np.array([binary_exact(x, 24) for x in xs]),
+            "x16": np.array([binary_exact(x, 8) for x in xs]),
+            "g": u64(to_u64(t) for t in fv),
+            "cq": u16(u // v for u, v in zip(us, vs)), "cs": u16(u * v + u for u, v in zip(us, vs)),
+            "cw": u16((u >> 3) | (v << 5) for u, v in zip(us, vs)),
+            "cf": np.array([float(u) for u in us]),
+            "cl": u64(u * 65537 + x % 2**16 for u, x in zip(us, xs)),
+            "fb": np.asarray(fv, np.float64).view(np.uint64) >> np.uint64(52),
+            "hb": (cv & np.uint16(0x7bff)).view(np.float16).astype(np.float64),
+            "sx": u64((x ^ (2**64 - 3)) + 65534 for x in xs),
+        }
+    outs = [array_out(nm, dt) for nm, dt in
+            [("q", "u64"), ("r", "u64"), ("lo", "u64"), ("hi", "u64"), ("lt", "bool"), ("sh", "u64"),
+             ("bits", "u64"), ("x64", "f64"), ("x32", "f32"), ("x16", "bf16"), ("g", "u64"), ("cq", "u16"),
+             ("cs", "u16"), ("cw", "u16"), ("cf", "f32"), ("cl", "u64"), ("fb", "u64"), ("hb", "f16"), ("sx", "u64")]]
+    for o in outs:
+        if o.dtype in ("f64", "f32", "bf16", "f16"):
+            o.exact = True
+    return args + outs + [scalar("big", 2**64 - 3), scalar("small", 65534)], ref
+
+
 @case("to-bf16", inputs("elementwise.tess"), kernel="to_bf16")
 def to_bf16(rng):
     # Halfway cases above 2^24, where int -> f32 -> bf16 rounds twice.
@@ -1583,8 +1653,9 @@ def compare(name, dtype, got, want, exact=False):
     bit when `exact`)."""
     if dtype == "bf16":
         got = from_bf16_bits(got)
-    if dtype in ("bool", "i8", "i16", "i32", "i64", "u8", "u32"):
-        # integers exactly (an i64 past 2^53 has no float64 of its own)
+    if dtype in ("bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"):
+        # integers exactly (an i64 past 2^53 has no float64 of its own; a u64
+        # past 2^63 compares by its bits)
         got, want = np.asarray(got).astype(np.int64), np.asarray(want).astype(np.int64)
     else:
         got, want = np.asarray(got).astype(np.float64), np.asarray(want, np.float64)
