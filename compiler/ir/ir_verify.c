@@ -867,6 +867,11 @@ static bool verify_kernel(Verifier *V) {
         return fail(V, NULL, "the grid has %d dimensions, not 1 to 3", kernel->grid_rank);
     if (kernel->warps < 1 || kernel->stages < 1)
         return fail(V, NULL, "warps and stages must be at least 1");
+    /* as sema's rule: a block of at most 1024 threads, warps split in halves */
+    if (kernel->warps > 32 || (kernel->warps & (kernel->warps - 1)))
+        return fail(V, NULL, "warps must be a power of two from 1 to 32, got %lld", (long long)kernel->warps);
+    if (kernel->stages > 8)
+        return fail(V, NULL, "stages must be from 1 to 8, got %lld", (long long)kernel->stages);
     for (int i = 0; i < kernel->num_cparams; i++)
         if (!kernel->cparams[i].name)
             return fail(V, NULL, "compile-time parameter %d has no name", i);
