@@ -105,6 +105,8 @@ typedef enum Builtin {
     BI_CUMSUM, BI_CUMPROD, BI_CUMMAX, BI_CUMMIN, /* (t [, axis = k]): inclusive scans, t's type */
     BI_PRINT, BI_ASSERT,                  /* ("label" [, v]), (cond [, "message"]): with tessc -g only */
     BI_BROADCAST_TO, BI_EXPAND_DIMS,      /* (t, [shape]), (t, axis = k): shape ops */
+    BI_RESHAPE, BI_PERMUTE,               /* (t, [shape]), (t, [dims]) */
+    BI_JOIN, BI_INTERLEAVE,               /* (a, b): a new last dim of 2; the last dims interleaved */
     BI_DOT, BI_ALLOC, BI_LOAD, BI_STORE,
     BI_ATOMIC_ADD, BI_ATOMIC_MAX, BI_ATOMIC_MIN,
     BI_DS,                                /* only inside ref indexing */

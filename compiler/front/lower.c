@@ -304,6 +304,40 @@ static IrValue *lower_arg_reduction(Lower *L, Node *node) {
     return emit_reduce(L, at, COMBINE_MIN, candidates, axis);
 }
 
+static Node *call_arg(Node *call, int index);
+
+/* join(a, b) = where(k == 0, a[..., None], b[..., None]) over a new last
+   dim k of 2 (broadcasts and a select, no data movement of its own);
+   interleave(a, b) is join's [..., n, 2] read as [..., 2n] (a reshape). */
+static IrValue *lower_join(Lower *L, Node *node, const IrType *type) {
+    Span at = node->span;
+    IrType part = *type;   /* a's (and b's) shape */
+    if (node->builtin == BI_INTERLEAVE)
+        part.dims[part.rank - 1].size /= 2;
+    else
+        part.rank--;
+    IrType unit = part, pair = part;
+    unit.dims[unit.rank++] = (IrDim){.size = 1};
+    pair.dims[pair.rank++] = (IrDim){.size = 2};
+    IrValue *halves[2];
+    for (int k = 0; k < 2; k++) {
+        IrValue *v = broadcast_to(L, lower_as(L, call_arg(node, k), type->dtype), &part, at);
+        v = emit(L, IR_RESHAPE, at, unit, 1, &v);
+        halves[k] = emit(L, IR_BROADCAST, at, pair, 1, &v);
+    }
+    IrType k_type = ir_scalar_type(DT_I32);
+    k_type.rank = 1;
+    k_type.dims[0] = (IrDim){.size = 2};
+    IrValue *k = emit(L, IR_IOTA, at, k_type, 0, NULL);
+    IrType k_full = pair;
+    k_full.dtype = DT_I32;
+    k = broadcast_to(L, k, &k_full, at);
+    IrValue *zero = emit_const(L, at, k_full, (ConstValue){.known = true, .i = 0});
+    IrValue *first = emit_binary(L, IR_EQ, at, k, zero);
+    IrValue *joined = emit(L, IR_SELECT, at, pair, 3, (IrValue *[]){first, halves[0], halves[1]});
+    return node->builtin == BI_JOIN ? joined : emit(L, IR_RESHAPE, at, *type, 1, &joined);
+}
+
 static Node *call_kwarg(Node *call, const char *name) {
     for (int i = 0; i < call->items.len; i++) {
         Node *arg = call->items.items[i];
@@ -592,10 +626,25 @@ static IrValue *lower_call(Lower *L, Node *node) {
         IrValue *a = lower_as(L, call_arg(node, 0), type.dtype);
         return broadcast_to(L, a, &type, node->span);
     }
-    case BI_EXPAND_DIMS: {
+    case BI_EXPAND_DIMS:
+    case BI_RESHAPE: {
         IrValue *a = lower_as(L, call_arg(node, 0), type.dtype);
         return emit(L, IR_RESHAPE, node->span, type, 1, &a);
     }
+    case BI_PERMUTE: {
+        IrValue *a = lower_as(L, call_arg(node, 0), type.dtype);
+        Node *list = call_arg(node, 1);
+        IrOp *op = emit_op(L, IR_PERMUTE, node->span, 1, &a, 1);
+        ir_op_set_result_type(op, 0, type);
+        op->starts = ARENA_ARRAY(&L->kernel->arena, int64_t, (size_t)list->items.len + 1);
+        for (int i = 0; i < list->items.len; i++) {
+            int64_t v = ((Node *)list->items.items[i])->value.i;
+            op->starts[i] = v < 0 ? v + a->type.rank : v;
+        }
+        return op->results[0];
+    }
+    case BI_JOIN:
+    case BI_INTERLEAVE: return lower_join(L, node, &type);
     case BI_REDUCE_MAX: return lower_reduction(L, node, COMBINE_MAX);
     case BI_REDUCE_MIN: return lower_reduction(L, node, COMBINE_MIN);
     case BI_WHERE: {

@@ -269,6 +269,16 @@ static bool broadcast_shapes(const Type *a, const Type *b, Type *out) {
 }
 
 /* Does a value of shape `from` broadcast to exactly `to`? */
+/* Whether two tiles have one static shape. */
+static bool same_shape(const Type *a, const Type *b) {
+    if (a->rank != b->rank)
+        return false;
+    for (int d = 0; d < a->rank; d++)
+        if (a->dims[d].sym || b->dims[d].sym || a->dims[d].size != b->dims[d].size)
+            return false;
+    return true;
+}
+
 static bool broadcasts_to(const Type *from, const Type *to) {
     if (from->rank > to->rank)
         return false;
@@ -960,7 +970,8 @@ static const struct {
     {"isinf", BI_ISINF}, {"isfinite", BI_ISFINITE}, {"clamp", BI_CLAMP}, {"sign", BI_SIGN}, {"bitcast", BI_BITCAST}, {"rand", BI_RAND},
     {"randint", BI_RANDINT}, {"randn", BI_RANDN}, {"argmax", BI_ARGMAX}, {"argmin", BI_ARGMIN},
     {"print", BI_PRINT}, {"assert", BI_ASSERT}, {"cumsum", BI_CUMSUM}, {"cumprod", BI_CUMPROD}, {"cummax", BI_CUMMAX}, {"cummin", BI_CUMMIN},
-    {"broadcast_to", BI_BROADCAST_TO}, {"expand_dims", BI_EXPAND_DIMS},
+    {"broadcast_to", BI_BROADCAST_TO}, {"expand_dims", BI_EXPAND_DIMS}, {"reshape", BI_RESHAPE},
+    {"permute", BI_PERMUTE}, {"join", BI_JOIN}, {"interleave", BI_INTERLEAVE},
     {"dot", BI_DOT},
     {"alloc", BI_ALLOC}, {"load", BI_LOAD}, {"store", BI_STORE}, {"atomic_add", BI_ATOMIC_ADD},
     {"atomic_max", BI_ATOMIC_MAX}, {"atomic_min", BI_ATOMIC_MIN}, {"ds", BI_DS},
@@ -1633,6 +1644,106 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
             if (a->weak)
                 node->value = args.positional[0]->value;
         }
+        break;
+    }
+    case BI_RESHAPE: {
+        /* reshape(t, [d0, d1, ...]): the same elements in row-major order */
+        Type target = {.kind = TY_TILE};
+        if (!split_args(node, no_kw, &args) || !expect_arg_count(node, &args, 2, 2))
+            break;
+        Type *a = check_value(s, scope, args.positional[0]);
+        if (is_error(a) || !check_shape_arg(s, scope, args.positional[1], &target))
+            break;
+        if (!check_tile_shape(&target, node->span, "reshape()"))
+            break;
+        int64_t from = 1, to = 1;
+        for (int d = 0; d < a->rank; d++)
+            from *= a->dims[d].size;
+        for (int d = 0; d < target.rank; d++)
+            to *= target.dims[d].size;
+        if (from != to) {
+            diag_error(node->span, "reshape() keeps the number of elements: %s has %lld, %s has %lld",
+                       shape_str(a), (long long)from, shape_str(&target), (long long)to);
+            break;
+        }
+        target.dtype = a->dtype;
+        target.weak = a->weak;
+        r = target;
+        if (a->weak)
+            node->value = args.positional[0]->value;
+        break;
+    }
+    case BI_PERMUTE: {
+        /* permute(t, [p0, p1, ...]): result dim i is t's dim p_i (numpy's transpose(axes)) */
+        if (!split_args(node, no_kw, &args) || !expect_arg_count(node, &args, 2, 2))
+            break;
+        Type *a = check_value(s, scope, args.positional[0]);
+        Node *list = args.positional[1];
+        if (is_error(a))
+            break;
+        if (list->kind != N_LIST || list->items.len != a->rank) {
+            diag_error(list->span, "permute() takes a list of %d dims, each of 0..%d once (the tile's rank is %d)",
+                       a->rank, a->rank - 1, a->rank);
+            break;
+        }
+        Type t = *a;
+        bool seen[MAX_RANK] = {false}, ok = true;
+        for (int i = 0; i < a->rank && ok; i++) {
+            int axis;
+            Node *item = list->items.items[i];
+            ok = check_axis_arg(s, scope, item, a->rank, &axis);
+            if (ok && seen[axis]) {
+                diag_error(item->span, "permute() names dim %d twice", axis);
+                ok = false;
+            }
+            if (ok) {
+                seen[axis] = true;
+                t.dims[i] = a->dims[axis];
+            }
+        }
+        list->type = type_void();
+        if (ok) {
+            r = t;
+            if (a->weak)
+                node->value = args.positional[0]->value;
+        }
+        break;
+    }
+    case BI_JOIN:
+    case BI_INTERLEAVE: {
+        /* join(a, b): [..., 2] with a at index 0, b at 1 (Triton's tl.join);
+           interleave(a, b): [..., 2n], a's elements at even places of the
+           last dim, b's at odd ones (Triton's tl.interleave) */
+        const char *fn = node->builtin == BI_JOIN ? "join()" : "interleave()";
+        if (!split_args(node, no_kw, &args) || !expect_arg_count(node, &args, 2, 2))
+            break;
+        Type *a = check_value(s, scope, args.positional[0]);
+        Type *b = check_value(s, scope, args.positional[1]);
+        if (is_error(a) || is_error(b))
+            break;
+        Type t = a->weak ? *b : *a;
+        if (!unify_dtypes(a, b, node->span, fn, &t.dtype, &t.weak))
+            break;
+        if (!same_shape(a, b) && !(a->weak && a->rank == 0) && !(b->weak && b->rank == 0)) {
+            diag_error(node->span, "%s takes two tiles of one shape, got %s and %s", fn, shape_str(a),
+                       shape_str(b));
+            break;
+        }
+        if (t.weak || t.rank == 0) {
+            diag_error(node->span, "%s takes tiles, not scalars", fn);
+            break;
+        }
+        if (node->builtin == BI_JOIN) {
+            if (t.rank + 1 > MAX_RANK) {
+                diag_error(node->span, "a tile has at most %d dims", MAX_RANK);
+                break;
+            }
+            t.dims[t.rank++] = (Dim){.size = 2};
+        } else {
+            t.dims[t.rank - 1].size *= 2;
+        }
+        if (check_tile_shape(&t, node->span, fn))
+            r = t;
         break;
     }
     case BI_EXPAND_DIMS: {

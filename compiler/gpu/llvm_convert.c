@@ -69,6 +69,10 @@ static LLVMValueRef source_index(Lowering *L, const IrOp *op, const IrType *src,
             c[dst->rank - 1] = coords[dst->rank - 2];
         }
         return llvm_convert_linear(L, src, c);
+    case IR_PERMUTE:   /* result dim d is the source's dim starts[d] */
+        for (int d = 0; d < dst->rank; d++)
+            c[op->starts[d]] = coords[d];
+        return llvm_convert_linear(L, src, c);
     case IR_EXTRACT:
         for (int d = 0; d < dst->rank; d++)
             c[d] = LLVMBuildAdd(L->b, coords[d], llvm_kernel_i32(L, op->starts ? op->starts[d] : 0), "");

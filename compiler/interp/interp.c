@@ -675,6 +675,32 @@ static void exec_transpose(Interp *I, const Instr *in) {
     }
 }
 
+/* permute: result element at coordinate c is the operand's at c' with
+   c'[starts[d]] = c[d]. */
+static void exec_permute(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]];
+    Slot *r = &I->slots[in->out[0]];
+    const IrType *st = &a->value->type, *rt = &r->value->type;
+    int rank = rt->rank;
+    int64_t sstride[IR_MAX_RANK], coord[IR_MAX_RANK] = {0};
+    int64_t s = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+        sstride[d] = s;
+        s *= st->dims[d].size;
+    }
+    for (int64_t i = 0; i < r->n; i++) {
+        int64_t src = 0;
+        for (int d = 0; d < rank; d++)
+            src += coord[d] * sstride[in->op->starts[d]];
+        r->e[i] = a->e[src];
+        for (int d = rank - 1; d >= 0; d--) {
+            if (++coord[d] < rt->dims[d].size)
+                break;
+            coord[d] = 0;
+        }
+    }
+}
+
 static void exec_extract(Interp *I, const Instr *in) {
     const Slot *a = &I->slots[in->in[0]];
     Slot *r = &I->slots[in->out[0]];
@@ -1535,6 +1561,7 @@ static void exec_instr(Interp *I, const Instr *in) {
     case IR_RESHAPE: memcpy(r->e, I->slots[in->in[0]].e, sizeof(Elem) * (size_t)r->n); break;
     case IR_TRANSPOSE: exec_transpose(I, in); break;
     case IR_EXTRACT: exec_extract(I, in); break;
+    case IR_PERMUTE: exec_permute(I, in); break;
     case IR_REDUCE: exec_reduce(I, in); break;
     case IR_SCAN: exec_scan(I, in); break;
     case IR_DOT: exec_dot(I, in); break;

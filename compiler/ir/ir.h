@@ -71,9 +71,10 @@ typedef enum IrOpcode {
     IR_BITCAST,              /* the bits as the result's dtype, of the same width */
     /* shape */
     IR_BROADCAST,            /* size-1 dims (and missing leading dims) expand */
-    IR_RESHAPE,              /* adds or drops unit dims; element order unchanged */
+    IR_RESHAPE,              /* same element count; row-major element order unchanged */
     IR_TRANSPOSE,            /* swaps the last two dims */
     IR_EXTRACT,              /* static slice of a tile: starts[], sizes from the result type */
+    IR_PERMUTE,              /* dims reordered: result dim i is operand dim starts[i] */
     IR_REDUCE,               /* combine over axis; the axis is dropped */
     IR_SCAN,                 /* inclusive prefix combine along axis; same type */
     IR_DOT,                  /* (a[m,k], b[k,n] [, acc[m,n]]) -> f32 (i32 for ints) */
@@ -134,7 +135,7 @@ struct IrOp {
     bool has_mask;           /* LOAD, STORE, ATOMIC, ASYNC_COPY */
     bool has_other;          /* LOAD */
     IrViewDim *view_dims;    /* VIEW: one per source dim */
-    int64_t *starts;         /* EXTRACT: one per dim */
+    int64_t *starts;         /* EXTRACT: one start per dim; PERMUTE: the operand dim of each result dim */
     const char *text;        /* PRINT: the label; ASSERT: the message */
     IrBlock *body;           /* FOR; IF: the then block */
     IrBlock *else_body;      /* IF */

@@ -932,7 +932,8 @@ static IrOp *parse_view(Parser *P, OpHead *head) {
 }
 
 /* extract := VALUE '=' 'extract' operand '[' INT (',' INT)* ']' ':' type
-   One start per dim of the operand. */
+   One start per dim of the operand; permute has the same form, one
+   operand dim per result dim. */
 static IrOp *parse_extract(Parser *P, OpHead *head) {
     check_result_count(P, head, 1, 1);
     Span src_span = P->tok.span;
@@ -948,6 +949,9 @@ static IrOp *parse_extract(Parser *P, OpHead *head) {
         } while (accept_punct(P, ','));
     }
     expect_punct(P, ']');
+    if (n != src->type.rank && head->opcode == IR_PERMUTE)
+        parse_error(P, src_span, "permute of a rank-%d value needs %d dims, found %d", src->type.rank,
+                    src->type.rank, n);
     if (n != src->type.rank)
         parse_error(P, src_span, "extract from a rank-%d value needs %d starts, found %d",
                     src->type.rank, src->type.rank, n);
@@ -1089,6 +1093,7 @@ static void parse_op(Parser *P, IrBlock *block) {
         break;
     }
     case IR_EXTRACT:
+    case IR_PERMUTE:
         op = parse_extract(P, &head);
         break;
     case IR_VIEW:

@@ -296,7 +296,8 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
     case IR_NUM_PROGRAMS:
         fprintf(out, " %d", op->axis);
         break;
-    case IR_EXTRACT: {
+    case IR_EXTRACT:
+    case IR_PERMUTE: {
         fputc(' ', out);
         print_operands(op, 0, op->num_operands, out);
         int rank = op->num_operands > 0 && op->operands[0] ? op->operands[0]->type.rank : 0;

@@ -643,6 +643,27 @@ static bool verify_op(Verifier *V, const IrOp *op) {
         }
         return true;
     }
+    case IR_PERMUTE: {
+        if (!want_operands(V, op, 1, 1) || !want_results(V, op, 1, 1) ||
+            !want_tile(V, op, op->operands[0], "operand"))
+            return false;
+        const IrType *a = &op->operands[0]->type;
+        if (a->rank > 0 && !op->starts)
+            return fail(V, op, "'permute' has no dims");
+        IrType want = *a;
+        bool seen[IR_MAX_RANK] = {false};
+        for (int i = 0; i < a->rank; i++) {
+            int64_t d = op->starts[i];
+            if (d < 0 || d >= a->rank || seen[d])
+                return fail(V, op, "'permute' dims of %s must name each dim once", type_text(V, a));
+            seen[d] = true;
+            want.dims[i] = a->dims[d];
+        }
+        if (!ir_type_equal(&want, r))
+            return fail(V, op, "'permute' of %s gives %s, not %s", type_text(V, a), type_text(V, &want),
+                        type_text(V, r));
+        return true;
+    }
     case IR_SCAN:
     case IR_REDUCE: {
         bool scan = op->opcode == IR_SCAN;

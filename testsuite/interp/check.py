@@ -1069,6 +1069,30 @@ def shape_ops(rng):
     return [v, w] + outs, ref
 
 
+@case("reshape-ops", inputs("reshape.tess"), kernel="reshape_ops")
+def reshape_ops(rng):
+    R, BR = 12, 4
+    xv, yv = rng.standard_normal((R, 32)), rng.standard_normal((R, 32))
+    hv, kv = rng.standard_normal((R, 32)) * 3, rng.integers(-1000, 1000, (R, 32))
+    args = [array_in("x", "f32", xv), array_in("y", "f32", yv), array_in("h", "f16", hv), array_in("k", "i32", kv)]
+    outs = [array_out("p", "f32"), array_out("j", "f32"), array_out("q", "f16"), array_out("w", "i32"),
+            array_out("t", "f32"), array_out("s", "i32"), array_out("e", "f32"), array_out("o", "f32")]
+    for o in outs:
+        o.exact = True   # only data movement (and one subtraction, the same in f32 on both sides)
+
+    def ref():
+        a, b = f(args[0]), f(args[1])
+        hh, kk = args[2].value.astype(np.float64), args[3].value.astype(np.int64)
+        blocks = lambda m: [m[i:i + BR] for i in range(0, R, BR)]
+        p = np.concatenate([blk.reshape(BR, 4, 8).transpose(2, 0, 1).reshape(BR, 32) for blk in blocks(a)])
+        pairs = a.reshape(R, 16, 2)
+        return {"p": p, "j": np.stack([a, b], -1).reshape(R, 64), "q": np.stack([hh, -hh], -1).reshape(R, 64),
+                "w": np.stack([kk, np.full_like(kk, 7)], -1).reshape(R, 64), "t": a.T,
+                "s": (kk * 2).reshape(-1), "e": pairs[:, :, 0],
+                "o": (pairs[:, :, 1].astype(np.float32) - pairs[:, :, 0].astype(np.float32)).astype(np.float64)}
+    return args + outs + [size("N", R * 32)], ref
+
+
 @case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
 def weak_index(rng):
     n = 150

@@ -349,7 +349,7 @@ static void fold_shape(Folder *F, IrOp *op) {
         return;
     }
     /* A transpose of a square tile keeps the type but not the value. */
-    if (op->opcode != IR_EXTRACT && op->opcode != IR_TRANSPOSE &&
+    if (op->opcode != IR_EXTRACT && op->opcode != IR_TRANSPOSE && op->opcode != IR_PERMUTE &&
         ir_type_equal(&x->type, &op->results[0]->type)) {
         replace_with(F, op, x);
         return;
@@ -410,7 +410,7 @@ static void fold_op(Folder *F, IrOp *op) {
     switch (op->opcode) {
     case IR_SELECT: fold_select(F, op); break;
     case IR_CAST: fold_cast(F, op); break;
-    case IR_BROADCAST: case IR_RESHAPE: case IR_TRANSPOSE: case IR_EXTRACT: fold_shape(F, op); break;
+    case IR_BROADCAST: case IR_RESHAPE: case IR_TRANSPOSE: case IR_EXTRACT: case IR_PERMUTE: fold_shape(F, op); break;
     case IR_IF: fold_if(F, op); break;
     case IR_FOR: fold_for(F, op); break;
     default: break;
