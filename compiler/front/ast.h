@@ -183,6 +183,7 @@ struct Node {
     int builtin;             /* N_CALL: sema's builtin id */
     int axis;                /* N_CALL reductions: the axis, -1 for all axes */
     int64_t slice_start, slice_stop;  /* N_SLICE: resolved static bounds; N_CALL ds: size in slice_stop */
+    bool runtime_index;      /* an item of a tile index: an integer scalar known only at run time */
 };
 
 /* ---- declarations ---------------------------------------------------------- */

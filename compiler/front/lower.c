@@ -155,8 +155,50 @@ static IrValue *lower_binary(Lower *L, Node *node) {
     return emit_binary(L, sema_binary_opcode(node->op), node->span, a, b);
 }
 
+static IrValue *emit_cast(Lower *L, Span at, IrValue *v, DType to);
+static IrValue *emit_reduce(Lower *L, Span loc, IrCombine combine, IrValue *v, int axis);
+
+/* Element `index` (an integer scalar node) of `v` along dim `d`: the dim
+   dropped. Indices compare as i64, so no wrap can make an outside index
+   alias an inside one. */
+static IrValue *pick_element(Lower *L, Span at, IrValue *v, int d, Node *index_node) {
+    DType dtype = v->type.dtype;
+    if (dtype == DT_BOOL)
+        v = emit_cast(L, at, v, DT_I32);
+    IrType full = v->type, wide = v->type;
+    wide.dtype = DT_I64;
+    int64_t n = full.dims[d].size;
+    IrType line = ir_scalar_type(DT_I32);
+    line.rank = 1;
+    line.dims[0] = full.dims[d];
+    IrValue *iota = emit_cast(L, at, emit(L, IR_IOTA, at, line, 0, NULL), DT_I64);
+    IrType unit = wide;
+    for (int k = 0; k < unit.rank; k++)
+        if (k != d)
+            unit.dims[k].size = 1;
+    iota = broadcast_to(L, emit(L, IR_RESHAPE, at, unit, 1, &iota), &wide, at);
+    IrValue *index = lower_expr(L, index_node);
+    if (index->type.dtype != DT_I64)
+        index = emit_cast(L, at, index, DT_I64);
+    if (L->debug) {
+        IrValue *lo = emit_binary(L, IR_GE, at, index, emit_const(L, at, ir_scalar_type(DT_I64), (ConstValue){.known = true}));
+        IrValue *hi = emit_binary(L, IR_LT, at, index,
+                                  emit_const(L, at, ir_scalar_type(DT_I64), (ConstValue){.known = true, .i = n}));
+        IrOp *check = emit_op(L, IR_ASSERT, at, 1, (IrValue *[]){emit_binary(L, IR_AND, at, lo, hi)}, 0);
+        check->text = arena_strdup(&L->kernel->arena, "tile index out of range");
+    }
+    IrValue *match = emit_binary(L, IR_EQ, at, iota, broadcast_to(L, index, &wide, at));
+    ConstValue zero = dtype_is_float(full.dtype) ? (ConstValue){.known = true, .is_float = true, .f = -0.0}
+                                                 : (ConstValue){.known = true};
+    IrValue *rest = emit_const(L, at, full, zero);
+    IrValue *picked = emit_reduce(L, at, COMBINE_ADD, emit(L, IR_SELECT, at, full, 3, (IrValue *[]){match, v, rest}), d);
+    if (dtype == DT_BOOL)
+        picked = emit_cast(L, at, picked, DT_BOOL);
+    return picked;
+}
+
 /* t[items] on a tile: an extract of the selected ranges, then a reshape that
-   adds None dims and drops indexed ones. */
+   adds None dims and drops indexed ones (a run-time index: pick_element). */
 static IrValue *lower_tile_index(Lower *L, Node *node) {
     IrValue *v = lower_expr(L, node->lhs);
     const IrType src = v->type;
@@ -193,6 +235,30 @@ static IrValue *lower_tile_index(Lower *L, Node *node) {
         ir_op_set_result_type(op, 0, extracted);
         v = op->results[0];
     }
+    /* Run-time indices, last dim first (so that the others keep their
+       place): the element at i along the dim, as a sum of the dim with
+       every other element replaced by the sum's identity (-0.0, which
+       leaves any value as it is; 0 for integers). An index outside the dim
+       reads that identity; with -g an assert says so. */
+    int dims_of[IR_MAX_RANK], num_runtime = 0;
+    Node *runtime[IR_MAX_RANK];
+    dim = 0;
+    for (int i = 0; i < node->items.len; i++) {
+        Node *item = node->items.items[i];
+        if (item->kind == N_NONE)
+            continue;
+        if (item->kind == N_ELLIPSIS) {
+            dim += src.rank - used;
+            continue;
+        }
+        if (item->runtime_index) {
+            dims_of[num_runtime] = dim;
+            runtime[num_runtime++] = item;
+        }
+        dim++;
+    }
+    for (int k = num_runtime - 1; k >= 0; k--)
+        v = pick_element(L, node->span, v, dims_of[k], runtime[k]);
     IrType result = ir_type_of(&node->type);
     if (result.rank != v->type.rank)
         v = emit(L, IR_RESHAPE, node->span, result, 1, &v);

@@ -851,7 +851,8 @@ static Type *check_place_index(Sema *s, Scope *scope, Node *node, const Type *re
 }
 
 /* t[items] on a tile: None adds a unit dim, ':' keeps one, a static slice
-   narrows one, a constant index drops one. */
+   narrows one, a constant index drops one, and so does an integer scalar
+   known only at run time (its element read out by lowering). */
 static Type *check_tile_index(Sema *s, Scope *scope, Node *node, const Type *tile) {
     Type result = *tile;
     result.rank = 0;
@@ -903,9 +904,18 @@ static Type *check_tile_index(Sema *s, Scope *scope, Node *node, const Type *til
             if (item->kind == N_CALL && item->name == intern_cstr("ds")) {
                 diag_error(item->span, "ds() selects from a ref; a tile takes static slices 'a:b'");
                 ok = false;
-            } else if (!expect_const_int(s, scope, item, "a tile index", &index)) {
+            } else if (is_error(check_value(s, scope, item))) {
                 ok = false;
-            } else if (index < 0 || index >= tile->dims[dim].size) {
+            } else if (!is_scalar(&item->type) || !dtype_is_int(item->type.dtype) || item->value.is_float) {
+                diag_error(item->span, "a tile index must be an integer scalar (a constant, or one known at "
+                           "run time), got %s", type_str(&item->type));
+                ok = false;
+            } else if (!item->value.known) {
+                /* t[i] at a run-time i: the whole dim, then the element i of it (lower.c) */
+                item->runtime_index = true;
+                item->slice_start = 0;
+                item->slice_stop = tile->dims[dim].size;
+            } else if ((index = item->value.i) < 0 || index >= tile->dims[dim].size) {
                 diag_error(item->span, "index %lld is outside a dim of size %lld", (long long)index,
                            (long long)tile->dims[dim].size);
                 ok = false;

@@ -325,6 +325,7 @@ static const struct {
     {"E0560", "permute() names dim %d twice"},
     {"E0561", "%s takes two tiles of one shape, got %s and %s"},
     {"E0562", "%s takes tiles, not scalars"},
+    {"E0563", "a tile index must be an integer scalar (a constant, or one known at run time), got %s"},
     {"E0552", "%s() scans along an axis; give it a tile of rank 1 or more, not a scalar"},
     {"E0541", "a gathered place cannot be indexed again; index the tiles of indices instead"},
     {"E0542", "gather and scatter with index tiles use global memory only (not yet an @%s ref)"},

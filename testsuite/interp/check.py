@@ -1093,6 +1093,27 @@ def reshape_ops(rng):
     return args + outs + [size("N", R * 32)], ref
 
 
+@case("tile-index-runtime", inputs("tile_index.tess"), kernel="pick")
+def tile_index_runtime(rng):
+    R, BR, k, m = 20, 4, int(rng.integers(0, 16)), int(rng.integers(0, 16))
+    G = R // BR
+    xv, hv, nv = rng.standard_normal((R, 16)), rng.standard_normal((R, 16)), rng.integers(-999, 999, (R, 16))
+    xv[0, k] = -0.0   # a -0.0 read out stays -0.0
+    args = [array_in("x", "f32", xv), array_in("h", "f16", hv), array_in("n", "i32", nv)]
+    outs = [array_out("col", "f32"), array_out("hc", "f16"), array_out("nc", "i32"), array_out("row", "f32"),
+            array_out("both", "f32"), array_out("far", "f32")]
+    for o in outs:
+        o.exact = True
+
+    def ref():
+        a = f(args[0])
+        rows = [g * BR + g % BR for g in range(G)]
+        both = [(np.float32(a[g * BR + g % BR, k]) + np.float32(a[g * BR + BR - 1 - g % BR, m])) for g in range(G)]
+        return {"col": a[:, k], "hc": args[1].value[:, m].astype(np.float64), "nc": args[2].value[:, k] * 3,
+                "row": a[rows, :], "both": np.array(both, np.float64), "far": np.full(R, -0.0)}
+    return args + outs + [scalar("k", k), scalar("m", m), size("G", G)], ref
+
+
 @case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
 def weak_index(rng):
     n = 150
