@@ -20,7 +20,7 @@ import struct
 
 # tessrt_status, tessrt_dtype, tessrt_param_kind, tessrt_arg_kind (tessrt.h)
 OK = 0
-DTYPES = ["bool", "i8", "i16", "i32", "i64", "u8", "u32", "f16", "bf16", "f32", "f64", "u16", "u64"]
+DTYPES = ["bool", "i8", "i16", "i32", "i64", "u8", "u32", "f16", "bf16", "f32", "f64", "u16", "u64", "f8e4m3", "f8e5m2"]
 PARAM_ARRAY, PARAM_SCALAR, PARAM_SIZE = 0, 1, 2
 ARG_ARRAY, ARG_SCALAR, ARG_SIZE = 0, 1, 2
 MAX_RANK = 8

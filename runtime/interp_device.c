@@ -115,7 +115,7 @@ static void interp_device_describe_manifest(const tessrt_param_info *p, char *bu
         [TESSRT_BOOL] = "bool", [TESSRT_I8] = "i8",   [TESSRT_I16] = "i16",  [TESSRT_I32] = "i32",
         [TESSRT_I64] = "i64",   [TESSRT_U8] = "u8",   [TESSRT_U32] = "u32",  [TESSRT_F16] = "f16",
         [TESSRT_BF16] = "bf16", [TESSRT_F32] = "f32", [TESSRT_F64] = "f64", [TESSRT_U16] = "u16",
-        [TESSRT_U64] = "u64",
+        [TESSRT_U64] = "u64",   [TESSRT_F8E4M3] = "f8e4m3", [TESSRT_F8E5M2] = "f8e5m2",
     };
     const char *dtype = (unsigned)p->dtype < TESSRT_DTYPE_COUNT ? dtypes[p->dtype] : "?";
     size_t n = (size_t)snprintf(buf, size, "%s %s", (unsigned)p->kind < 3 ? kinds[p->kind] : "?", dtype);
@@ -160,7 +160,7 @@ static bool interp_device_same(const tessrt_param_info *p, const IrParam *q) {
         [TESSRT_BOOL] = DT_BOOL, [TESSRT_I8] = DT_I8,   [TESSRT_I16] = DT_I16,  [TESSRT_I32] = DT_I32,
         [TESSRT_I64] = DT_I64,   [TESSRT_U8] = DT_U8,   [TESSRT_U32] = DT_U32,  [TESSRT_F16] = DT_F16,
         [TESSRT_BF16] = DT_BF16, [TESSRT_F32] = DT_F32, [TESSRT_F64] = DT_F64, [TESSRT_U16] = DT_U16,
-        [TESSRT_U64] = DT_U64,
+        [TESSRT_U64] = DT_U64,   [TESSRT_F8E4M3] = DT_F8E4M3, [TESSRT_F8E5M2] = DT_F8E5M2,
     };
     static const Access access[] = {[TESSRT_ACCESS_IN] = ACCESS_IN, [TESSRT_ACCESS_OUT] = ACCESS_OUT,
                                     [TESSRT_ACCESS_INOUT] = ACCESS_INOUT};

@@ -290,7 +290,7 @@ static int load_resolve_grid(void *context, const char *name) {
 
 static const char *const kind_names[] = {"array", "scalar", "size"};
 static const char *const dtype_names[] = {"bool", "i8",   "i16", "i32", "i64", "u8",
-                                          "u32",  "f16", "bf16", "f32", "f64", "u16", "u64"};
+                                          "u32",  "f16", "bf16", "f32", "f64", "u16", "u64", "f8e4m3", "f8e5m2"};
 static const char *const access_names[] = {"in", "out", "inout"};
 static const char *const space_names[] = {"global", "shared"};
 

@@ -63,7 +63,7 @@ static const struct {
     [TESSRT_I32] = {"i32", 4},   [TESSRT_I64] = {"i64", 8},  [TESSRT_U8] = {"u8", 1},
     [TESSRT_U32] = {"u32", 4},   [TESSRT_F16] = {"f16", 2},  [TESSRT_BF16] = {"bf16", 2},
     [TESSRT_F32] = {"f32", 4},   [TESSRT_F64] = {"f64", 8},  [TESSRT_U16] = {"u16", 2},
-    [TESSRT_U64] = {"u64", 8},
+    [TESSRT_U64] = {"u64", 8},   [TESSRT_F8E4M3] = {"f8e4m3", 1}, [TESSRT_F8E5M2] = {"f8e5m2", 1},
 };
 
 const char *tessrt_dtype_name(tessrt_dtype dtype) {

@@ -242,7 +242,7 @@ static NpyDtype npy_for(tessrt_dtype dtype) {
         [TESSRT_I32] = NPY_DT_I32,   [TESSRT_I64] = NPY_DT_I64, [TESSRT_U8] = NPY_DT_U8,
         [TESSRT_U32] = NPY_DT_U32,   [TESSRT_F16] = NPY_DT_F16, [TESSRT_BF16] = NPY_DT_U16,
         [TESSRT_F32] = NPY_DT_F32,   [TESSRT_F64] = NPY_DT_F64, [TESSRT_U16] = NPY_DT_U16,
-        [TESSRT_U64] = NPY_DT_U64,
+        [TESSRT_U64] = NPY_DT_U64,   [TESSRT_F8E4M3] = NPY_DT_U8, [TESSRT_F8E5M2] = NPY_DT_U8,
     };
     return map[dtype];
 }

@@ -228,7 +228,7 @@ static NpyDtype run_npy_dtype(DType dtype) {
         [DT_BOOL] = NPY_DT_BOOL, [DT_I8] = NPY_DT_I8,   [DT_I16] = NPY_DT_I16, [DT_I32] = NPY_DT_I32,
         [DT_I64] = NPY_DT_I64,   [DT_U8] = NPY_DT_U8,   [DT_U32] = NPY_DT_U32, [DT_F16] = NPY_DT_F16,
         [DT_BF16] = NPY_DT_U16,  [DT_F32] = NPY_DT_F32, [DT_F64] = NPY_DT_F64, [DT_U16] = NPY_DT_U16,
-        [DT_U64] = NPY_DT_U64,
+        [DT_U64] = NPY_DT_U64,   [DT_F8E4M3] = NPY_DT_U8, [DT_F8E5M2] = NPY_DT_U8,
     };
     return map[dtype];
 }
@@ -339,6 +339,8 @@ static void run_poison(NpyArray *a, DType dtype) {
                 ((float *)a->data)[i] = NAN;
             else if (dtype == DT_F64)
                 ((double *)a->data)[i] = NAN;
+            else if (dtype_is_fp8(dtype))
+                ((uint8_t *)a->data)[i] = 0x7f;
             else
                 ((uint16_t *)a->data)[i] = dtype == DT_F16 ? 0x7e00 : 0x7fc0;
         }

@@ -163,8 +163,8 @@ static IrValue *emit_reduce(Lower *L, Span loc, IrCombine combine, IrValue *v, i
    alias an inside one. */
 static IrValue *pick_element(Lower *L, Span at, IrValue *v, int d, Node *index_node) {
     DType dtype = v->type.dtype;
-    if (dtype == DT_BOOL)
-        v = emit_cast(L, at, v, DT_I32);
+    if (dtype == DT_BOOL || dtype_is_fp8(dtype))   /* picked as i32 or f32, exactly */
+        v = emit_cast(L, at, v, dtype == DT_BOOL ? DT_I32 : DT_F32);
     IrType full = v->type, wide = v->type;
     wide.dtype = DT_I64;
     int64_t n = full.dims[d].size;
@@ -192,8 +192,8 @@ static IrValue *pick_element(Lower *L, Span at, IrValue *v, int d, Node *index_n
                                                  : (ConstValue){.known = true};
     IrValue *rest = emit_const(L, at, full, zero);
     IrValue *picked = emit_reduce(L, at, COMBINE_ADD, emit(L, IR_SELECT, at, full, 3, (IrValue *[]){match, v, rest}), d);
-    if (dtype == DT_BOOL)
-        picked = emit_cast(L, at, picked, DT_BOOL);
+    if (picked->type.dtype != dtype)
+        picked = emit_cast(L, at, picked, dtype);
     return picked;
 }
 
@@ -751,6 +751,12 @@ static IrValue *lower_call(Lower *L, Node *node) {
     }
     case BI_DOT: {
         IrValue *a = lower_expr(L, call_arg(node, 0)), *b = lower_expr(L, call_arg(node, 1));
+        /* fp8 through f16, which holds every e4m3 and e5m2 value exactly:
+           f16 tensor cores on every target (fp8 ones are a later step) */
+        if (dtype_is_fp8(a->type.dtype)) {
+            a = emit_cast(L, node->span, a, DT_F16);
+            b = emit_cast(L, node->span, b, DT_F16);
+        }
         return emit(L, IR_DOT, node->span, type, 2, (IrValue *[]){a, b});
     }
     case BI_ALLOC: return emit(L, IR_ALLOC, node->span, type, 0, NULL);

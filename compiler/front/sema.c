@@ -473,9 +473,29 @@ static const char *op_word(int op) {
     return buf;
 }
 
+/* fp8 is for storage, casts and dot() (docs/language.md 3.1): true, with an
+   error, when `t` is fp8 and `what` would compute on it. */
+
+static bool fp8_operand(const Type *t, Span span, const char *what) {
+    if (!dtype_is_fp8(t->dtype))
+        return false;
+    diag_error(span, "%s does not compute on %s values; cast with 'as f16' or 'as f32' first (fp8 is for "
+               "storage, casts and dot())", what, dtype_name(t->dtype));
+    return true;
+}
+
+/* The same for the operand of builtin `call`, named as "exp()". */
+static bool fp8_call_operand(const Type *t, const Node *call) {
+    char what[64];
+    snprintf(what, sizeof what, "%s()", call->name);
+    return fp8_operand(t, call->span, what);
+}
+
 /* The result type of an elementwise operation of two values. */
 static Type elementwise2(const Type *a, const Type *b, Span span, const char *what) {
     Type result = {.kind = TY_TILE};
+    if (fp8_operand(a, span, what) || fp8_operand(b, span, what))
+        return type_error();
     if (!unify_dtypes(a, b, span, what, &result.dtype, &result.weak))
         return type_error();
     if (!broadcast_shapes(a, b, &result)) {
@@ -553,6 +573,8 @@ static Type *check_binary(Sema *s, Scope *scope, Node *node) {
 static Type *check_unary(Sema *s, Scope *scope, Node *node) {
     Type *a = check_value(s, scope, node->lhs);
     if (is_error(a))
+        return set_type(node, type_error());
+    if (fp8_operand(a, node->span, op_word(node->op)))
         return set_type(node, type_error());
     if (node->op == OP_BNOT) {
         /* ~x: the bits flipped; on a bool, '!' */
@@ -1175,7 +1197,7 @@ static Type check_math(Sema *s, Scope *scope, Node *node, const CallArgs *args) 
     if (!expect_arg_count(node, args, 1, 1))
         return type_error();
     Type *a = check_value(s, scope, args->positional[0]);
-    if (is_error(a))
+    if (is_error(a) || fp8_call_operand(a, node))
         return type_error();
     if (node->builtin == BI_ABS ? a->dtype == DT_BOOL : !dtype_is_float(a->dtype) && !a->weak) {
         diag_error(node->span, "%s() needs a %s tile, got %s", node->name,
@@ -1237,7 +1259,7 @@ static Type check_float_class(Sema *s, Scope *scope, Node *node, const CallArgs 
     if (!expect_arg_count(node, args, 1, 1))
         return type_error();
     Type *a = check_value(s, scope, args->positional[0]);
-    if (is_error(a))
+    if (is_error(a) || fp8_call_operand(a, node))
         return type_error();
     if (!dtype_is_float(a->dtype) && !a->weak) {
         diag_error(node->span, "%s() needs a float tile, got %s (an integer is never NaN or infinite)", node->name,
@@ -1363,7 +1385,7 @@ static Type check_sign(Sema *s, Scope *scope, Node *node, const CallArgs *args) 
 
 static Type check_reduction(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
     Type *a = check_value(s, scope, args->positional[0]);
-    if (is_error(a))
+    if (is_error(a) || fp8_call_operand(a, node))
         return type_error();
     if (a->weak) {
         bool scan = node->builtin >= BI_CUMSUM && node->builtin <= BI_CUMMIN;
@@ -1407,11 +1429,14 @@ static Type check_dot(Sema *s, Scope *scope, Node *node, const CallArgs *args) {
                    type_str(b), (long long)a->dims[1].size, (long long)b->dims[0].size);
         return type_error();
     }
-    bool supported = a->dtype == b->dtype && !a->weak && !b->weak &&
-                     (a->dtype == DT_F16 || a->dtype == DT_BF16 || a->dtype == DT_F32 || a->dtype == DT_I8);
+    bool supported = !a->weak && !b->weak &&
+                     ((a->dtype == b->dtype && (a->dtype == DT_F16 || a->dtype == DT_BF16 || a->dtype == DT_F32 ||
+                                                a->dtype == DT_I8)) ||
+                      (dtype_is_fp8(a->dtype) && dtype_is_fp8(b->dtype)));
     if (!supported) {
         diag_error(node->span, "dot() of %s and %s is not supported; it takes two f16, two bf16, "
-                   "two f32 (computed as tf32) or two i8 tiles", dtype_name(a->dtype), dtype_name(b->dtype));
+                   "two f32 (computed as tf32), two i8 or two fp8 (f8e4m3, f8e5m2) tiles", dtype_name(a->dtype),
+                   dtype_name(b->dtype));
         return type_error();
     }
     Type r = {.kind = TY_TILE, .dtype = a->dtype == DT_I8 ? DT_I32 : DT_F32, .rank = 2};
@@ -2290,6 +2315,9 @@ static void check_params(Sema *s, Kernel *k, Scope *scope) {
                            p->name, access_name(p->access));
             if (p->has_space)
                 diag_error(p->space_span, "scalar parameter '%s' has no memory space", p->name);
+            if (dtype_is_fp8(p->dtype))
+                diag_error(p->span, "a scalar parameter cannot be %s; pass an f32 and cast it in the kernel",
+                           dtype_name(p->dtype));
             continue;
         }
         Type t = {.kind = TY_REF, .dtype = p->dtype, .space = SPACE_GLOBAL,

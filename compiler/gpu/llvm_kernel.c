@@ -26,7 +26,7 @@
 LLVMTypeRef llvm_kernel_reg_type(Lowering *L, DType dtype) {
     switch (dtype) {
     case DT_BOOL: return L->i1;
-    case DT_I8: case DT_U8: return L->i8;
+    case DT_I8: case DT_U8: case DT_F8E4M3: case DT_F8E5M2: return L->i8;   /* fp8: its bits */
     case DT_I16: case DT_U16: return L->i16;
     case DT_I32: case DT_U32: return L->i32;
     case DT_I64: case DT_U64: return L->i64;

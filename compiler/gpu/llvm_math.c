@@ -16,11 +16,16 @@
  * from its operands' scalars.
  */
 #include "llvm_lower.h"
+#include "numeric.h"
+
+#include <math.h>
 
 #include <string.h>
 
 static LLVMValueRef scalar_const(Lowering *L, DType dtype, const IrOp *op) {
     LLVMTypeRef t = llvm_kernel_reg_type(L, dtype);
+    if (dtype_is_fp8(dtype))   /* its bits: fp8 lives in i8 registers */
+        return LLVMConstInt(t, numeric_double_to_fp8(dtype, op->float_value), 0);
     if (dtype_is_float(dtype))
         return LLVMConstReal(t, op->float_value);
     if (dtype == DT_BOOL)
@@ -82,9 +87,90 @@ static LLVMValueRef i64_to_f32_round_to_odd(Lowering *L, LLVMValueRef v, bool is
     return LLVMBuildBitCast(L->b, LLVMBuildOr(L->b, bits, inexact, ""), L->f32, "");
 }
 
+/* ---- fp8 (docs/language.md 3.1): i8 bits in registers, converted in
+   integer arithmetic on every target, so that sm_80 and sm_89+ give the
+   interpreter's (numeric.h) results bit for bit. */
+
+/* fp8 bits (i8) -> f32, exactly. e5m2 is f16's upper byte; e4m3 is
+   rebiased (7 -> 127) into an f32's fields, its subnormals m 2^-9, its
+   S.1111.111 NaN. */
+static LLVMValueRef fp8_to_f32(Lowering *L, LLVMValueRef b, DType dtype) {
+    if (dtype == DT_F8E5M2) {
+        LLVMValueRef h = LLVMBuildShl(L->b, LLVMBuildZExt(L->b, b, L->i16, ""), LLVMConstInt(L->i16, 8, 0), "");
+        return LLVMBuildFPExt(L->b, LLVMBuildBitCast(L->b, h, L->f16, ""), L->f32, "");
+    }
+    LLVMValueRef x = LLVMBuildZExt(L->b, b, L->i32, "");
+    LLVMValueRef mag = LLVMBuildAnd(L->b, x, llvm_kernel_i32(L, 0x7f), "");
+    LLVMValueRef sign = LLVMBuildShl(L->b, LLVMBuildAnd(L->b, x, llvm_kernel_i32(L, 0x80), ""), llvm_kernel_i32(L, 24), "");
+    LLVMValueRef normal = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, mag, llvm_kernel_i32(L, 20), ""),
+                                       llvm_kernel_i32(L, 120 << 23), "");
+    LLVMValueRef m = LLVMBuildAnd(L->b, mag, llvm_kernel_i32(L, 7), "");
+    LLVMValueRef sub = LLVMBuildFMul(L->b, LLVMBuildUIToFP(L->b, m, L->f32, ""), LLVMConstReal(L->f32, 1.0 / 512), "");
+    LLVMValueRef is_sub = LLVMBuildICmp(L->b, LLVMIntULT, mag, llvm_kernel_i32(L, 8), "");
+    LLVMValueRef bits = LLVMBuildSelect(L->b, is_sub, LLVMBuildBitCast(L->b, sub, L->i32, ""), normal, "");
+    LLVMValueRef is_nan = LLVMBuildICmp(L->b, LLVMIntEQ, mag, llvm_kernel_i32(L, 0x7f), "");
+    bits = LLVMBuildSelect(L->b, is_nan, llvm_kernel_i32(L, 0x7fc00000), bits, "");
+    return LLVMBuildBitCast(L->b, LLVMBuildOr(L->b, bits, sign, ""), L->f32, "");
+}
+
+/* f32 -> fp8 bits, rounded to nearest even and saturated to the largest
+   finite value (infinity too), NaN -> S.1111111 (numeric.h
+   numeric_double_to_fp8). A normal result is the f32's exponent and top
+   mantissa bits shifted down, rebiased and rounded on the bits shifted out
+   (a carry runs into the exponent, as it should); a subnormal one is
+   |x| 2^(bias - 1 + M) rounded to an integer, cvt.rni. */
+static LLVMValueRef f32_to_fp8(Lowering *L, LLVMValueRef v, DType dtype) {
+    int mant = dtype == DT_F8E4M3 ? 3 : 2, bias = dtype == DT_F8E4M3 ? 7 : 15;
+    int64_t max_code = dtype == DT_F8E4M3 ? 0x7e : 0x7b, shift = 23 - mant;
+    LLVMValueRef bits = LLVMBuildBitCast(L->b, v, L->i32, "");
+    LLVMValueRef sign = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, bits, llvm_kernel_i32(L, 24), ""), llvm_kernel_i32(L, 0x80), "");
+    LLVMValueRef abs = LLVMBuildAnd(L->b, bits, llvm_kernel_i32(L, 0x7fffffff), "");
+    LLVMValueRef kept = LLVMBuildLShr(L->b, abs, llvm_kernel_i32(L, shift), "");
+    LLVMValueRef rest = LLVMBuildAnd(L->b, abs, llvm_kernel_i32(L, (1 << shift) - 1), "");
+    LLVMValueRef half = llvm_kernel_i32(L, 1 << (shift - 1));
+    LLVMValueRef odd = LLVMBuildTrunc(L->b, kept, L->i1, "");
+    LLVMValueRef up = LLVMBuildOr(L->b, LLVMBuildICmp(L->b, LLVMIntUGT, rest, half, ""),
+                                  LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, rest, half, ""), odd, ""), "");
+    LLVMValueRef normal = LLVMBuildAdd(L->b, LLVMBuildSub(L->b, kept, llvm_kernel_i32(L, (127 - bias) << mant), ""),
+                                       LLVMBuildZExt(L->b, up, L->i32, ""), "");
+    LLVMTypeRef f32 = L->f32;
+    LLVMValueRef scaled = LLVMBuildFMul(L->b, LLVMBuildBitCast(L->b, abs, L->f32, ""),
+                                        LLVMConstReal(L->f32, ldexp(1.0, bias - 1 + mant)), "");
+    LLVMValueRef rounded = llvm_kernel_intrinsic(L, "llvm.roundeven", &f32, 1, &scaled, 1);
+    LLVMValueRef sub = LLVMBuildFPToUI(L->b, rounded, L->i32, "");
+    LLVMValueRef is_sub = LLVMBuildICmp(L->b, LLVMIntULT, abs, llvm_kernel_i32(L, (int64_t)(128 - bias) << 23), "");
+    LLVMValueRef code = LLVMBuildSelect(L->b, is_sub, sub, normal, "");
+    LLVMValueRef over = LLVMBuildICmp(L->b, LLVMIntUGT, code, llvm_kernel_i32(L, max_code), "");
+    code = LLVMBuildSelect(L->b, over, llvm_kernel_i32(L, max_code), code, "");
+    LLVMValueRef is_nan = LLVMBuildICmp(L->b, LLVMIntUGT, abs, llvm_kernel_i32(L, 0x7f800000), "");
+    code = LLVMBuildSelect(L->b, is_nan, llvm_kernel_i32(L, 0x7f), code, "");
+    return LLVMBuildTrunc(L->b, LLVMBuildOr(L->b, code, sign, ""), L->i8, "");
+}
+
 LLVMValueRef llvm_math_cast(Lowering *L, LLVMValueRef v, DType from, DType to) {
     if (from == to)
         return v;
+    if (dtype_is_fp8(from))   /* exact in f32; then as an f32 (exact again for every float) */
+        return llvm_math_cast(L, fp8_to_f32(L, v, from), DT_F32, to);
+    if (dtype_is_fp8(to)) {
+        /* an f32 that rounds to fp8 as the source would: itself, exact
+           widenings, or one rounded to odd (24 bits >= 4 + 2) */
+        LLVMValueRef f;
+        if (from == DT_F32)
+            f = v;
+        else if (from == DT_F16 || from == DT_BF16)
+            f = LLVMBuildFPExt(L->b, v, L->f32, "");
+        else if (from == DT_F64)
+            f = f32_round_to_odd(L, v);
+        else if (from == DT_I64 || from == DT_U64)
+            f = i64_to_f32_round_to_odd(L, v, from == DT_U64);
+        else if (from == DT_BOOL)
+            f = LLVMBuildUIToFP(L->b, v, L->f32, "");
+        else
+            f = f32_round_to_odd(L, dtype_is_signed(from) ? LLVMBuildSIToFP(L->b, v, L->f64, "")
+                                                           : LLVMBuildUIToFP(L->b, v, L->f64, ""));
+        return f32_to_fp8(L, f, to);
+    }
     LLVMTypeRef tt = llvm_kernel_reg_type(L, to);
     if (to == DT_BOOL) {
         if (dtype_is_float(from))

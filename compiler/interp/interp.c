@@ -419,6 +419,8 @@ static void round_buffer(DType dtype, Elem *z, int64_t n) {
     case DT_F32: EACH(z[i].f = numeric_round(DT_F32, z[i].f)) break;
     case DT_F16: EACH(z[i].f = numeric_round(DT_F16, z[i].f)) break;
     case DT_BF16: EACH(z[i].f = numeric_round(DT_BF16, z[i].f)) break;
+    case DT_F8E4M3: EACH(z[i].f = numeric_round(DT_F8E4M3, z[i].f)) break;
+    case DT_F8E5M2: EACH(z[i].f = numeric_round(DT_F8E5M2, z[i].f)) break;
     default: break;
     }
 }
@@ -567,6 +569,8 @@ static uint64_t elem_bits(DType dtype, Elem e) {
     switch (dtype) {
     case DT_F16: return numeric_double_to_f16(e.f);
     case DT_BF16: return numeric_double_to_bf16(e.f);
+    case DT_F8E4M3:
+    case DT_F8E5M2: return numeric_double_to_fp8(dtype, e.f);
     case DT_F32: {
         float f = (float)e.f;
         uint32_t b;
@@ -587,6 +591,8 @@ static Elem elem_of_bits(DType dtype, uint64_t bits) {
     switch (dtype) {
     case DT_F16: e.f = numeric_f16_to_double((uint16_t)bits); break;
     case DT_BF16: e.f = numeric_bf16_to_double((uint16_t)bits); break;
+    case DT_F8E4M3:
+    case DT_F8E5M2: e.f = numeric_fp8_to_double(dtype, (uint8_t)bits); break;
     case DT_F32: {
         uint32_t b = (uint32_t)bits;
         float f;
@@ -1031,6 +1037,12 @@ static void read_run(DType dtype, const char *base, int64_t offset, int64_t step
     case DT_BF16: { const uint16_t *p = (const uint16_t *)base + offset; EACH(z[i].f = numeric_bf16_to_double(p[i * step])) break; }
     case DT_F32: { const float *p = (const float *)base + offset; EACH(z[i].f = p[i * step]) break; }
     case DT_F64: { const double *p = (const double *)base + offset; EACH(z[i].f = p[i * step]) break; }
+    case DT_F8E4M3:
+    case DT_F8E5M2: {
+        const uint8_t *p = (const uint8_t *)base + offset;
+        EACH(z[i].f = numeric_fp8_to_double(dtype, p[i * step]))
+        break;
+    }
     default: break;
     }
 }
@@ -1050,6 +1062,8 @@ static void write_run(DType dtype, char *base, int64_t offset, int64_t step, int
     case DT_BF16: { uint16_t *p = (uint16_t *)base + offset; EACH(p[i * step] = numeric_double_to_bf16(x[i].f)) break; }
     case DT_F32: { float *p = (float *)base + offset; EACH(p[i * step] = (float)x[i].f) break; }
     case DT_F64: { double *p = (double *)base + offset; EACH(p[i * step] = x[i].f) break; }
+    case DT_F8E4M3:
+    case DT_F8E5M2: { uint8_t *p = (uint8_t *)base + offset; EACH(p[i * step] = numeric_double_to_fp8(dtype, x[i].f)) break; }
     default: break;
     }
 }

@@ -15,6 +15,7 @@ static const struct {
     [DT_U16] = {"u16", 2},   [DT_U32] = {"u32", 4},  [DT_U64] = {"u64", 8},
     [DT_F16] = {"f16", 2},   [DT_BF16] = {"bf16", 2},
     [DT_F32] = {"f32", 4},   [DT_F64] = {"f64", 8},
+    [DT_F8E4M3] = {"f8e4m3", 1}, [DT_F8E5M2] = {"f8e5m2", 1},
 };
 
 const char *dtype_name(DType dtype) {
@@ -34,8 +35,10 @@ bool dtype_from_name(const char *name, DType *out) {
 int dtype_bytes(DType dtype) { return dtype_info[dtype].bytes; }
 
 bool dtype_is_float(DType dtype) {
-    return dtype == DT_F16 || dtype == DT_BF16 || dtype == DT_F32 || dtype == DT_F64;
+    return dtype == DT_F16 || dtype == DT_BF16 || dtype == DT_F32 || dtype == DT_F64 || dtype_is_fp8(dtype);
 }
+
+bool dtype_is_fp8(DType dtype) { return dtype == DT_F8E4M3 || dtype == DT_F8E5M2; }
 
 bool dtype_is_int(DType dtype) { return dtype != DT_BOOL && !dtype_is_float(dtype); }
 

@@ -86,12 +86,27 @@ static inline double numeric_round_binary(double x, int digits, int emin, int em
 
 #define NUMERIC_F16_MAX 65504.0
 #define NUMERIC_BF16_MAX 3.3895313892515355e38
+#define NUMERIC_E4M3_MAX 448.0
+#define NUMERIC_E5M2_MAX 57344.0
+
+/* `x` rounded to nearest even in fp8, saturating: a value past the largest
+   finite one (infinity too) becomes it, with its sign, as PTX's
+   cvt.rn.satfinite does; NaN stays NaN. */
+static inline double numeric_round_fp8(DType dtype, double x) {
+    double max = dtype == DT_F8E4M3 ? NUMERIC_E4M3_MAX : NUMERIC_E5M2_MAX;
+    double r = dtype == DT_F8E4M3 ? numeric_round_binary(x, 4, -6, 8, max) : numeric_round_binary(x, 3, -14, 15, max);
+    if (isinf(r))
+        return r > 0 ? max : -max;
+    return r;
+}
 
 /* `x` rounded to nearest even in a float dtype (f64: itself). */
 static inline double numeric_round(DType dtype, double x) {
     switch (dtype) {
     case DT_F16: return numeric_round_binary(x, 11, -14, 15, NUMERIC_F16_MAX);
     case DT_BF16: return numeric_round_binary(x, 8, -126, 127, NUMERIC_BF16_MAX);
+    case DT_F8E4M3:
+    case DT_F8E5M2: return numeric_round_fp8(dtype, x);
     case DT_F32: return (double)(float)x;
     default: return x;
     }
@@ -377,6 +392,41 @@ static inline uint16_t numeric_double_to_bf16(double value) {
     if (f != f)
         return (uint16_t)((b >> 16) | 0x40);
     return (uint16_t)(b >> 16);
+}
+
+/* fp8 bits as a double, and a double (an fp8 value, or rounded to one) as
+   bits: e4m3 is 1-4-3 with bias 7, no infinity, S.1111.111 NaN (0x7f with
+   the sign); e5m2 is 1-5-2 with bias 15, f16's upper byte (its infinities
+   and NaNs; 0x7f the NaN given). */
+static inline double numeric_fp8_to_double(DType dtype, uint8_t bits) {
+    int mant_bits = dtype == DT_F8E4M3 ? 3 : 2, bias = dtype == DT_F8E4M3 ? 7 : 15;
+    int e = (bits & 0x7f) >> mant_bits, m = bits & ((1 << mant_bits) - 1), top = (1 << (7 - mant_bits)) - 1;
+    double v;
+    if (dtype == DT_F8E4M3 && e == top && m == (1 << mant_bits) - 1)
+        v = NAN;
+    else if (dtype == DT_F8E5M2 && e == top)
+        v = m ? NAN : INFINITY;
+    else if (e == 0)
+        v = ldexp((double)m, 1 - bias - mant_bits);
+    else
+        v = ldexp((double)(m | 1 << mant_bits), e - bias - mant_bits);
+    return (bits & 0x80) ? -v : v;
+}
+
+static inline uint8_t numeric_double_to_fp8(DType dtype, double value) {
+    double r = numeric_round_fp8(dtype, value);
+    uint8_t sign = signbit(r) ? 0x80 : 0;
+    if (r != r)
+        return sign | 0x7f;
+    double a = fabs(r);
+    int mant_bits = dtype == DT_F8E4M3 ? 3 : 2, bias = dtype == DT_F8E4M3 ? 7 : 15;
+    double min_normal = ldexp(1.0, 1 - bias);
+    if (a < min_normal)   /* subnormal or zero: a multiple of the quantum */
+        return sign | (uint8_t)(a / ldexp(1.0, 1 - bias - mant_bits));
+    int e;
+    double frac = frexp(a, &e);   /* a = frac 2^e, frac in [0.5, 1) */
+    int m = (int)(frac * (1 << (mant_bits + 1))) - (1 << mant_bits);
+    return sign | (uint8_t)((e - 1 + bias) << mant_bits | m);
 }
 
 /* ---- scalars: constant folding and compile-time values ------------------------------ */

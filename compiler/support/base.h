@@ -183,6 +183,8 @@ typedef enum DType {
     DT_BF16,
     DT_F32,
     DT_F64,
+    DT_F8E4M3,                 /* fp8: 1-4-3 (no inf, max 448) and 1-5-2 (IEEE-like), storage and */
+    DT_F8E5M2,                 /* casts and dot only (docs/language.md 3.1) */
     DT_COUNT
 } DType;
 
@@ -192,6 +194,7 @@ int dtype_bytes(DType dtype);
 bool dtype_is_float(DType dtype);
 bool dtype_is_int(DType dtype);    /* signed or unsigned, not bool */
 bool dtype_is_signed(DType dtype);
+bool dtype_is_fp8(DType dtype);
 /* Rounding and wrapping a value to a dtype, and every scalar operation:
    compiler/ir/numeric.h. */
 

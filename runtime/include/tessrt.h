@@ -77,6 +77,7 @@ typedef enum tessrt_dtype {
     TESSRT_BOOL, TESSRT_I8, TESSRT_I16, TESSRT_I32, TESSRT_I64,
     TESSRT_U8, TESSRT_U32, TESSRT_F16, TESSRT_BF16, TESSRT_F32, TESSRT_F64,
     TESSRT_U16, TESSRT_U64,      /* after the others: their values are ABI */
+    TESSRT_F8E4M3, TESSRT_F8E5M2, /* fp8 arrays: the bits, a byte each (no scalars) */
     TESSRT_DTYPE_COUNT
 } tessrt_dtype;
 

@@ -46,6 +46,8 @@ TOLERANCE = {
     "f32": (2e-5, 2e-6),
     "f16": (4e-3, 2e-3),
     "bf16": (3e-2, 1.6e-2),
+    "f8e4m3": (1.3e-1, 6.3e-2),
+    "f8e5m2": (2.5e-1, 1.3e-1),
 }
 
 
@@ -68,8 +70,61 @@ def from_bf16_bits(b):
 NUMPY_DTYPE = {
     "bool": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
     "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "f16": np.float16, "bf16": np.uint16,
+    "f8e4m3": np.uint8, "f8e5m2": np.uint8,
     "f32": np.float32, "f64": np.float64,
 }
+
+
+# fp8 (docs/language.md 3.1), written here from the formats' definitions and
+# exact rational rounding, not from the compiler's code: 1-4-3 bias 7 with no
+# infinity and S.1111.111 NaN; 1-5-2 bias 15, IEEE-like. Casts round to
+# nearest even and saturate (infinity too); .npy holds the bits as |u1.
+FP8 = {"f8e4m3": (3, 7, 448.0), "f8e5m2": (2, 15, 57344.0)}
+
+
+def fp8_decode_table(dtype):
+    mant, bias, _ = FP8[dtype]
+    out = []
+    for code in range(256):
+        mag, e, m = code & 0x7f, (code & 0x7f) >> mant, code & ((1 << mant) - 1)
+        if dtype == "f8e4m3" and mag == 0x7f:
+            v = float("nan")
+        elif dtype == "f8e5m2" and e == 31:
+            v = float("nan") if m else float("inf")
+        elif e == 0:
+            v = m * 2.0 ** (1 - bias - mant)
+        else:
+            v = (m + (1 << mant)) * 2.0 ** (e - bias - mant)
+        out.append(-v if code & 0x80 else v)
+    return np.array(out)
+
+
+def fp8_exact(v, dtype):
+    """The fp8 value a cast of the exact number v gives (a Python int or float)."""
+    from fractions import Fraction
+    mant, bias, top = FP8[dtype]
+    if isinstance(v, float) and v != v:
+        return float("nan")
+    negative = (v < 0) or (isinstance(v, float) and v == 0 and np.signbit(v))
+    if isinstance(v, float) and v in (float("inf"), float("-inf")):
+        return -top if v < 0 else top
+    a = abs(Fraction(v))
+    if a == 0:
+        return -0.0 if negative else 0.0
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** e > a:
+        e -= 1
+    e = max(e, 1 - bias)
+    quantum = Fraction(2) ** (e - mant)
+    r = min(round(a / quantum) * quantum, Fraction(top))
+    return -float(r) if negative else float(r)
+
+
+def fp8_bits(values, dtype):
+    """The codes of fp8 values (NaN: 0x7f)."""
+    table = fp8_decode_table(dtype)
+    code = {(float(table[c]), bool(np.signbit(table[c]))): c for c in range(256) if table[c] == table[c]}
+    return np.array([0x7f if v != v else code[(float(v), bool(np.signbit(v)))] for v in values], np.uint8)
 
 
 class Arg:
@@ -81,11 +136,16 @@ class Arg:
     def as_float64(self):
         if self.dtype == "bf16":
             return from_bf16_bits(self.value).astype(np.float64)
+        if self.dtype in FP8:
+            return fp8_decode_table(self.dtype)[self.value]
         return np.asarray(self.value).astype(np.float64)
 
 
 def array_in(name, dtype, value):
-    if dtype == "bf16":
+    if dtype in FP8:
+        flat = np.asarray(value, np.float64)
+        value = fp8_bits([fp8_exact(float(v), dtype) for v in flat.ravel()], dtype).reshape(flat.shape)
+    elif dtype == "bf16":
         value = to_bf16_bits(value)
     else:
         value = np.asarray(value).astype(NUMPY_DTYPE[dtype])
@@ -550,6 +610,30 @@ def int4_matmul(rng):
         w = (rows.astype(np.float16) * np.repeat(sc.value, g, axis=0)).astype(np.float64)
         return {"c": f(a) @ w}
     return [a, wq, sc, array_out("c", "f16")], ref
+
+
+def fp8_matmul_case(rng, b_dtype):
+    # Quantized as a user would: x / scale into the format's range, M, N and
+    # K not multiples of the blocks (the edges read 0).
+    m, k, n = 100, 80, 72
+    top_a, top_b = FP8["f8e4m3"][2], FP8[b_dtype][2]
+    xa, xb = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+    sa, sb = float(np.abs(xa).max() / top_a), float(np.abs(xb).max() / top_b)
+    a, b = array_in("a", "f8e4m3", xa / sa), array_in("b", b_dtype, xb / sb)
+
+    def ref():
+        return {"c": (f(a) @ f(b)) * float(np.float32(np.float32(sa) * np.float32(sb)))}
+    return [a, b, array_out("c", "f16"), scalar("scale_a", sa), scalar("scale_b", sb)], ref
+
+
+@case("fp8-matmul", example("fp8_matmul.tess"), kernel="fp8_matmul")
+def fp8_matmul(rng):
+    return fp8_matmul_case(rng, "f8e4m3")
+
+
+@case("fp8-matmul-e5m2", example("fp8_matmul.tess"), kernel="fp8_matmul_e5m2")
+def fp8_matmul_e5m2(rng):
+    return fp8_matmul_case(rng, "f8e5m2")
 
 
 def attention_case(rng, B, S, T, H, D, causal=False, scale=None):
@@ -1242,6 +1326,39 @@ def uint_ops(rng):
     return args + outs + [scalar("big", 2**64 - 3), scalar("small", 65534)], ref
 
 
+@case("fp8-casts", inputs("fp8.tess"), kernel="fp8_casts")
+def fp8_casts(rng):
+    n = 300
+    edges = [448.0, 464.0, 465.0, 479.9, 480.0, 500.0, 1e10, np.inf, -np.inf, np.nan, -0.0, 0.0,
+             2.0 ** -9, 2.0 ** -10, 3 * 2.0 ** -11, 3 * 2.0 ** -10, 2.0 ** -6, 15 * 2.0 ** -10, 57344.0,
+             61440.0, 61439.0, 2.0 ** -16, 2.0 ** -17, 3 * 2.0 ** -17, 1.0625, 1.1875, -1.0625, 240.0, 248.0]
+    xv = rng.standard_normal(n) * 2.0 ** rng.integers(-20, 20, n)
+    xv[:len(edges)] = edges
+    xv = xv.astype(np.float32)
+    dv = rng.standard_normal(n) * 2.0 ** rng.integers(-12, 12, n)
+    dv[:4] = [1.0625 + 2.0 ** -40, 1.0625 - 2.0 ** -40, 448 + 2.0 ** -30, 2.0 ** -10 + 2.0 ** -60]  # past f32's bits
+    hv = (rng.standard_normal(n) * 2.0 ** rng.integers(-14, 15, n)).astype(np.float16)
+    nv = rng.integers(-600, 600, n)
+    nv[:3] = [2 ** 31 - 1, -2 ** 31, 17]
+    args = [array_in("x", "f32", xv), array_in("d", "f64", dv), array_in("h", "f16", hv), array_in("n", "i32", nv)]
+    outs = [array_out("a", "f8e4m3"), array_out("b", "f8e5m2"), array_out("ad", "f8e4m3"), array_out("bh", "f8e5m2"),
+            array_out("an", "f8e4m3"), array_out("back", "f32"), array_out("bits", "u8"), array_out("ab", "f8e5m2")]
+    for o in outs:
+        o.exact = True
+
+    def ref():
+        e4 = [fp8_exact(float(v), "f8e4m3") for v in xv]
+        e5 = [fp8_exact(float(v), "f8e5m2") for v in xv]
+        back = (np.array(e5, np.float32) + np.array(e4, np.float32)).astype(np.float64)
+        return {"a": np.array(e4), "b": np.array(e5),
+                "ad": np.array([fp8_exact(float(v), "f8e4m3") for v in dv]),
+                "bh": np.array([fp8_exact(float(v), "f8e5m2") for v in hv.astype(np.float64)]),
+                "an": np.array([fp8_exact(int(v), "f8e4m3") for v in nv]), "back": back,
+                "bits": fp8_bits(e4, "f8e4m3").astype(np.int64),
+                "ab": np.array([fp8_exact(v, "f8e5m2") for v in e4])}
+    return args + outs, ref
+
+
 @case("to-bf16", inputs("elementwise.tess"), kernel="to_bf16")
 def to_bf16(rng):
     # Halfway cases above 2^24, where int -> f32 -> bf16 rounds twice.
@@ -1698,6 +1815,8 @@ def compare(name, dtype, got, want, exact=False):
     bit when `exact`)."""
     if dtype == "bf16":
         got = from_bf16_bits(got)
+    if dtype in FP8:
+        got = fp8_decode_table(dtype)[np.asarray(got)]
     if dtype in ("bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"):
         # integers exactly (an i64 past 2^53 has no float64 of its own; a u64
         # past 2^63 compares by its bits)

@@ -78,7 +78,7 @@ K = ["kernels", 0]
 variant("bad-schema", setter(["schema"], "tessera-manifest/3"))
 variant("bad-sha", setter(["source_sha256"], "abc"))
 variant("bad-kind", setter(K + ["params", 0, "kind"], "tensor"))
-variant("bad-dtype", setter(K + ["params", 0, "dtype"], "f8e4m3"))
+variant("bad-dtype", setter(K + ["params", 0, "dtype"], "f4e2m1"))
 variant("bad-access", setter(K + ["params", 0, "access"], "read"))
 variant("bad-space", setter(K + ["params", 0, "space"], "local"))
 variant("bad-dim", setter(K + ["params", 0, "shape"], [-3]))
