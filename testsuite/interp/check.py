@@ -1992,6 +1992,8 @@ def main():
             if a.kind in ("out", "inout"):
                 if a.dtype == "bf16":
                     device = from_bf16_bits(got[a.name]).astype(np.float64)
+                elif a.dtype in FP8:
+                    device = fp8_decode_table(a.dtype)[got[a.name]]
                 elif a.dtype in TOLERANCE:
                     device = got[a.name].astype(np.float64)
                 else:
