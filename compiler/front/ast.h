@@ -107,6 +107,7 @@ typedef enum Builtin {
     BI_BROADCAST_TO, BI_EXPAND_DIMS,      /* (t, [shape]), (t, axis = k): shape ops */
     BI_RESHAPE, BI_PERMUTE,               /* (t, [shape]), (t, [dims]) */
     BI_JOIN, BI_INTERLEAVE,               /* (a, b): a new last dim of 2; the last dims interleaved */
+    BI_FLIP,                              /* (t [, axis = k]): reversed along an axis */
     BI_DOT, BI_ALLOC, BI_LOAD, BI_STORE,
     BI_ATOMIC_ADD, BI_ATOMIC_MAX, BI_ATOMIC_MIN,
     BI_DS,                                /* only inside ref indexing */
@@ -184,6 +185,7 @@ struct Node {
     int axis;                /* N_CALL reductions: the axis, -1 for all axes */
     int64_t slice_start, slice_stop;  /* N_SLICE: resolved static bounds; N_CALL ds: size in slice_stop */
     bool runtime_index;      /* an item of a tile index: an integer scalar known only at run time */
+    bool reverse;            /* N_CALL scans: reverse = true, from the end of the axis */
 };
 
 /* ---- declarations ---------------------------------------------------------- */

@@ -304,8 +304,18 @@ static IrValue *lower_reduction(Lower *L, Node *node, IrCombine combine) {
 
 /* cumsum and the other scans: one scan op along the axis; f16 and bf16
    sums and products run in f32 and round once an element, as sum does. */
+static IrValue *emit_flip(Lower *L, Span loc, IrValue *v, int axis) {
+    IrOp *op = emit_op(L, IR_FLIP, loc, 1, &v, 1);
+    op->axis = axis;
+    ir_op_set_result_type(op, 0, v->type);
+    return op->results[0];
+}
+
+/* A scan; reverse = true is the scan of the flipped tile, flipped back. */
 static IrValue *lower_scan(Lower *L, Node *node, IrCombine combine) {
     IrValue *v = lower_expr(L, node->items.items[0]);
+    if (node->reverse)
+        v = emit_flip(L, node->span, v, node->axis);
     DType dtype = v->type.dtype;
     bool widen = (combine == COMBINE_ADD || combine == COMBINE_MUL) && (dtype == DT_F16 || dtype == DT_BF16);
     if (widen) {
@@ -323,7 +333,7 @@ static IrValue *lower_scan(Lower *L, Node *node, IrCombine combine) {
         narrow.dtype = dtype;
         v = emit(L, IR_CAST, node->span, narrow, 1, &v);
     }
-    return v;
+    return node->reverse ? emit_flip(L, node->span, v, node->axis) : v;
 }
 
 /* `v` (a reduction's result) with a unit dim put back at `axis`, then
@@ -711,6 +721,7 @@ static IrValue *lower_call(Lower *L, Node *node) {
     }
     case BI_JOIN:
     case BI_INTERLEAVE: return lower_join(L, node, &type);
+    case BI_FLIP: return emit_flip(L, node->span, lower_expr(L, call_arg(node, 0)), node->axis);
     case BI_REDUCE_MAX: return lower_reduction(L, node, COMBINE_MAX);
     case BI_REDUCE_MIN: return lower_reduction(L, node, COMBINE_MIN);
     case BI_WHERE: {

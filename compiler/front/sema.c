@@ -1003,7 +1003,7 @@ static const struct {
     {"randint", BI_RANDINT}, {"randn", BI_RANDN}, {"argmax", BI_ARGMAX}, {"argmin", BI_ARGMIN},
     {"print", BI_PRINT}, {"assert", BI_ASSERT}, {"cumsum", BI_CUMSUM}, {"cumprod", BI_CUMPROD}, {"cummax", BI_CUMMAX}, {"cummin", BI_CUMMIN},
     {"broadcast_to", BI_BROADCAST_TO}, {"expand_dims", BI_EXPAND_DIMS}, {"reshape", BI_RESHAPE},
-    {"permute", BI_PERMUTE}, {"join", BI_JOIN}, {"interleave", BI_INTERLEAVE},
+    {"permute", BI_PERMUTE}, {"join", BI_JOIN}, {"interleave", BI_INTERLEAVE}, {"flip", BI_FLIP},
     {"dot", BI_DOT},
     {"alloc", BI_ALLOC}, {"load", BI_LOAD}, {"store", BI_STORE}, {"atomic_add", BI_ATOMIC_ADD},
     {"atomic_max", BI_ATOMIC_MAX}, {"atomic_min", BI_ATOMIC_MIN}, {"ds", BI_DS},
@@ -1497,6 +1497,7 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
             node->builtin = builtin_names[i].builtin;
     static const char *const no_kw[] = {NULL};
     static const char *const axis_kw[] = {"axis", NULL};
+    static const char *const scan_kw[] = {"axis", "reverse", NULL};
     static const char *const load_kw[] = {"other", "mask", NULL};
     static const char *const mask_kw[] = {"mask", NULL};
     CallArgs args;
@@ -1781,6 +1782,30 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
             r = t;
         break;
     }
+    case BI_FLIP: {
+        /* flip(t, axis = k): the order along axis k reversed (a rank-1 t
+           needs no axis); numpy's flip, Triton's tl.flip */
+        if (!split_args(node, axis_kw, &args) || !expect_arg_count(node, &args, 1, 1))
+            break;
+        Type *a = check_value(s, scope, args.positional[0]);
+        if (is_error(a))
+            break;
+        if (a->rank == 0 || a->weak) {
+            diag_error(node->span, "flip() reverses a tile along an axis; give it a tile, not a scalar");
+            break;
+        }
+        int axis = 0;
+        if (args.kw[0]) {
+            if (!check_axis_arg(s, scope, args.kw[0], a->rank, &axis))
+                break;
+        } else if (a->rank != 1) {
+            diag_error(node->span, "flip() of a rank-%d tile needs 'axis = K'", a->rank);
+            break;
+        }
+        node->axis = axis;
+        r = *a;
+        break;
+    }
     case BI_EXPAND_DIMS: {
         /* expand_dims(t, axis = k): a unit dim inserted before dim k (k may be
            the rank: at the end; negative counts from the end of the result) */
@@ -1836,9 +1861,19 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
     case BI_CUMMAX:
     case BI_CUMMIN: {
         /* an inclusive scan along one axis: element i is the combine of
-           elements 0..i; the input's type */
-        if (!split_args(node, axis_kw, &args) || !expect_arg_count(node, &args, 1, 1))
+           elements 0..i (reverse = true: i..n-1); the input's type */
+        if (!split_args(node, scan_kw, &args) || !expect_arg_count(node, &args, 1, 1))
             break;
+        if (args.kw[1]) {
+            Type *rt = check_value(s, scope, args.kw[1]);
+            if (is_error(rt))
+                break;
+            if (rt->dtype != DT_BOOL || !args.kw[1]->value.known || rt->rank != 0) {
+                diag_error(args.kw[1]->span, "'reverse' of %s() is true or false, known at compile time", node->name);
+                break;
+            }
+            node->reverse = args.kw[1]->value.i != 0;
+        }
         Type *a = check_value(s, scope, args.positional[0]);
         Type red = check_reduction(s, scope, node, &args);
         if (is_error(&red) || is_error(a))

@@ -440,6 +440,7 @@ static void walk_op(Barriers *B, IrOp *op) {
     case IR_RESHAPE:
     case IR_TRANSPOSE:
     case IR_PERMUTE:
+    case IR_FLIP:
     case IR_EXTRACT:
         if (p->via_shared && !p->remat && !convert_is_scalar(plan, op->operands[0]))
             phase_any(B, p, NULL, "after a shape op through shared memory");

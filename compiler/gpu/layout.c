@@ -915,7 +915,7 @@ static bool dot_feeds_rows(IrBlock *block, bool *from_dot) {
                       (in && (ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode) ||
                               op->opcode == IR_SELECT || op->opcode == IR_CAST || op->opcode == IR_BITCAST || op->opcode == IR_BROADCAST ||
                               op->opcode == IR_RESHAPE || op->opcode == IR_TRANSPOSE || op->opcode == IR_EXTRACT ||
-                              op->opcode == IR_PERMUTE));
+                              op->opcode == IR_PERMUTE || op->opcode == IR_FLIP));
         for (int i = 0; i < op->num_results; i++)
             from_dot[op->results[i]->id] = passes;
         if (op->body)
@@ -1247,6 +1247,7 @@ static void assign_op(Assign *A, IrOp *op) {
     case IR_RESHAPE:
     case IR_TRANSPOSE:
     case IR_PERMUTE:
+    case IR_FLIP:
     case IR_EXTRACT: assign_shape_op(A, op); return;
     case IR_REDUCE: {
         const Layout *from = concrete(A, op->operands[0]);

@@ -69,6 +69,11 @@ static LLVMValueRef source_index(Lowering *L, const IrOp *op, const IrType *src,
             c[dst->rank - 1] = coords[dst->rank - 2];
         }
         return llvm_convert_linear(L, src, c);
+    case IR_FLIP:      /* the source's element at n - 1 - c along the axis */
+        for (int d = 0; d < dst->rank; d++)
+            c[d] = d != op->axis ? coords[d]
+                                 : LLVMBuildSub(L->b, llvm_kernel_i32(L, dst->dims[d].size - 1), coords[d], "");
+        return llvm_convert_linear(L, src, c);
     case IR_PERMUTE:   /* result dim d is the source's dim starts[d] */
         for (int d = 0; d < dst->rank; d++)
             c[op->starts[d]] = coords[d];

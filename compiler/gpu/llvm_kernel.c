@@ -584,6 +584,7 @@ static void lower_op(Lowering *L, IrOp *op) {
     case IR_BROADCAST:
     case IR_RESHAPE:
     case IR_PERMUTE:
+    case IR_FLIP:
     case IR_TRANSPOSE:
     case IR_EXTRACT: llvm_convert_shape_op(L, op); return;
     case IR_REDUCE: llvm_reduce_op(L, op); return;

@@ -707,6 +707,21 @@ static void exec_permute(Interp *I, const Instr *in) {
     }
 }
 
+/* flip: along dim `axis` element c is the operand's n - 1 - c. */
+static void exec_flip(Interp *I, const Instr *in) {
+    const Slot *a = &I->slots[in->in[0]];
+    Slot *r = &I->slots[in->out[0]];
+    const IrType *t = &r->value->type;
+    int axis = in->op->axis;
+    int64_t n = t->dims[axis].size, inner = 1;
+    for (int d = axis + 1; d < t->rank; d++)
+        inner *= t->dims[d].size;
+    int64_t outer = n > 0 && inner > 0 ? r->n / (n * inner) : 0;
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < n; i++)
+            memcpy(r->e + (o * n + i) * inner, a->e + (o * n + (n - 1 - i)) * inner, sizeof(Elem) * (size_t)inner);
+}
+
 static void exec_extract(Interp *I, const Instr *in) {
     const Slot *a = &I->slots[in->in[0]];
     Slot *r = &I->slots[in->out[0]];
@@ -1576,6 +1591,7 @@ static void exec_instr(Interp *I, const Instr *in) {
     case IR_TRANSPOSE: exec_transpose(I, in); break;
     case IR_EXTRACT: exec_extract(I, in); break;
     case IR_PERMUTE: exec_permute(I, in); break;
+    case IR_FLIP: exec_flip(I, in); break;
     case IR_REDUCE: exec_reduce(I, in); break;
     case IR_SCAN: exec_scan(I, in); break;
     case IR_DOT: exec_dot(I, in); break;

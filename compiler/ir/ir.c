@@ -291,7 +291,7 @@ static const char *const opcode_names[IR_OPCODE_COUNT] = {
     [IR_SELECT] = "select",     [IR_CAST] = "cast",
     [IR_BITCAST] = "bitcast",
     [IR_BROADCAST] = "broadcast", [IR_RESHAPE] = "reshape",
-    [IR_TRANSPOSE] = "transpose", [IR_EXTRACT] = "extract", [IR_PERMUTE] = "permute",
+    [IR_TRANSPOSE] = "transpose", [IR_EXTRACT] = "extract", [IR_PERMUTE] = "permute", [IR_FLIP] = "flip",
     [IR_REDUCE] = "reduce",     [IR_SCAN] = "scan",     [IR_DOT] = "dot",
     [IR_VIEW] = "view",         [IR_LOAD] = "load",
     [IR_STORE] = "store",       [IR_ATOMIC] = "atomic",

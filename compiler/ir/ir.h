@@ -75,6 +75,7 @@ typedef enum IrOpcode {
     IR_TRANSPOSE,            /* swaps the last two dims */
     IR_EXTRACT,              /* static slice of a tile: starts[], sizes from the result type */
     IR_PERMUTE,              /* dims reordered: result dim i is operand dim starts[i] */
+    IR_FLIP,                 /* the order along dim `axis` reversed */
     IR_REDUCE,               /* combine over axis; the axis is dropped */
     IR_SCAN,                 /* inclusive prefix combine along axis; same type */
     IR_DOT,                  /* (a[m,k], b[k,n] [, acc[m,n]]) -> f32 (i32 for ints) */
@@ -130,7 +131,7 @@ struct IrOp {
     /* attributes; which ones an opcode uses is listed above */
     int64_t int_value;       /* IR_CONST of an integer or bool type; IR_ASYNC_WAIT */
     double float_value;      /* IR_CONST of a float type */
-    int axis;                /* PROGRAM_ID, NUM_PROGRAMS, REDUCE */
+    int axis;                /* PROGRAM_ID, NUM_PROGRAMS, REDUCE, SCAN, FLIP */
     IrCombine combine;       /* REDUCE, ATOMIC */
     bool has_mask;           /* LOAD, STORE, ATOMIC, ASYNC_COPY */
     bool has_other;          /* LOAD */

@@ -1092,6 +1092,17 @@ static void parse_op(Parser *P, IrBlock *block) {
         op->axis = axis;
         break;
     }
+    case IR_FLIP: {   /* flip := VALUE '=' 'flip' operand 'axis' INT ':' type */
+        check_result_count(P, &head, 1, 1);
+        IrValue *src = parse_operand(P);
+        expect_keyword(P, "axis");
+        int axis = (int)parse_int(P, INT32_MIN, INT32_MAX, "an axis");
+        IrType type;
+        parse_result_types(P, &type, 1);
+        op = make_op(P, &head, 1, &src, &type);
+        op->axis = axis;
+        break;
+    }
     case IR_EXTRACT:
     case IR_PERMUTE:
         op = parse_extract(P, &head);

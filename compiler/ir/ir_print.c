@@ -327,6 +327,11 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
         print_operands(op, 0, op->num_operands, out);
         fprintf(out, " axis %d", op->axis);
         break;
+    case IR_FLIP:
+        fputc(' ', out);
+        print_operands(op, 0, op->num_operands, out);
+        fprintf(out, " axis %d", op->axis);
+        break;
     case IR_VIEW:
         fputc(' ', out);
         print_operands(op, 0, 1, out);

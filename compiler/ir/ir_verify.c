@@ -643,6 +643,17 @@ static bool verify_op(Verifier *V, const IrOp *op) {
         }
         return true;
     }
+    case IR_FLIP: {
+        if (!want_operands(V, op, 1, 1) || !want_results(V, op, 1, 1) ||
+            !want_tile(V, op, op->operands[0], "operand"))
+            return false;
+        const IrType *a = &op->operands[0]->type;
+        if (op->axis < 0 || op->axis >= a->rank)
+            return fail(V, op, "'flip' along axis %d of %s, which has no such axis", op->axis, type_text(V, a));
+        if (!ir_type_equal(a, r))
+            return fail(V, op, "'flip' of %s gives %s, not %s", type_text(V, a), type_text(V, a), type_text(V, r));
+        return true;
+    }
     case IR_PERMUTE: {
         if (!want_operands(V, op, 1, 1) || !want_results(V, op, 1, 1) ||
             !want_tile(V, op, op->operands[0], "operand"))

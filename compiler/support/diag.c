@@ -328,6 +328,9 @@ static const struct {
     {"E0563", "a tile index must be an integer scalar (a constant, or one known at run time), got %s"},
     {"E0564", "%s does not compute on %s values; cast with 'as f16' or 'as f32' first (fp8 is for storage, casts and dot())"},
     {"E0565", "a scalar parameter cannot be %s; pass an f32 and cast it in the kernel"},
+    {"E0566", "'reverse' of %s() is true or false, known at compile time"},
+    {"E0567", "flip() reverses a tile along an axis; give it a tile, not a scalar"},
+    {"E0568", "flip() of a rank-%d tile needs 'axis = K'"},
     {"E0552", "%s() scans along an axis; give it a tile of rank 1 or more, not a scalar"},
     {"E0541", "a gathered place cannot be indexed again; index the tiles of indices instead"},
     {"E0542", "gather and scatter with index tiles use global memory only (not yet an @%s ref)"},
@@ -522,6 +525,8 @@ static const struct {
     {"E0925", "'permute' has no dims"},
     {"E0926", "'permute' dims of %s must name each dim once"},
     {"E0927", "'permute' of %s gives %s, not %s"},
+    {"E0928", "'flip' along axis %d of %s, which has no such axis"},
+    {"E0929", "'flip' of %s gives %s, not %s"},
     {"W0001", "this expression's value is unused"},
     {"W0002", "no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped"},
 };

@@ -1198,6 +1198,27 @@ def tile_index_runtime(rng):
     return args + outs + [scalar("k", k), scalar("m", m), size("G", G)], ref
 
 
+@case("flip-scan-reverse", inputs("flip.tess"), kernel="flips")
+def flip_scan_reverse(rng):
+    R, BR = 12, 4
+    xv, kv, hv = rng.standard_normal((R, 32)), rng.integers(-1000, 1000, (R, 32)), rng.standard_normal((R, 32))
+    args = [array_in("x", "f32", xv), array_in("k", "i32", kv), array_in("h", "f16", hv)]
+    outs = [array_out("f1", "f32"), array_out("f0", "f32"), array_out("rc", "f32"), array_out("rm", "f32"),
+            array_out("ri", "i32"), array_out("rh", "f16"), array_out("v", "f32")]
+    for o in outs[:2] + outs[3:5] + outs[6:]:
+        o.exact = True   # data movement, max and integer sums
+
+    def ref():
+        a, kk, hh = f(args[0]), args[1].value.astype(np.int64), f(args[2])
+        blocks = lambda m: [m[i:i + BR] for i in range(0, R, BR)]
+        f0 = np.concatenate([blk[::-1] for blk in blocks(a)])
+        rm = np.concatenate([np.maximum.accumulate(blk[::-1], axis=0)[::-1] for blk in blocks(a)])
+        v = np.concatenate([blk[::-1, 0] for blk in blocks(a)])
+        rev = lambda m: np.cumsum(m[:, ::-1], axis=1)[:, ::-1]
+        return {"f1": a[:, ::-1], "f0": f0, "rc": rev(a), "rm": rm, "ri": rev(kk), "rh": rev(hh), "v": v}
+    return args + outs, ref
+
+
 @case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
 def weak_index(rng):
     n = 150

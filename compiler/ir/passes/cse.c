@@ -97,6 +97,8 @@ static bool same_op(const IrOp *a, const IrOp *b) {
     case IR_REDUCE:
     case IR_SCAN:
         return a->axis == b->axis && a->combine == b->combine;
+    case IR_FLIP:
+        return a->axis == b->axis;
     case IR_EXTRACT:
     case IR_PERMUTE: {
         int rank = a->operands[0]->type.rank;

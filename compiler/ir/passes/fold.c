@@ -349,7 +349,7 @@ static void fold_shape(Folder *F, IrOp *op) {
         return;
     }
     /* A transpose of a square tile keeps the type but not the value. */
-    if (op->opcode != IR_EXTRACT && op->opcode != IR_TRANSPOSE && op->opcode != IR_PERMUTE &&
+    if (op->opcode != IR_EXTRACT && op->opcode != IR_TRANSPOSE && op->opcode != IR_PERMUTE && op->opcode != IR_FLIP &&
         ir_type_equal(&x->type, &op->results[0]->type)) {
         replace_with(F, op, x);
         return;
@@ -362,6 +362,10 @@ static void fold_shape(Folder *F, IrOp *op) {
     }
     if (op->opcode == IR_TRANSPOSE && x->def && x->def->opcode == IR_TRANSPOSE)
         replace_with(F, op, x->def->operands[0]);
+    else if (op->opcode == IR_FLIP && x->def && x->def->opcode == IR_FLIP && x->def->axis == op->axis)
+        replace_with(F, op, x->def->operands[0]);
+    else if (op->opcode == IR_FLIP && x->type.dims[op->axis].size == 1)
+        replace_with(F, op, x);
 }
 
 /* Moves the ops of `block` (all but its yield) in front of `op`, and
@@ -410,7 +414,7 @@ static void fold_op(Folder *F, IrOp *op) {
     switch (op->opcode) {
     case IR_SELECT: fold_select(F, op); break;
     case IR_CAST: fold_cast(F, op); break;
-    case IR_BROADCAST: case IR_RESHAPE: case IR_TRANSPOSE: case IR_EXTRACT: case IR_PERMUTE: fold_shape(F, op); break;
+    case IR_BROADCAST: case IR_RESHAPE: case IR_TRANSPOSE: case IR_EXTRACT: case IR_PERMUTE: case IR_FLIP: fold_shape(F, op); break;
     case IR_IF: fold_if(F, op); break;
     case IR_FOR: fold_for(F, op); break;
     default: break;
