@@ -35,6 +35,8 @@ Feature classes (`--without NAME`, to keep a run clean of a known bug):
   odd-steps              run-time loop steps that are zero, negative or huge
   index-weak             indexing a weak constant (`1.0[None]`)
   chained-ds             `x[ds(a, n)][ds(b, m)]`
+  shape-fns              reshape, permute, flip, join, interleave, a run-time tile index
+  scans                  cumsum/cumprod/cummax/cummin, reversed or not
   dot, atomics, shared, loops, casts, math, masks, reductions  (the rest)
 
 Usage: python3 fuzz/diffgen.py --seed S [--mode interp|gpu]  (prints one kernel)
@@ -44,7 +46,7 @@ import random
 
 FLOATS = ["f16", "bf16", "f32", "f64"]
 SINTS = ["i8", "i16", "i32", "i64"]
-UINTS = ["u8", "u32"]
+UINTS = ["u8", "u16", "u32", "u64"]
 INTS = SINTS + UINTS
 NUMERIC = FLOATS + INTS
 ALL = NUMERIC + ["bool"]
@@ -54,10 +56,11 @@ MATH = ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh", "sigmoid", "sin",
 RECIP_DTYPES = ("f32", "f64", "bf16")
 
 FEATURES = ["prefetch-scalar-index", "odd-steps", "index-weak", "chained-ds", "dot", "atomics",
-            "shared", "loops", "casts", "math", "masks", "reductions"]
+            "shared", "loops", "casts", "math", "masks", "reductions", "shape-fns", "scans"]
 
 INT_RANGE = {"i8": (-128, 127), "i16": (-32768, 32767), "i32": (-2**31, 2**31 - 1),
-             "i64": (-2**63, 2**63 - 1), "u8": (0, 255), "u32": (0, 2**32 - 1)}
+             "i64": (-2**63, 2**63 - 1), "u8": (0, 255), "u16": (0, 65535), "u32": (0, 2**32 - 1),
+             "u64": (0, 2**64 - 1)}
 
 
 class V:
@@ -298,6 +301,10 @@ class Gen:
                 a = self.make_exact(self.leaf(S, src), S)
             return V("(%s as %s)" % (a.text, dt), dt, a.shape, gexact=a.gexact)
         if k < 0.82:
+            if self.has("shape-fns") and S and self.chance(0.6):
+                return self.shape_fn(S, dt, depth)
+            if self.has("scans") and S and dt != "bool" and self.chance(0.4):
+                return self.scan(S, dt, depth)
             return self.index_expr(S, dt, depth, exact)
         if k < 0.88 and dt in FLOATS and self.has("math"):
             a = self.expr(S, dt, depth + 1, exact)
@@ -431,6 +438,75 @@ class Gen:
             text = "%s(%s, axis = %d)" % (f, a.text, axis)
         gex = a.gexact and (f != "sum" or dt in INTS)
         return V(text, dt, S, gexact=gex)
+
+    def shape_fn(self, S, dt, depth):
+        """reshape, permute, flip, join, interleave, or a tile read at a
+        run-time index (program_id(0) % n), of a value of another shape
+        (docs/language.md 8.2, 9.2): data movement, exact on every path."""
+        r = self.rng
+        k = r.random()
+        n = 1
+        for d in S:
+            n *= d
+        if k < 0.2:
+            dims, left = [], n
+            while left > 1 and len(dims) < 2 and self.chance(0.7):
+                f = pow2(r, 0, max(0, left.bit_length() - 1))
+                dims.append(f)
+                left //= f
+            src = tuple(dims + [left]) if left > 1 or not dims else tuple(dims)
+            a = self.expr(src, dt, depth + 1, exact=True)
+            return V("reshape(%s, [%s])" % (a.text, ", ".join(map(str, S))), dt, S, gexact=a.gexact)
+        if k < 0.4 and len(S) >= 2:
+            perm = list(range(len(S)))
+            r.shuffle(perm)
+            src = [0] * len(S)
+            for i, p in enumerate(perm):
+                src[p] = S[i]
+            a = self.expr(tuple(src), dt, depth + 1, exact=True)
+            return V("permute(%s, [%s])" % (a.text, ", ".join(map(str, perm))), dt, S, gexact=a.gexact)
+        if k < 0.6:
+            ax = r.randrange(len(S))
+            a = self.expr(S, dt, depth + 1, exact=True)
+            if a.weak:
+                a = self.make_exact(self.leaf(S, dt), S)
+            axis = "" if len(S) == 1 and self.chance(0.5) else ", axis = %d" % ax
+            return V("flip(%s%s)" % (a.text, axis), dt, S, gexact=a.gexact)
+        if k < 0.75 and S[-1] == 2 and len(S) >= 2:
+            a = self.expr(S[:-1], dt, depth + 1, exact=True)
+            b = self.expr(S[:-1], dt, depth + 1, exact=True) if self.chance(0.8) else self.weak(dt)
+            return V("join(%s, %s)" % (a.text, b.text), dt, S, gexact=a.gexact and b.gexact)
+        if k < 0.85 and S[-1] >= 2:
+            half = S[:-1] + (S[-1] // 2,)
+            a = self.expr(half, dt, depth + 1, exact=True)
+            b = self.expr(half, dt, depth + 1, exact=True) if self.chance(0.8) else self.weak(dt)
+            return V("interleave(%s, %s)" % (a.text, b.text), dt, S, gexact=a.gexact and b.gexact)
+        if len(S) < 3:
+            d = r.randint(0, len(S))
+            m = pow2(r, 1, 3)
+            big = S[:d] + (m,) + S[d:]
+            a = self.expr(big, dt, depth + 1, exact=True)
+            if a.weak:
+                a = self.make_exact(self.leaf(big, dt), big)
+            items = [":"] * len(big)
+            items[d] = "program_id(0) %% %d" % m
+            return V("%s[%s]" % (self.paren(a.text), ", ".join(items)), dt, S, gexact=a.gexact)
+        return self.make_exact(self.leaf(S, dt), S)
+
+    def scan(self, S, dt, depth):
+        r = self.rng
+        f = r.choice(["cumsum", "cumprod", "cummax", "cummin"])
+        a = self.expr(S, dt, depth + 1, exact=True)
+        if a.weak:
+            a = self.make_exact(self.leaf(S, dt), S)
+        ax = r.randrange(len(S))
+        args = a.text
+        if len(S) > 1 or self.chance(0.5):
+            args += ", axis = %d" % (ax if self.chance(0.7) else ax - len(S))
+        if self.chance(0.5):
+            args += ", reverse = %s" % r.choice(["true", "false"])
+        gex = a.gexact and (f in ("cummax", "cummin") or dt in INTS)
+        return V("%s(%s)" % (f, args), dt, S, gexact=gex)
 
     def index_expr(self, S, dt, depth, exact):
         """Index a tile expression: a slice, a constant index, None, or .T."""

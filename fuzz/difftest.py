@@ -56,7 +56,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import diffgen  # noqa: E402
 
 NP = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "bf16": np.uint16, "i8": np.int8,
-      "i16": np.int16, "i32": np.int32, "i64": np.int64, "u8": np.uint8, "u32": np.uint32,
+      "i16": np.int16, "i32": np.int32, "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32,
+      "u64": np.uint64,
       "bool": np.bool_}
 GPU_RTOL = {"f64": 1e-9, "f32": 2e-5, "f16": 4e-3, "bf16": 3e-2}
 
@@ -95,8 +96,8 @@ def random_array(rng, dt, shape, intvalued, mode):
         return (rng.random(n) < 0.5).reshape(shape)
     lo, hi = diffgen.INT_RANGE[dt]
     if rng.random() < 0.3:
-        v = rng.integers(lo, hi, n, dtype=np.int64, endpoint=True) if dt != "u32" else \
-            rng.integers(0, 2**32, n, dtype=np.uint64)
+        v = rng.integers(lo, hi, n, dtype=np.int64, endpoint=True) if dt not in ("u32", "u64") else \
+            rng.integers(0, hi, n, dtype=np.uint64, endpoint=True)
     else:
         v = rng.integers(max(lo, -20), min(hi, 20), n, endpoint=True)
     return np.asarray(v).astype(NP[dt]).reshape(shape)
