@@ -52,6 +52,12 @@ typedef struct SpaceSuffix {
     MemSpace space;
 } SpaceSuffix;
 
+/* An array parameter's '[' dims [';' strides] ']'. */
+typedef struct ParamShape {
+    PtrVec dims, strides;
+    bool has_strides;
+} ParamShape;
+
 #ifndef YY_TYPEDEF_YY_SCANNER_T
 #define YY_TYPEDEF_YY_SCANNER_T
 typedef void *yyscan_t;
@@ -139,6 +145,7 @@ static void yyerror(Loc *loc, yyscan_t scanner, ParseState *ps, const char *mess
     int op;
     Access access;
     SpaceSuffix space;
+    ParamShape pshape;
     Node *node;
     PtrVec list;
     ConstDecl *const_decl;
@@ -167,6 +174,7 @@ static void yyerror(Loc *loc, yyscan_t scanner, ParseState *ps, const char *mess
 %type <const_decl> const_decl
 %type <kernel> kernel kernel_head
 %type <list> cparams_opt cparam_list params_opt param_list shape_opt expr_list
+%type <pshape> param_shape_opt
 %type <list> exprs_opt bdim_list names_opt name_list stmts args_opt arg_list index_items
 %type <cparam> cparam
 %type <node> cparam_value
@@ -302,11 +310,13 @@ param_list
     | param_list ',' param    { $$ = list_push(ps, $1, $3); }
     ;
 
-/* param := IDENT ':' ['in' | 'out' | 'inout'] DTYPE ['[' dim (',' dim)* ']'] ['@' IDENT]
-   Without '[...]' the parameter is a scalar. The '@space' is kept so that
-   sema can reject '@shared' with a clear message. */
+/* param := IDENT ':' ['in' | 'out' | 'inout'] DTYPE
+             ['[' dim (',' dim)* [';' stride (',' stride)*] ']'] ['@' IDENT]
+   Without '[...]' the parameter is a scalar; after ';' an array's strides,
+   one per dim, in elements. The '@space' is kept so that sema can reject
+   '@shared' with a clear message. */
 param
-    : IDENT ':' access_opt DTYPE shape_opt space_opt {
+    : IDENT ':' access_opt DTYPE param_shape_opt space_opt {
         ParamDecl *p = ARENA_NEW(ps->arena, ParamDecl);
         p->name = $1;
         p->span = span_of(@1);
@@ -316,8 +326,11 @@ param
         p->access_span = p->has_access ? span_of(@3) : p->span;
         p->dtype = $4;
         p->dtype_span = span_of(@4);
-        p->dims = $5;
-        p->is_array = $5.len > 0;
+        p->dims = $5.dims;
+        p->strides = $5.strides;
+        p->has_strides = $5.has_strides;
+        p->strides_span = span_of(@5);
+        p->is_array = $5.dims.len > 0;
         p->has_space = $6.present;
         p->space = $6.space;
         p->space_span = $6.present ? span_of(@6) : (Span){0, 0, 0};
@@ -335,6 +348,12 @@ access_opt
 shape_opt
     : %empty               { $$ = (PtrVec){0}; }
     | '[' expr_list ']'    { $$ = $2; }
+    ;
+
+param_shape_opt
+    : %empty                             { $$ = (ParamShape){{0}, {0}, false}; }
+    | '[' expr_list ']'                  { $$ = (ParamShape){$2, {0}, false}; }
+    | '[' expr_list ';' expr_list ']'    { $$ = (ParamShape){$2, $4, true}; }
     ;
 
 space_opt

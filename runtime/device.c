@@ -378,11 +378,15 @@ tessrt_status tessrt_device_interp_launch(const tessrt_kernel *k, const tessrt_a
         if (p->kind != TESSRT_PARAM_ARRAY)
             continue;
         size_t bytes = tessrt_dtype_bytes(p->dtype);
-        for (int d = 0; d < p->rank; d++) {
-            int64_t n = p->dim_params[d] >= 0 ? args[p->dim_params[d]].value.size : p->dims[d];
-            if (__builtin_mul_overflow(bytes, (size_t)n, &bytes))
-                bytes = SIZE_MAX;
-        }
+        int64_t *sizes = calloc((size_t)k->num_params + 1, sizeof *sizes);
+        if (!sizes)
+            return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "out of memory");
+        for (int j = 0; j < k->num_params; j++)
+            sizes[j] = k->params[j].kind == TESSRT_PARAM_SIZE ? args[j].value.size : 0;
+        int64_t elements = tessrt_param_elements(p, sizes);
+        free(sizes);
+        if (__builtin_mul_overflow(bytes, (size_t)elements, &bytes))
+            bytes = SIZE_MAX;
         if (bytes == 0)
             continue;
         char what[300];

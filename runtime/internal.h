@@ -77,7 +77,16 @@ typedef struct TessrtParam {
     int64_t dims[TESSRT_MAX_RANK];
     const char *dim_names[TESSRT_MAX_RANK];
     int dim_params[TESSRT_MAX_RANK];     /* the size param of a symbolic dim, else -1 */
+    bool strided;                        /* "strides" given: element i at sum i_d strides_d */
+    int64_t strides[TESSRT_MAX_RANK];    /* strided: a constant stride, or -1 */
+    const char *stride_names[TESSRT_MAX_RANK];
+    int stride_params[TESSRT_MAX_RANK];  /* the size param of a symbolic stride, else -1 */
 } TessrtParam;
+
+/* The elements an array argument spans, from the sizes of a launch
+   (sizes[i]: parameter i's value): the product of its dims, or for a
+   strided one 1 + sum (dim - 1) stride (0 when a dim is 0). */
+int64_t tessrt_param_elements(const TessrtParam *p, const int64_t *sizes);
 
 typedef enum TessrtArtifactKind { TESSRT_ARTIFACT_PTX, TESSRT_ARTIFACT_CUBIN } TessrtArtifactKind;
 

@@ -349,6 +349,31 @@ static bool load_param(Loader *ld, const cJSON *obj, const char *where, TessrtPa
                                                    : json_type_name(dim));
         }
     }
+    /* optional: one stride per dim, in elements (docs/manifest.md) */
+    const cJSON *strides = cJSON_GetObjectItemCaseSensitive(obj, "strides");
+    for (int d = 0; d < rank; d++)
+        p->stride_params[d] = -1;
+    if (strides) {
+        char field[256];
+        field_path(field, sizeof field, "%s.strides", where);
+        if (!check_item(ld, strides, WANT_ARRAY, field))
+            return false;
+        if (cJSON_GetArraySize(strides) != rank)
+            return load_fail(ld, field, "%d strides for an array of %d dims", cJSON_GetArraySize(strides), rank);
+        p->strided = true;
+        for (int d = 0; d < rank; d++) {
+            const cJSON *st = cJSON_GetArrayItem(strides, d);
+            if (json_is_int(st) && st->valuedouble >= 0) {
+                p->strides[d] = (int64_t)st->valuedouble;
+            } else if (cJSON_IsString(st) && st->valuestring && is_identifier(st->valuestring)) {
+                p->stride_names[d] = tessrt_pool_strdup(ld->pool, st->valuestring);
+                p->strides[d] = -1;
+            } else {
+                field_path(field, sizeof field, "%s.strides[%d]", where, d);
+                return load_fail(ld, field, "expected an integer >= 0 or a size name");
+            }
+        }
+    }
     return true;
 }
 
@@ -570,6 +595,16 @@ static bool load_kernel(Loader *ld, const cJSON *obj, const char *where, tessrt_
                 field_path(field, sizeof field, "%s.params[%d].shape[%d]", where, i, d);
                 return load_fail(ld, field, "'%s' is not a size parameter of kernel '%s'",
                                  p->dim_names[d], k->name);
+            }
+        }
+        for (int d = 0; p->strided && d < p->rank; d++) {
+            if (!p->stride_names[d])
+                continue;
+            p->stride_params[d] = load_resolve_size(k, p->stride_names[d]);
+            if (p->stride_params[d] < 0) {
+                field_path(field, sizeof field, "%s.params[%d].strides[%d]", where, i, d);
+                return load_fail(ld, field, "'%s' is not a size parameter of kernel '%s'",
+                                 p->stride_names[d], k->name);
             }
         }
     }

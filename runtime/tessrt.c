@@ -136,6 +136,37 @@ tessrt_status tessrt_kernel_param(const tessrt_kernel *k, int index, tessrt_para
     return TESSRT_OK;
 }
 
+int64_t tessrt_param_elements(const TessrtParam *p, const int64_t *sizes) {
+    int64_t n = 1, reach = 1;
+    for (int d = 0; d < p->rank; d++) {
+        int64_t dim = p->dim_params[d] >= 0 ? sizes[p->dim_params[d]] : p->dims[d];
+        if (dim == 0)
+            return 0;
+        if (p->strided) {
+            int64_t st = p->stride_params[d] >= 0 ? sizes[p->stride_params[d]] : p->strides[d];
+            if (__builtin_mul_overflow(dim - 1, st, &st) || __builtin_add_overflow(reach, st, &reach))
+                return INT64_MAX;
+        } else if (__builtin_mul_overflow(n, dim, &n)) {
+            return INT64_MAX;
+        }
+    }
+    return p->strided ? reach : n;
+}
+
+tessrt_status tessrt_kernel_param_strides(const tessrt_kernel *k, int index, int64_t strides[TESSRT_MAX_RANK],
+                                          const char *names[TESSRT_MAX_RANK], bool *strided) {
+    if (!k || !strides || !names || !strided || index < 0 || index >= k->num_params)
+        return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_kernel_param_strides: no parameter %d",
+                           index);
+    const TessrtParam *p = &k->params[index];
+    *strided = p->strided;
+    for (int d = 0; d < TESSRT_MAX_RANK; d++) {
+        strides[d] = d < p->rank && p->strided ? p->strides[d] : 0;
+        names[d] = d < p->rank && p->strided ? p->stride_names[d] : NULL;
+    }
+    return TESSRT_OK;
+}
+
 /* ---- artifact choice ----------------------------------------------------- */
 
 static int artifact_rank(const TessrtArtifact *a) { return (a->major * 10 + a->minor) * 2 + a->arch_specific; }

@@ -277,6 +277,12 @@ static int check_header(Run *run, int i, const char *path) {
     if (a->dtype != npy_for(p->dtype))
         return fail(EXIT_BAD_INPUT, "%s holds '%s' but parameter '%s' is %s (stored as '%s')", path,
                     npy_dtype_descr(a->dtype), p->name, type, npy_dtype_descr(npy_for(p->dtype)));
+    int64_t strides[TESSRT_MAX_RANK];
+    const char *stride_names[TESSRT_MAX_RANK];
+    bool strided = false;
+    tessrt_kernel_param_strides(run->kernel, i, strides, stride_names, &strided);
+    if (strided)   /* its memory, of any shape: the sizes come from elsewhere, the reach is checked below */
+        return 0;
     format_shape(a->shape, a->rank, shape, sizeof shape);
     if (a->rank != p->rank)
         return fail(EXIT_BAD_INPUT, "%s has shape %s but parameter '%s' is %s", path, shape, p->name,
@@ -322,22 +328,50 @@ static int read_input(Run *run, int i) {
     return 0;
 }
 
+/* The value of a dim or stride: a constant, or a bound size (-1, said, if not). */
+static int64_t dim_value(Run *run, const tessrt_param_info *p, int64_t value, const char *name) {
+    if (!name)
+        return value;
+    int s = size_param_named(run, name);
+    if (s < 0 || !run->sizes[s].known) {
+        fail(EXIT_BAD_INPUT, "cannot infer size '%s' for '%s': give it as %s=VALUE", name, p->name, name);
+        return -1;
+    }
+    return run->sizes[s].value;
+}
+
+/* The elements a strided array spans, 1 + sum (dim - 1) stride; -1 (said)
+   when a size is unknown. */
+static int64_t strided_reach(Run *run, int i, const int64_t *strides, const char **names) {
+    const tessrt_param_info *p = &run->info[i];
+    int64_t reach = 1;
+    for (int d = 0; d < p->rank; d++) {
+        int64_t n = dim_value(run, p, p->dims[d], p->dim_names[d]), st = dim_value(run, p, strides[d], names[d]);
+        if (n < 0 || st < 0)
+            return -1;
+        reach = n == 0 || reach == 0 ? 0 : reach + (n - 1) * st;
+    }
+    return reach;
+}
+
 static int create_output(Run *run, int i) {
     const tessrt_param_info *p = &run->info[i];
     int64_t shape[TESSRT_MAX_RANK];
     char err[512];
-    for (int d = 0; d < p->rank; d++) {
-        if (!p->dim_names[d]) {
-            shape[d] = p->dims[d];
-            continue;
-        }
-        int s = size_param_named(run, p->dim_names[d]);
-        if (s < 0 || !run->sizes[s].known)
-            return fail(EXIT_BAD_INPUT, "cannot infer size '%s' for output '%s': give it as %s=VALUE",
-                        p->dim_names[d], p->name, p->dim_names[d]);
-        shape[d] = run->sizes[s].value;
+    int rank = p->rank;
+    int64_t strides[TESSRT_MAX_RANK];
+    const char *stride_names[TESSRT_MAX_RANK];
+    bool strided = false;
+    tessrt_kernel_param_strides(run->kernel, i, strides, stride_names, &strided);
+    if (strided) {   /* written as its memory: a flat array of the strides' reach */
+        if ((shape[0] = strided_reach(run, i, strides, stride_names)) < 0)
+            return EXIT_BAD_INPUT;
+        rank = 1;
     }
-    if (!npy_alloc(&run->arrays[i], npy_for(p->dtype), p->rank, shape, err, sizeof err))
+    for (int d = 0; !strided && d < p->rank; d++)
+        if ((shape[d] = dim_value(run, p, p->dims[d], p->dim_names[d])) < 0)
+            return EXIT_BAD_INPUT;
+    if (!npy_alloc(&run->arrays[i], npy_for(p->dtype), rank, shape, err, sizeof err))
         return fail(EXIT_BAD_INPUT, "output '%s': %s", p->name, err);
     return 0;
 }
@@ -545,6 +579,22 @@ static int tessrun(const char *manifest_path, const char *kernel_name, int devic
                         run.info[i].name);
         else
             run.args[i] = tessrt_arg_size(run.sizes[i].value);
+    }
+    /* a strided input's file must hold every element its strides reach:
+       the kernel reads that far */
+    for (int i = 0; i < n && !code; i++) {
+        int64_t strides[TESSRT_MAX_RANK];
+        const char *stride_names[TESSRT_MAX_RANK];
+        bool strided = false;
+        if (run.info[i].kind != TESSRT_PARAM_ARRAY || run.info[i].access == TESSRT_ACCESS_OUT ||
+            tessrt_kernel_param_strides(run.kernel, i, strides, stride_names, &strided) != TESSRT_OK || !strided)
+            continue;
+        int64_t reach = strided_reach(&run, i, strides, stride_names);
+        if (reach < 0)
+            code = EXIT_BAD_INPUT;
+        else if ((size_t)reach > run.arrays[i].count)
+            code = fail(EXIT_BAD_INPUT, "%s holds %zu elements but strided '%s' reaches %lld", run.texts[i],
+                        run.arrays[i].count, run.info[i].name, (long long)reach);
     }
     if (code)
         goto out;

@@ -172,6 +172,15 @@ static cJSON *manifest_param(Writer *w, const IrKernel *k, const IrParam *p) {
         }
         cJSON_AddStringToObject(o, "space", space_name(t->space));
         cJSON_AddStringToObject(o, "access", access_name(t->access));
+        if (p->strides) {
+            cJSON *strides = cJSON_AddArrayToObject(o, "strides");
+            for (int d = 0; d < t->rank; d++) {
+                if (p->strides[d].sym)
+                    cJSON_AddItemToArray(strides, cJSON_CreateString(p->strides[d].sym));
+                else
+                    cJSON_AddItemToArray(strides, cJSON_CreateNumber((double)p->strides[d].size));
+            }
+        }
     }
     return o;
 }

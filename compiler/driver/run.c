@@ -286,6 +286,8 @@ static int run_check_header(Run *run, int i, const char *path) {
         return run_fail(RUN_EXIT_INPUT, "%s holds '%s' but parameter '%s' is %s (stored as '%s')", path,
                         npy_dtype_descr(a->dtype), p->name, type,
                         npy_dtype_descr(run_npy_dtype(t->dtype)));
+    if (p->strides)   /* its memory, of any shape; its sizes come from elsewhere (interp.c checks the reach) */
+        return 0;
     run_format_shape(a->shape, a->rank, shape, sizeof shape);
     if (a->rank != t->rank)
         return run_fail(RUN_EXIT_INPUT, "%s has shape %s but parameter '%s' is %s", path, shape, p->name,
@@ -347,23 +349,42 @@ static void run_poison(NpyArray *a, DType dtype) {
     }
 }
 
+/* The value of dim `d` (or of its stride) of parameter i, or -1 with the message said. */
+static int64_t run_dim_value(Run *run, const IrParam *p, const IrDim *dim) {
+    if (!dim->sym)
+        return dim->size;
+    int s = run_size_named(run, dim->sym);
+    if (s < 0 || !run->sizes[s].known) {
+        run_fail(RUN_EXIT_INPUT, "cannot infer size '%s' for output '%s': give it as %s=VALUE", dim->sym, p->name,
+                 dim->sym);
+        return -1;
+    }
+    return run->sizes[s].value;
+}
+
 static int run_create_output(Run *run, int i) {
     const IrParam *p = &run->kernel->params[i];
     const IrType *t = &p->value->type;
     int64_t shape[IR_MAX_RANK];
     char err[512];
-    for (int d = 0; d < t->rank; d++) {
-        if (!t->dims[d].sym) {
-            shape[d] = t->dims[d].size;
-            continue;
+    int rank = t->rank;
+    for (int d = 0; d < t->rank; d++)
+        if ((shape[d] = run_dim_value(run, p, &t->dims[d])) < 0)
+            return RUN_EXIT_INPUT;
+    if (p->strides) {
+        /* a strided output is written as its memory: a flat .npy of the
+           strides' reach, 1 + sum (dim - 1) stride */
+        int64_t reach = 1;
+        for (int d = 0; d < t->rank; d++) {
+            int64_t st = run_dim_value(run, p, &p->strides[d]);
+            if (st < 0)
+                return RUN_EXIT_INPUT;
+            reach = shape[d] == 0 || reach == 0 ? 0 : reach + (shape[d] - 1) * st;
         }
-        int s = run_size_named(run, t->dims[d].sym);
-        if (s < 0 || !run->sizes[s].known)
-            return run_fail(RUN_EXIT_INPUT, "cannot infer size '%s' for output '%s': give it as %s=VALUE",
-                            t->dims[d].sym, p->name, t->dims[d].sym);
-        shape[d] = run->sizes[s].value;
+        shape[0] = reach;
+        rank = 1;
     }
-    if (!npy_alloc(&run->arrays[i], run_npy_dtype(t->dtype), t->rank, shape, err, sizeof err))
+    if (!npy_alloc(&run->arrays[i], run_npy_dtype(t->dtype), rank, shape, err, sizeof err))
         return run_fail(RUN_EXIT_INPUT, "output '%s': %s", p->name, err);
     run_poison(&run->arrays[i], t->dtype);
     return 0;
@@ -478,6 +499,7 @@ static int run_bind(Run *run, const RunOptions *opt) {
                 run->args[i].int_value = run->sizes[i].value;
         } else if (p->kind == PARAM_ARRAY) {
             run->args[i].data = run->arrays[i].data;
+            run->args[i].count = (int64_t)run->arrays[i].count;
             for (int d = 0; d < run->arrays[i].rank && d < IR_MAX_RANK; d++)
                 run->args[i].shape[d] = run->arrays[i].shape[d];
         }

@@ -214,6 +214,10 @@ typedef struct ParamDecl {
     DType dtype;
     Span dtype_span;
     PtrVec dims;             /* Node*: N_INT, N_NAME, or any expression */
+    bool has_strides;        /* written as [dims; strides] */
+    PtrVec strides;          /* Node*: a size name or a constant, one per dim */
+    Span strides_span;
+    Dim stride_dims[MAX_RANK];   /* sema: each stride, a size symbol or a constant */
     bool has_space;
     MemSpace space;
     Span space_span;

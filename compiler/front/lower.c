@@ -1213,6 +1213,13 @@ static IrKernel *lower_kernel(Arena *arena, Kernel *k, bool debug) {
         p->value = holder->args[0];
         p->value->arg_of = NULL;
         p->value->name = decl->name;
+        if (decl->has_strides) {
+            p->strides = ARENA_ARRAY(&kernel->arena, IrDim, decl->dims.len + 1);
+            for (int d = 0; d < decl->dims.len; d++) {
+                const Dim *st = &decl->stride_dims[d];
+                p->strides[d] = st->sym ? (IrDim){.sym = st->sym->name} : (IrDim){.size = st->size};
+            }
+        }
     }
     for (int i = 0; i < k->sizes.len; i++) {
         Symbol *sym = k->sizes.items[i];

@@ -2397,6 +2397,41 @@ static void check_params(Sema *s, Kernel *k, Scope *scope) {
             }
             t.dims[d] = (Dim){.size = size};
         }
+        /* Strides, one per dim, in elements: a size name (new ones are
+           sizes, passed at launch) or a constant >= 0. */
+        if (p->has_strides && p->strides.len != p->dims.len) {
+            diag_error(p->strides_span, "array '%s' has %d dims and %d strides; give one stride per dim", p->name,
+                       p->dims.len, p->strides.len);
+            dims_ok = false;
+        }
+        for (int d = 0; p->has_strides && dims_ok && d < p->strides.len; d++) {
+            Node *st = p->strides.items[d];
+            if (st->kind == N_NAME) {
+                Symbol *found = scope_lookup(scope, st->name);
+                if (!found) {
+                    found = declare(s, scope, SYM_SIZE, st->name, st->span);
+                    found->type = type_scalar(DT_I32);
+                    found->index = k->sizes.len;
+                    ptrvec_push(s->arena, &k->sizes, found);
+                }
+                st->sym = found;
+                if (found->kind == SYM_SIZE) {
+                    st->type = type_scalar(DT_I32);
+                    p->stride_dims[d] = (Dim){.sym = found};
+                    continue;
+                }
+            }
+            int64_t v;
+            if (!expect_const_int(s, scope, st, "an array stride (a size name or a constant)", &v)) {
+                dims_ok = false;
+                continue;
+            }
+            if (v < 0) {
+                diag_error(st->span, "an array stride must be 0 or more, got %lld", (long long)v);
+                dims_ok = false;
+            }
+            p->stride_dims[d] = (Dim){.size = v};
+        }
         /* Static dims whose element count or byte size overflows 64 bits
            would wrap the kernel's index arithmetic. */
         int64_t bytes = dtype_bytes(p->dtype), limit = INT64_MAX;

@@ -70,6 +70,13 @@ void llvm_memory_param(Lowering *L, const IrParam *param, LLVMValueRef arg) {
     r->base = arg;
     r->offset = llvm_kernel_i64(L, 0);
     ref_dense(L, r, &param->value->type);
+    /* Declared strides (sizes are i32, so their products fit i64); only a
+       constant 1 is a unit stride, which vector accesses need (their
+       alignment is still checked at run time). */
+    for (int d = 0; param->strides && d < param->value->type.rank; d++) {
+        r->dims[d].stride = LLVMBuildSExt(L->b, size_value(L, &param->strides[d]), L->i64, "");
+        r->dims[d].unit_stride = !param->strides[d].sym && param->strides[d].size == 1;
+    }
 }
 
 void llvm_memory_alloc(Lowering *L, IrOp *op) {

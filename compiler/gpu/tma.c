@@ -95,8 +95,8 @@ static bool source_dims(const IrKernel *kernel, const IrValue *src, SourceDims *
     for (int i = 0; i < kernel->num_params; i++)
         if (kernel->params[i].kind == PARAM_ARRAY && kernel->params[i].value == cur)
             out->param = i;
-    if (out->param < 0 || cur->type.space != SPACE_GLOBAL)
-        return false;
+    if (out->param < 0 || cur->type.space != SPACE_GLOBAL || kernel->params[out->param].strides)
+        return false;   /* a declared stride need not meet TMA's 16-byte rule: no TMA copy of it */
     out->rank = rank;
     memcpy(out->coord, coord, sizeof coord);
     memcpy(out->tile_dim, tile_dim, sizeof tile_dim);

@@ -1753,6 +1753,30 @@ static void bind_params(Interp *I, const InterpArg *args, int num_args) {
         m->elem_bytes = dtype_bytes(t->dtype);
         m->rank = t->rank;
         m->count = 1;
+        if (p->strides) {
+            /* element (i_0, ...) at sum i_d stride_d: the buffer holds the
+               reach, 1 + sum (dim_d - 1) stride_d (0 when a dim is empty) */
+            int64_t reach = 1;
+            for (int d = 0; d < t->rank; d++) {
+                int64_t n = t->dims[d].sym ? size_arg(I, args, t->dims[d].sym) : t->dims[d].size;
+                int64_t st = p->strides[d].sym ? size_arg(I, args, p->strides[d].sym) : p->strides[d].size;
+                m->shape[d] = n;
+                m->stride[d] = st;
+                if (n == 0)
+                    reach = 0;
+                else if (reach > 0)
+                    reach += (n - 1) * st;
+            }
+            if (args[i].count > 0 && reach > args[i].count)
+                launch_fail(I, "strided array '%s' reaches element %lld of its buffer, which has %lld", p->name,
+                            (long long)reach - 1, (long long)args[i].count);
+            m->count = reach;
+            m->data = args[i].data;
+            if (!m->data && m->count > 0)
+                launch_fail(I, "array '%s' has no memory", p->name);
+            ref_of_memory(&slot->ref, m);
+            continue;
+        }
         for (int d = t->rank - 1; d >= 0; d--) {
             int64_t want = t->dims[d].sym ? size_arg(I, args, t->dims[d].sym) : t->dims[d].size;
             if (args[i].shape[d] != want)

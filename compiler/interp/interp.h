@@ -26,6 +26,10 @@ typedef struct InterpArg {
        shape must agree with the parameter's type and the sizes passed. */
     void *data;
     int64_t shape[IR_MAX_RANK];
+    /* PARAM_ARRAY with strides (IrParam.strides): the buffer's elements, which
+       must cover the strides' reach; shape is then not read. 0: unknown (a
+       device pointer), not checked. */
+    int64_t count;
     /* PARAM_SCALAR of a float dtype */
     double float_value;
     /* PARAM_SCALAR of an integer or bool dtype, and PARAM_SIZE */

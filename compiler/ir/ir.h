@@ -169,6 +169,8 @@ typedef struct IrParam {
     const char *name;
     IrParamKind kind;
     IrValue *value;          /* ARRAY: ref to the whole array; SCALAR/SIZE: rank-0 tile */
+    IrDim *strides;          /* ARRAY: one per dim, in elements (a size's name or a constant);
+                                NULL: row-major, the last dim contiguous */
 } IrParam;
 
 typedef struct IrCParam {

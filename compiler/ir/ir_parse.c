@@ -1245,6 +1245,26 @@ static void parse_params(Parser *P) {
             value->type = parse_type(P);
             value->name = name_tok.text;
             param->value = value;
+            if (param->kind == PARAM_ARRAY && accept_keyword(P, "strides")) {
+                /* strides := 'strides' '[' (IDENT | INT) (',' (IDENT | INT))* ']', one per dim */
+                Span at = P->tok.span;
+                int rank = value->type.rank, n = 0;
+                param->strides = ARENA_ARRAY(&P->kernel->arena, IrDim, rank + 1);
+                expect_punct(P, '[');
+                do {
+                    if (n == rank)
+                        parse_error(P, P->tok.span, "%s out of range", "a stride count");
+                    if (P->tok.kind == TOK_IDENT) {
+                        param->strides[n++] = (IrDim){.sym = P->tok.text};
+                        advance(P);
+                    } else {
+                        param->strides[n++] = (IrDim){.size = parse_int(P, 0, INT64_MAX, "a stride")};
+                    }
+                } while (accept_punct(P, ','));
+                expect_punct(P, ']');
+                if (n != rank)
+                    parse_error(P, at, "%s out of range", "a stride count");
+            }
             define_value(P, &name_tok, value);
             ptrvec_push(P->scratch, &params, param);
         } while (accept_punct(P, ','));

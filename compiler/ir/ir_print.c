@@ -492,6 +492,16 @@ void ir_print_kernel(const IrKernel *kernel, FILE *out) {
             print_type(&p->value->type, out);
         else
             fputs("?", out);
+        if (p->strides && p->value) {
+            fputs(" strides [", out);
+            for (int d = 0; d < p->value->type.rank; d++) {
+                if (p->strides[d].sym)
+                    fprintf(out, "%s%s", d ? ", " : "", p->strides[d].sym);
+                else
+                    fprintf(out, "%s%" PRId64, d ? ", " : "", p->strides[d].size);
+            }
+            fputc(']', out);
+        }
     }
     fputs(")\n    grid (", out);
     for (int i = 0; i < kernel->grid_rank && i < 3; i++) {

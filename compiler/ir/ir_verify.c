@@ -867,6 +867,15 @@ static bool verify_params(Verifier *V) {
             if (v->type.kind != IRT_REF || v->type.space != SPACE_GLOBAL)
                 return fail(V, NULL, "array parameter '%s' must be a ref @global, found %s", p->name,
                             type_text(V, &v->type));
+            for (int d = 0; p->strides && d < v->type.rank; d++) {
+                const char *sym = p->strides[d].sym;
+                bool found = false;
+                for (int j = 0; sym && j < kernel->num_params; j++)
+                    found |= kernel->params[j].kind == PARAM_SIZE && strcmp(kernel->params[j].name, sym) == 0;
+                if (sym ? !found : p->strides[d].size < 0)
+                    return fail(V, NULL, "array parameter '%s': stride %d must be a size parameter or a constant >= 0",
+                                p->name, d);
+            }
             break;
         case PARAM_SCALAR:
             if (v->type.kind != IRT_TILE || v->type.rank != 0)

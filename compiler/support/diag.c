@@ -331,6 +331,8 @@ static const struct {
     {"E0566", "'reverse' of %s() is true or false, known at compile time"},
     {"E0567", "flip() reverses a tile along an axis; give it a tile, not a scalar"},
     {"E0568", "flip() of a rank-%d tile needs 'axis = K'"},
+    {"E0569", "array '%s' has %d dims and %d strides; give one stride per dim"},
+    {"E0570", "an array stride must be 0 or more, got %lld"},
     {"E0552", "%s() scans along an axis; give it a tile of rank 1 or more, not a scalar"},
     {"E0541", "a gathered place cannot be indexed again; index the tiles of indices instead"},
     {"E0542", "gather and scatter with index tiles use global memory only (not yet an @%s ref)"},
@@ -527,6 +529,7 @@ static const struct {
     {"E0927", "'permute' of %s gives %s, not %s"},
     {"E0928", "'flip' along axis %d of %s, which has no such axis"},
     {"E0929", "'flip' of %s gives %s, not %s"},
+    {"E0930", "array parameter '%s': stride %d must be a size parameter or a constant >= 0"},
     {"W0001", "this expression's value is unused"},
     {"W0002", "no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped"},
 };

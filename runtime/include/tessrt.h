@@ -149,6 +149,15 @@ typedef struct tessrt_param_info {
 tessrt_status tessrt_kernel_param(const tessrt_kernel *kernel, int index,
                                   tessrt_param_info *info);
 
+/* An array parameter declared with strides (docs/language.md 4.3): *strided,
+   and per dim the stride in elements (strides[d]) or, when names[d] is not
+   NULL, the size parameter that gives it at launch. Its argument spans
+   1 + sum (dim_d - 1) stride_d elements. Not strided: row-major, *strided
+   false. */
+tessrt_status tessrt_kernel_param_strides(const tessrt_kernel *kernel, int index,
+                                          int64_t strides[TESSRT_MAX_RANK],
+                                          const char *names[TESSRT_MAX_RANK], bool *strided);
+
 /* ---- launch arguments --------------------------------------------------- */
 
 typedef enum tessrt_arg_kind {

@@ -636,6 +636,40 @@ def fp8_matmul_e5m2(rng):
     return fp8_matmul_case(rng, "f8e5m2")
 
 
+@case("strided-transpose", example("strided_transpose.tess"), kernel="transpose")
+def strided_transpose(rng):
+    # x is the transpose of a row-major [M, N] buffer; N, M not multiples of the blocks
+    n, m = 70, 45
+    buf = rng.standard_normal((m, n))
+    x = array_in("x", "f32", buf.reshape(-1))
+    y = array_out("y", "f32")
+    y.exact = True
+
+    def ref():
+        return {"y": f(x).reshape(m, n).T}
+    return [x, y, size("N", n), size("M", m)], ref
+
+
+@case("strided-sub-scale", example("strided_transpose.tess"), kernel="sub_scale")
+def strided_sub_scale(rng):
+    # x: rows of R x C inside a wider buffer (row stride ldx); y likewise
+    # (ldy): written as its memory, a flat array of its strides' reach,
+    # elements past each row's C never written (poisoned, so compared as NaN)
+    r, c, ldx, ldy = 37, 100, 132, 104
+    buf = rng.standard_normal(ldx * (r - 1) + c)
+    x = array_in("x", "f32", buf)
+    y = array_out("y", "f32")
+    y.exact = True
+    alpha = 1.75
+
+    def ref():
+        out = np.full(ldy * (r - 1) + c, np.nan)
+        for i in range(r):
+            out[i * ldy:i * ldy + c] = (np.float32(alpha) * f(x)[i * ldx:i * ldx + c].astype(np.float32)).astype(np.float64)
+        return {"y": out}
+    return [x, y, scalar("alpha", alpha), size("R", r), size("C", c), size("ldx", ldx), size("ldy", ldy)], ref
+
+
 def attention_case(rng, B, S, T, H, D, causal=False, scale=None):
     """Random q [B,S,H,D], k and v [B,T,H,D] in f16, o out, and the reference
     (scale: 1 / sqrt(D) unless given)."""

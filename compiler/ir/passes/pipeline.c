@@ -13,7 +13,7 @@
  * Leaves behind: the original loads' address ops, unused (DCE).
  *
  * A load at the top level of a `for` body with a positive constant step,
- * from a global `in` array, without an `other`, of a rank-2 f16 or bf16
+ * from a global `in` array (not one declared with strides), without an `other`, of a rank-2 f16 or bf16
  * tile that only tensor-core dots read (as either operand, or transposed
  * as the second), whose operands are computed from the induction variable,
  * loop invariants and pure ops of the body, becomes a ring of `stages`
@@ -211,6 +211,15 @@ static IrValue *next_slot(IrKernel *kernel, IrOp *before, Span loc, IrValue *slo
     return loop_new_op(kernel, before, loc, IR_SELECT, &i32, wrap, zero, up)->results[0];
 }
 
+/* Whether `root` is an array parameter declared with strides: its rows need
+   not be 16-byte aligned, which the ring's 16-byte copies require. */
+static bool strided_param(const IrKernel *kernel, const IrValue *root) {
+    for (int i = 0; i < kernel->num_params; i++)
+        if (kernel->params[i].value == root)
+            return kernel->params[i].strides != NULL;
+    return false;
+}
+
 static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages) {
     IrBlock *body = loop->body;
     int64_t step;
@@ -229,7 +238,8 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages) {
         const IrValue *root = loop_root_ref(ref);
         const IrType *t = &op->results[0]->type;
         if (ref->type.space != SPACE_GLOBAL || root->type.access != ACCESS_IN || root->def || t->rank != 2 ||
-            (t->dtype != DT_F16 && t->dtype != DT_BF16) || (t->dims[1].size * 2) % 16 != 0)
+            (t->dtype != DT_F16 && t->dtype != DT_BF16) || (t->dims[1].size * 2) % 16 != 0 ||
+            strided_param(kernel, root))
             continue;
         int uses = 0;
         if (!only_dots_read(body, op->results[0], &uses) || uses == 0)

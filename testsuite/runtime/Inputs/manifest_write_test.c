@@ -149,11 +149,11 @@ static int cmd_write(const char *dir) {
     static const char *const m64[] = {"M", NULL};
     static const int64_t sizes64[] = {0, 64};
     IrParam params[5] = {
-        {"x", PARAM_ARRAY, value(ref_type(DT_F32, 2, mn, NULL, ACCESS_IN))},
-        {"o", PARAM_ARRAY, value(ref_type(DT_F16, 2, m64, sizes64, ACCESS_OUT))},
-        {"alpha", PARAM_SCALAR, value(scalar_type(DT_F32))},
-        {"M", PARAM_SIZE, value(scalar_type(DT_I32))},
-        {"N", PARAM_SIZE, value(scalar_type(DT_I32))},
+        {"x", PARAM_ARRAY, value(ref_type(DT_F32, 2, mn, NULL, ACCESS_IN)), NULL},
+        {"o", PARAM_ARRAY, value(ref_type(DT_F16, 2, m64, sizes64, ACCESS_OUT)), NULL},
+        {"alpha", PARAM_SCALAR, value(scalar_type(DT_F32)), NULL},
+        {"M", PARAM_SIZE, value(scalar_type(DT_I32)), NULL},
+        {"N", PARAM_SIZE, value(scalar_type(DT_I32)), NULL},
     };
     IrCParam cparams[2] = {{"BLOCK", false, 128, 0}, {"EPS", true, 0, 0.5}};
     IrKernel k1;
@@ -181,8 +181,8 @@ static int cmd_write(const char *dir) {
     /* mixed(buf: f16[N] inout, N): grid ((N - 1) / 4 + 1, min(N, 7) * 2, max(N % 5, 1)) */
     static const char *const n1[] = {"N"};
     IrParam params2[2] = {
-        {"buf", PARAM_ARRAY, value(ref_type(DT_F16, 1, n1, NULL, ACCESS_INOUT))},
-        {"N", PARAM_SIZE, value(scalar_type(DT_I32))},
+        {"buf", PARAM_ARRAY, value(ref_type(DT_F16, 1, n1, NULL, ACCESS_INOUT)), NULL},
+        {"N", PARAM_SIZE, value(scalar_type(DT_I32)), NULL},
     };
     IrKernel k2;
     memset(&k2, 0, sizeof k2);
@@ -300,9 +300,9 @@ static bool eval_ref(const GridExpr *e, const int64_t *sizes, int64_t *out) {
 static int cmd_roundtrip(const char *dir, unsigned seed, int count) {
     rng_state = seed;
     IrParam params[3] = {
-        {"A", PARAM_SIZE, value(scalar_type(DT_I32))},
-        {"B", PARAM_SIZE, value(scalar_type(DT_I32))},
-        {"C", PARAM_SIZE, value(scalar_type(DT_I32))},
+        {"A", PARAM_SIZE, value(scalar_type(DT_I32)), NULL},
+        {"B", PARAM_SIZE, value(scalar_type(DT_I32)), NULL},
+        {"C", PARAM_SIZE, value(scalar_type(DT_I32)), NULL},
     };
     IrKernel *ks = calloc((size_t)count, sizeof *ks);
     ManifestKernel *mks = calloc((size_t)count, sizeof *mks);
