@@ -700,11 +700,6 @@ static bool check_static_slice(Sema *s, Scope *scope, Node *item, int64_t dim, c
    type is a ref of that shape; loads gather, stores scatter. */
 static Type *check_gather_index(Sema *s, Scope *scope, Node *node, const Type *ref) {
     (void)s, (void)scope;
-    if (ref->space != SPACE_GLOBAL) {
-        diag_error(node->span, "gather and scatter with index tiles use global memory only (not yet an @%s ref)",
-                   ref->space == SPACE_SHARED ? "shared" : "local");
-        return set_type(node, type_error());
-    }
     Type shape = {.kind = TY_TILE, .rank = 0};
     int count = 0;
     for (int i = 0; i < node->items.len; i++) {

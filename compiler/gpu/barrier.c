@@ -467,6 +467,9 @@ static void walk_op(Barriers *B, IrOp *op) {
     case IR_LOAD:
     case IR_STORE:
     case IR_ATOMIC:
+    case IR_GATHER:
+    case IR_SCATTER:
+    case IR_SCATTER_ATOMIC:   /* indexed: any element, any thread's */
         if (shared_ref(op->operands[0])) {
             place(B, p, NULL, BARRIER_BEFORE_WRITE, "before an access of an alloc: earlier phases' accesses");
             access_any(B, "after an access of an alloc");

@@ -996,7 +996,9 @@ void llvm_memory_gather(Lowering *L, IrOp *op) {
         index[d] = llvm_kernel_operand(L, op, 1 + d);
     Tile *mask = op->has_mask ? llvm_kernel_operand(L, op, next++) : NULL;
     Tile *other = op->has_other ? llvm_kernel_operand(L, op, next++) : NULL;
-    bool ordered = indexed_needs_order(L, op);
+    bool shared = r->space == SPACE_SHARED;   /* barrier.c orders it with the alloc's other accesses */
+    bool ordered = !shared && indexed_needs_order(L, op);
+    shared_phase(L, op, r);
     if (ordered)
         block_barrier(L);
     for (int64_t reg = 0; reg < t->num_regs; reg++) {
@@ -1008,8 +1010,8 @@ void llvm_memory_gather(Lowering *L, IrOp *op) {
             pred = llvm_kernel_and(L, pred, mask->regs[reg]);
         LLVMValueRef fallback = other ? other->regs[reg] : zero_of(L, r->dtype);
         LLVMValueRef ptr = element_ptr(L, r, coords);
-        t->regs[reg] = pred ? predicated(L, false, r->readonly, r->dtype, ptr, 0, pred, fallback)
-                            : guarded_load(L, r, ptr, NULL, fallback);
+        t->regs[reg] = pred && !shared ? predicated(L, false, r->readonly, r->dtype, ptr, 0, pred, fallback)
+                                       : guarded_load(L, r, ptr, pred, fallback);
     }
     if (ordered)
         block_barrier(L);
@@ -1030,7 +1032,9 @@ void llvm_memory_scatter(Lowering *L, IrOp *op) {
     Tile *mask = op->has_mask ? llvm_kernel_operand(L, op, 2 + rank) : NULL;
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
     LLVMValueRef unique = LLVMIsAConstantInt(ti->unique) && LLVMConstIntGetZExtValue(ti->unique) == 1 ? NULL : ti->unique;
-    bool ordered = indexed_needs_order(L, op);
+    bool shared = r->space == SPACE_SHARED;
+    bool ordered = !shared && indexed_needs_order(L, op);
+    shared_phase(L, op, r);
     if (ordered)
         block_barrier(L);
     for (int64_t reg = 0; reg < t->num_regs; reg++) {
@@ -1042,10 +1046,10 @@ void llvm_memory_scatter(Lowering *L, IrOp *op) {
             m = llvm_kernel_and(L, m, mask->regs[reg]);
         LLVMValueRef ptr = element_ptr(L, r, coords);
         if (op->opcode == IR_SCATTER) {
-            if (m)
+            if (m && !shared)
                 predicated(L, true, false, r->dtype, ptr, 0, m, t->regs[reg]);
             else
-                guarded_store(L, r, ptr, NULL, t->regs[reg]);
+                guarded_store(L, r, ptr, m, t->regs[reg]);
             continue;
         }
         guarded_atomic(L, op->combine, r->dtype, ptr, t->regs[reg], m);

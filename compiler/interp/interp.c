@@ -1334,10 +1334,17 @@ static void exec_gather(Interp *I, const Instr *in) {
     const Elem *other = op->has_other ? I->slots[in->in[next++]].e : NULL;
     for (int64_t e = 0; e < r->n; e++) {
         int64_t offset;
-        if ((mask && !mask[e].i) || !indexed_offset(ref, indices, e, &offset))
+        if ((mask && !mask[e].i) || !indexed_offset(ref, indices, e, &offset)) {
             r->e[e] = other ? other[e] : (Elem){0};
-        else
-            read_run(ref->mem->dtype, ref->mem->data, offset, 1, 1, &r->e[e]);
+            continue;
+        }
+        if (ref->mem->shared) {   /* as a load of it: landed and written (docs/interpreter.md) */
+            shared_readable(I, op, ref->mem, offset,
+                            "read of shared memory before the async copy into it was waited for",
+                            "read of shared memory that nothing wrote");
+            ref->mem->read_epoch[offset] = I->wait_epoch;
+        }
+        read_run(ref->mem->dtype, ref->mem->data, offset, 1, 1, &r->e[e]);
     }
 }
 
@@ -1364,6 +1371,16 @@ static void exec_scatter(Interp *I, const Instr *in) {
         if ((mask && !mask[e].i) || !indexed_offset(ref, indices, e, &offset))
             continue;
         Elem v = value->e[e];
+        if (mem->shared) {
+            /* the block's own buffer: its element is this program's (no
+               writer across programs), written once the scatter is; an
+               atomic reads the old value first */
+            if (atomic)
+                shared_readable(I, op, mem, offset, "read of shared memory before the async copy into it was waited for",
+                                "read of shared memory that nothing wrote");
+            else if (mem->written[offset] & SHARED_PENDING)
+                element_fail(I, op, mem, offset, "write of shared memory while an async copy into it is in flight");
+        }
         if (!atomic) {
             if (mem->scattered[offset] == stamp) {
                 char where[256];
@@ -1373,11 +1390,15 @@ static void exec_scatter(Interp *I, const Instr *in) {
                             "atomic_max or atomic_min to combine them", (long long)e, where);
             }
             mem->scattered[offset] = stamp;
-            note_write(I, op, mem, offset, false);
+            if (mem->shared)
+                mem->written[offset] = SHARED_WRITTEN;
+            else
+                note_write(I, op, mem, offset, false);
             write_run(mem->dtype, mem->data, offset, 1, 1, &v);
             continue;
         }
-        note_write(I, op, mem, offset, true);
+        if (!mem->shared)
+            note_write(I, op, mem, offset, true);
         atomic_combine(mem, op->combine, offset, v);
     }
 }

@@ -402,8 +402,6 @@ static bool verify_indexed(Verifier *V, const IrOp *op) {
     int want = 1 + rank + !gather + op->has_mask + (gather && op->has_other);
     if (!want_operands(V, op, want, want) || !want_results(V, op, gather ? 1 : 0, gather ? 1 : 0))
         return false;
-    if (ref->type.space != SPACE_GLOBAL)
-        return fail(V, op, "'%s' needs a @global ref, found %s", name, type_text(V, &ref->type));
     const IrType *tile = gather ? &op->results[0]->type : &op->operands[1 + rank]->type;
     if (tile->kind != IRT_TILE || tile->dtype != ref->type.dtype)
         return fail(V, op, "'%s' of %s needs a %s tile, found %s", name, type_text(V, &ref->type),

@@ -335,7 +335,7 @@ static const struct {
     {"E0570", "an array stride must be 0 or more, got %lld"},
     {"E0552", "%s() scans along an axis; give it a tile of rank 1 or more, not a scalar"},
     {"E0541", "a gathered place cannot be indexed again; index the tiles of indices instead"},
-    {"E0542", "gather and scatter with index tiles use global memory only (not yet an @%s ref)"},
+    /* E0542 retired: gather and scatter take @shared refs too */
     {"E0543", "an index with integer tiles takes a tile or a scalar in every dim; a whole dim is an iota (x[rows[:, None], iota(D)[None, :]])"},
     {"E0544", "an index tile must be i32 (or i8, i16, u8, u16), got %s; cast with 'as i32'"},
     {"E0545", "the index tiles' shapes do not broadcast together (%s and %s)"},
@@ -514,7 +514,7 @@ static const struct {
     {"E0910", "'%s' needs integer operands, found %s"},
     {"E0911", "'bitcast' keeps the shape and the width: %s cannot become %s"},
     {"E0912", "'%s' needs a ref first"},
-    {"E0913", "'%s' needs a @global ref, found %s"},
+    /* E0913 retired: gather and scatter take @shared refs too */
     {"E0914", "'%s' of %s needs a %s tile, found %s"},
     {"E0915", "'%s' index %d must be an i32 tile of shape %s, found %s"},
     {"E0916", "'scatter_atomic' needs add, max or min of a numeric dtype"},

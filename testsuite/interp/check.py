@@ -670,6 +670,28 @@ def strided_sub_scale(rng):
     return [x, y, scalar("alpha", alpha), size("R", r), size("C", c), size("ldx", ldx), size("ldy", ldy)], ref
 
 
+@case("shared-gather-scatter", inputs("shared_gather.tess"), kernel="shared_hist")
+def shared_gather_scatter(rng):
+    # N not a multiple of the block: the last block's missing values read -1 and count nowhere
+    n, block, bins = 1000, 256, 16
+    g = (n + block - 1) // block
+    xv = rng.integers(0, 1000, n)
+    tv = rng.standard_normal(64)
+    x, table = array_in("x", "i32", xv), array_in("table", "f32", tv)
+    outs = [array_out("h", "i32"), array_out("y", "f32"), array_out("r", "i32")]
+    for o in outs:
+        o.exact = True
+
+    def ref():
+        h = np.zeros((g, bins), np.int64)
+        for i, v in enumerate(xv):
+            h[i // block, v & (bins - 1)] += 1
+        padded = np.concatenate([xv, np.full(g * block - n, -1)])
+        r = np.concatenate([padded[k * block:(k + 1) * block][::-1] for k in range(g)])[:n]
+        return {"h": h, "y": f(table)[(xv * 7) & 63], "r": r}
+    return [x, table] + outs + [size("G", g)], ref
+
+
 def attention_case(rng, B, S, T, H, D, causal=False, scale=None):
     """Random q [B,S,H,D], k and v [B,T,H,D] in f16, o out, and the reference
     (scale: 1 / sqrt(D) unless given)."""
