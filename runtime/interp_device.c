@@ -419,6 +419,7 @@ static tessrt_status interp_device_launch(void *handle, const tessrt_arg *args, 
         const IrType *t = &p->value->type;
         if (p->kind == PARAM_ARRAY) {
             iargs[i].data = (void *)(uintptr_t)args[i].value.pointer;
+            iargs[i].count = -1;   /* a pointer: its memory unknown here (device.c checked the range) */
             for (int d = 0; d < t->rank; d++)
                 iargs[i].shape[d] = t->dims[d].sym ? interp_device_size(k, args, t->dims[d].sym)
                                                    : t->dims[d].size;

@@ -349,7 +349,12 @@ static int64_t strided_reach(Run *run, int i, const int64_t *strides, const char
         int64_t n = dim_value(run, p, p->dims[d], p->dim_names[d]), st = dim_value(run, p, strides[d], names[d]);
         if (n < 0 || st < 0)
             return -1;
-        reach = n == 0 || reach == 0 ? 0 : reach + (n - 1) * st;
+        if (n == 0 || reach == 0)
+            reach = 0;
+        else if (__builtin_mul_overflow(n - 1, st, &st) || __builtin_add_overflow(reach, st, &reach)) {
+            fail(EXIT_BAD_INPUT, "strided '%s' reaches past 2^63 elements", p->name);
+            return -1;
+        }
     }
     return reach;
 }

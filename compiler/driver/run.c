@@ -379,7 +379,10 @@ static int run_create_output(Run *run, int i) {
             int64_t st = run_dim_value(run, p, &p->strides[d]);
             if (st < 0)
                 return RUN_EXIT_INPUT;
-            reach = shape[d] == 0 || reach == 0 ? 0 : reach + (shape[d] - 1) * st;
+            if (shape[d] == 0 || reach == 0)
+                reach = 0;
+            else if (__builtin_mul_overflow(shape[d] - 1, st, &st) || __builtin_add_overflow(reach, st, &reach))
+                return run_fail(RUN_EXIT_INPUT, "output '%s' reaches past 2^63 elements", p->name);
         }
         shape[0] = reach;
         rank = 1;

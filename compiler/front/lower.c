@@ -163,8 +163,13 @@ static IrValue *emit_reduce(Lower *L, Span loc, IrCombine combine, IrValue *v, i
    alias an inside one. */
 static IrValue *pick_element(Lower *L, Span at, IrValue *v, int d, Node *index_node) {
     DType dtype = v->type.dtype;
-    if (dtype == DT_BOOL || dtype_is_fp8(dtype))   /* picked as i32 or f32, exactly */
-        v = emit_cast(L, at, v, dtype == DT_BOOL ? DT_I32 : DT_F32);
+    if (dtype == DT_BOOL)   /* picked as an i32, exactly */
+        v = emit_cast(L, at, v, DT_I32);
+    if (dtype_is_fp8(dtype)) {   /* picked as its bits: an infinity or a NaN stays what it is */
+        IrType bits = v->type;
+        bits.dtype = DT_U8;
+        v = emit(L, IR_BITCAST, at, bits, 1, &v);
+    }
     IrType full = v->type, wide = v->type;
     wide.dtype = DT_I64;
     int64_t n = full.dims[d].size;
@@ -192,6 +197,11 @@ static IrValue *pick_element(Lower *L, Span at, IrValue *v, int d, Node *index_n
                                                  : (ConstValue){.known = true};
     IrValue *rest = emit_const(L, at, full, zero);
     IrValue *picked = emit_reduce(L, at, COMBINE_ADD, emit(L, IR_SELECT, at, full, 3, (IrValue *[]){match, v, rest}), d);
+    if (dtype_is_fp8(dtype)) {
+        IrType t = picked->type;
+        t.dtype = dtype;
+        return emit(L, IR_BITCAST, at, t, 1, &picked);
+    }
     if (picked->type.dtype != dtype)
         picked = emit_cast(L, at, picked, dtype);
     return picked;

@@ -1361,7 +1361,7 @@ static Type check_sign(Sema *s, Scope *scope, Node *node, const CallArgs *args) 
     if (!expect_arg_count(node, args, 1, 1))
         return type_error();
     Type *a = check_value(s, scope, args->positional[0]);
-    if (is_error(a))
+    if (is_error(a) || fp8_call_operand(a, node))
         return type_error();
     if (a->dtype == DT_BOOL) {
         diag_error(node->span, "sign() needs a numeric tile, got %s", type_str(a));
@@ -2421,8 +2421,8 @@ static void check_params(Sema *s, Kernel *k, Scope *scope) {
                 dims_ok = false;
                 continue;
             }
-            if (v < 0) {
-                diag_error(st->span, "an array stride must be 0 or more, got %lld", (long long)v);
+            if (v < 0 || v > INT32_MAX) {   /* a size's range: sizes and strides are i32 at launch */
+                diag_error(st->span, "an array stride must be 0 to 2^31 - 1, got %lld", (long long)v);
                 dims_ok = false;
             }
             p->stride_dims[d] = (Dim){.size = v};

@@ -66,7 +66,8 @@ void llvm_debug_print(Lowering *L, IrOp *op) {
             used += snprintf(fmt + used, sizeof fmt - (size_t)used, "%s%%d", d ? ", " : "");
         used += snprintf(fmt + used, sizeof fmt - (size_t)used, ")");
     }
-    snprintf(fmt + used, sizeof fmt - (size_t)used, t ? (dtype == DT_F64 ? " %s: %%.17g\n" : is_float ? " %s: %%.9g\n" : " %s: %%lld\n")
+    snprintf(fmt + used, sizeof fmt - (size_t)used, t ? (dtype == DT_F64 ? " %s: %%.17g\n" : is_float ? " %s: %%.9g\n" :
+                                                          dtype == DT_U64 ? " %s: %%llu\n" : " %s: %%lld\n")
                                                       : " %s\n", label);
     /* the argument buffer: pid x, y, z, the indices (i32), the value (f64 or i64, 8-aligned) */
     LLVMTypeRef fields[3 + IR_MAX_RANK + 1];
@@ -114,6 +115,8 @@ void llvm_debug_print(Lowering *L, IrOp *op) {
                            LLVMBuildStructGEP2(L->b, args_type, buffer, (unsigned)f++, ""));
         if (t) {
             LLVMValueRef v = t->regs[r];
+            if (dtype_is_fp8(dtype))   /* its bits in an i8: the value as an f32 first */
+                v = llvm_math_cast(L, v, dtype, DT_F32);
             v = is_float ? (dtype == DT_F64 ? v : LLVMBuildFPExt(L->b, v, L->f64, ""))
                 : dtype == DT_I64 ? v
                 : dtype_is_signed(dtype) ? LLVMBuildSExt(L->b, v, L->i64, "") : LLVMBuildZExt(L->b, v, L->i64, "");

@@ -1250,7 +1250,7 @@ static void exec_print(Interp *I, const Instr *in) {
         if (v->is_float)
             printf(v->dtype == DT_F64 ? "%s%s %s: %.17g\n" : "%s%s %s: %.9g\n", pid, idx, op->text, v->e[i].f);
         else
-            printf("%s%s %s: %lld\n", pid, idx, op->text, (long long)v->e[i].i);
+            printf(v->dtype == DT_U64 ? "%s%s %s: %llu\n" : "%s%s %s: %lld\n", pid, idx, op->text, (long long)v->e[i].i);
     }
 }
 
@@ -1785,10 +1785,10 @@ static void bind_params(Interp *I, const InterpArg *args, int num_args) {
                 m->stride[d] = st;
                 if (n == 0)
                     reach = 0;
-                else if (reach > 0)
-                    reach += (n - 1) * st;
+                else if (reach > 0 && (__builtin_mul_overflow(n - 1, st, &st) || __builtin_add_overflow(reach, st, &reach)))
+                    launch_fail(I, "strided array '%s' reaches past 2^63 elements", p->name);
             }
-            if (args[i].count > 0 && reach > args[i].count)
+            if (args[i].count >= 0 && reach > args[i].count)
                 launch_fail(I, "strided array '%s' reaches element %lld of its buffer, which has %lld", p->name,
                             (long long)reach - 1, (long long)args[i].count);
             m->count = reach;

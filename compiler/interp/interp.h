@@ -27,7 +27,7 @@ typedef struct InterpArg {
     void *data;
     int64_t shape[IR_MAX_RANK];
     /* PARAM_ARRAY with strides (IrParam.strides): the buffer's elements, which
-       must cover the strides' reach; shape is then not read. 0: unknown (a
+       must cover the strides' reach; shape is then not read. -1: unknown (a
        device pointer), not checked. */
     int64_t count;
     /* PARAM_SCALAR of a float dtype */

@@ -414,6 +414,10 @@ static inline double numeric_fp8_to_double(DType dtype, uint8_t bits) {
 }
 
 static inline uint8_t numeric_double_to_fp8(DType dtype, double value) {
+    /* the bits of an fp8 value (a store, a bitcast): an e5m2 infinity, which
+       loads can give, is itself; anything else rounds as a cast does */
+    if (dtype == DT_F8E5M2 && isinf(value))
+        return value < 0 ? 0xfc : 0x7c;
     double r = numeric_round_fp8(dtype, value);
     uint8_t sign = signbit(r) ? 0x80 : 0;
     if (r != r)
