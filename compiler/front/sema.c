@@ -232,7 +232,12 @@ static bool check_tile_shape(const Type *t, Span span, const char *what) {
             return false;
         }
         int64_t d = t->dims[i].size;
-        if (!is_power_of_two(d) && d > 0 && d <= MAX_TILE_ELEMENTS) {
+        if (d <= 0) {   /* iota(-2147483648), zeros([0], f32): a make fuzz find */
+            diag_error(span, "%s has shape %s; every tile dim must be at least 1 (dim %d is %lld)", what,
+                       shape_str(t), i, (long long)d);
+            return false;
+        }
+        if (!is_power_of_two(d) && d <= MAX_TILE_ELEMENTS) {
             /* the next power of two, for the advice (d is small here: no overflow) */
             int64_t up = 1;
             while (up < d)

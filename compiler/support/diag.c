@@ -333,6 +333,7 @@ static const struct {
     {"E0568", "flip() of a rank-%d tile needs 'axis = K'"},
     {"E0569", "array '%s' has %d dims and %d strides; give one stride per dim"},
     {"E0570", "an array stride must be 0 to 2^31 - 1, got %lld"},
+    {"E0571", "%s has shape %s; every tile dim must be at least 1 (dim %d is %lld)"},
     {"E0552", "%s() scans along an axis; give it a tile of rank 1 or more, not a scalar"},
     {"E0541", "a gathered place cannot be indexed again; index the tiles of indices instead"},
     /* E0542 retired: gather and scatter take @shared refs too */
