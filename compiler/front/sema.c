@@ -2335,6 +2335,26 @@ static bool check_grid_expr(Node *e) {
     }
 }
 
+/* An array dim or stride written as a name: the size symbol it is (a new
+   name declares a symbolic size, passed at launch), or NULL when the name
+   is something else or the item is not a name (a constant, then). */
+static Symbol *param_size_name(Sema *s, Scope *scope, Kernel *k, Node *item) {
+    if (item->kind != N_NAME)
+        return NULL;
+    Symbol *found = scope_lookup(scope, item->name);
+    if (!found) {
+        found = declare(s, scope, SYM_SIZE, item->name, item->span);
+        found->type = type_scalar(DT_I32);
+        found->index = k->sizes.len;
+        ptrvec_push(s->arena, &k->sizes, found);
+    }
+    item->sym = found;
+    if (found->kind != SYM_SIZE)
+        return NULL;
+    item->type = type_scalar(DT_I32);
+    return found;
+}
+
 static void check_params(Sema *s, Kernel *k, Scope *scope) {
     for (int i = 0; i < k->params.len; i++) {
         ParamDecl *p = k->params.items[i];
@@ -2370,21 +2390,10 @@ static void check_params(Sema *s, Kernel *k, Scope *scope) {
         bool dims_ok = true;   /* a bad dim makes the parameter an error: no cascade from it */
         for (int d = 0; d < p->dims.len; d++) {
             Node *dim = p->dims.items[d];
-            if (dim->kind == N_NAME) {
-                Symbol *found = scope_lookup(scope, dim->name);
-                if (!found) {
-                    /* A new name: a symbolic size, passed at launch. */
-                    found = declare(s, scope, SYM_SIZE, dim->name, dim->span);
-                    found->type = type_scalar(DT_I32);
-                    found->index = k->sizes.len;
-                    ptrvec_push(s->arena, &k->sizes, found);
-                }
-                dim->sym = found;
-                if (found->kind == SYM_SIZE) {
-                    dim->type = type_scalar(DT_I32);
-                    t.dims[d] = (Dim){.sym = found};
-                    continue;
-                }
+            Symbol *size_sym = param_size_name(s, scope, k, dim);
+            if (size_sym) {
+                t.dims[d] = (Dim){.sym = size_sym};
+                continue;
             }
             int64_t size;
             if (!expect_const_int(s, scope, dim, "an array dim (a size name or a constant)", &size)) {
@@ -2406,20 +2415,10 @@ static void check_params(Sema *s, Kernel *k, Scope *scope) {
         }
         for (int d = 0; p->has_strides && dims_ok && d < p->strides.len; d++) {
             Node *st = p->strides.items[d];
-            if (st->kind == N_NAME) {
-                Symbol *found = scope_lookup(scope, st->name);
-                if (!found) {
-                    found = declare(s, scope, SYM_SIZE, st->name, st->span);
-                    found->type = type_scalar(DT_I32);
-                    found->index = k->sizes.len;
-                    ptrvec_push(s->arena, &k->sizes, found);
-                }
-                st->sym = found;
-                if (found->kind == SYM_SIZE) {
-                    st->type = type_scalar(DT_I32);
-                    p->stride_dims[d] = (Dim){.sym = found};
-                    continue;
-                }
+            Symbol *size_sym = param_size_name(s, scope, k, st);
+            if (size_sym) {
+                p->stride_dims[d] = (Dim){.sym = size_sym};
+                continue;
             }
             int64_t v;
             if (!expect_const_int(s, scope, st, "an array stride (a size name or a constant)", &v)) {

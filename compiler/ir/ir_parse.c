@@ -1079,9 +1079,10 @@ static void parse_op(Parser *P, IrBlock *block) {
         break;
     }
     case IR_REDUCE:
-    case IR_SCAN: {
+    case IR_SCAN:
+    case IR_FLIP: {   /* [combine] operand 'axis' INT ':' type; flip has no combine */
         check_result_count(P, &head, 1, 1);
-        IrCombine combine = parse_combine(P);
+        IrCombine combine = head.opcode == IR_FLIP ? COMBINE_ADD : parse_combine(P);
         IrValue *src = parse_operand(P);
         expect_keyword(P, "axis");
         int axis = (int)parse_int(P, INT32_MIN, INT32_MAX, "an axis");
@@ -1089,17 +1090,6 @@ static void parse_op(Parser *P, IrBlock *block) {
         parse_result_types(P, &type, 1);
         op = make_op(P, &head, 1, &src, &type);
         op->combine = combine;
-        op->axis = axis;
-        break;
-    }
-    case IR_FLIP: {   /* flip := VALUE '=' 'flip' operand 'axis' INT ':' type */
-        check_result_count(P, &head, 1, 1);
-        IrValue *src = parse_operand(P);
-        expect_keyword(P, "axis");
-        int axis = (int)parse_int(P, INT32_MIN, INT32_MAX, "an axis");
-        IrType type;
-        parse_result_types(P, &type, 1);
-        op = make_op(P, &head, 1, &src, &type);
         op->axis = axis;
         break;
     }
