@@ -1747,8 +1747,12 @@ bool layout_dot_stages(const KernelPlan *plan, const OpPlan *dot) {
    with more than LAYOUT_MAX_THREAD_ELEMENTS elements in a thread is too
    large to compile: the lowering unrolls a tile's elements, and LLVM's
    time grows with them (a 2^20-element tile in one warp would take
-   minutes). */
-enum { LAYOUT_MAX_REGISTERS = 255, LAYOUT_MAX_THREAD_ELEMENTS = 1024 };
+   minutes). A gather's or a scatter's elements are each a predicated
+   access at its own address, which NVPTX's straight-line strength
+   reduction and GVN compare with one another: their limit is lower,
+   LAYOUT_MAX_INDEXED_ELEMENTS (at 512 a thread one scatter took 5 s of
+   NVPTX codegen, at 256 0.5 s, at 128 0.25 s). */
+enum { LAYOUT_MAX_REGISTERS = 255, LAYOUT_MAX_THREAD_ELEMENTS = 1024, LAYOUT_MAX_INDEXED_ELEMENTS = 256 };
 
 /* Registers (32-bit words) of one value in each thread; 0 for refs. */
 static int64_t layout_value_registers(const KernelPlan *plan, const IrValue *v, int64_t *elements) {
@@ -1791,6 +1795,19 @@ bool layout_check_registers(const KernelPlan *plan) {
             if (op->opcode == IR_DOT && registers > LAYOUT_MAX_REGISTERS) {
                 snprintf(what, sizeof what, "this dot's accumulator (%s) needs", type);
                 layout_register_error(plan, op->loc, what, registers);
+                return false;
+            }
+        }
+        if (op->opcode == IR_GATHER || op->opcode == IR_SCATTER || op->opcode == IR_SCATTER_ATOMIC) {
+            /* the index tile of the first dim has the op's shape and layout */
+            const IrValue *index = op->operands[1];
+            layout_value_registers(plan, index, &elements);
+            if (elements > LAYOUT_MAX_INDEXED_ELEMENTS) {
+                diag_error(op->loc, "this %s has %lld elements in each of the kernel's %d threads, more than the %d "
+                           "a gather or scatter compiles (each is its own predicated access); use smaller blocks or "
+                           "more warps",
+                           op->opcode == IR_GATHER ? "gather" : "scatter", (long long)elements, plan->threads,
+                           LAYOUT_MAX_INDEXED_ELEMENTS);
                 return false;
             }
         }

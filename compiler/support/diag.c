@@ -403,6 +403,7 @@ static const struct {
     {"E0704", "%s %lld registers in each of the kernel's %d threads, more than the %d a thread has; use smaller blocks or more warps"},
     {"E0705", "kernel '%s': %s"},
     {"E0706", "this %s carries a ref (%s); the GPU backend's loops and ifs carry tiles and scalars only"},
+    {"E0707", "this %s has %lld elements in each of the kernel's %d threads, more than the %d a gather or scatter compiles (each is its own predicated access); use smaller blocks or more warps"},
     {"E0801", "%s is defined twice"},
     {"E0802", "%s has a malformed type"},
     {"E0803", "%s has type %s: a tile's shape must be static"},
