@@ -165,6 +165,7 @@ static void yyerror(Loc *loc, yyscan_t scanner, ParseState *ps, const char *mess
 %token KW_CONST "const" KW_KERNEL "kernel" KW_IN "in" KW_OUT "out" KW_INOUT "inout"
        KW_GRID "grid" KW_BLOCK "block" KW_WARPS "warps" KW_STAGES "stages"
        KW_LET "let" KW_VAR "var" KW_FOR "for" KW_IF "if" KW_ELSE "else"
+       KW_WHILE "while" KW_BREAK "break" KW_CONTINUE "continue" KW_RETURN "return"
        KW_STEP "step" KW_AS "as" KW_REF "ref" KW_NONE "None" KW_INF "inf"
        KW_NAN "nan" KW_TRUE "true" KW_FALSE "false"
 %token ELLIPSIS "..." DOTDOT ".." ARROW "->" LE "<=" GE ">=" EQ "==" NE "!="
@@ -182,7 +183,7 @@ static void yyerror(Loc *loc, yyscan_t scanner, ParseState *ps, const char *mess
 %type <access> access_opt
 %type <space> space_opt
 %type <block> block_spec
-%type <node> bdim block stmt for_stmt if_stmt else_opt step_opt
+%type <node> bdim block stmt for_stmt while_stmt if_stmt else_opt step_opt
 %type <op> assign_op cmp_op
 %type <node> expr and_expr cmp_expr bor_expr bxor_expr band_expr shift_expr add_expr mul_expr cast_expr unary_expr
 %type <node> postfix_expr primary arg type_arg index_item
@@ -472,7 +473,9 @@ stmts
          | postfix_expr ('=' | '+=' | '-=' | '*=' | '/=') expr ';'
          | expr ';'
          | for_stmt
+         | while_stmt
          | if_stmt
+         | 'break' ';' | 'continue' ';' | 'return' ';'
    After an error, skip to the next ';' (or the block's '}'). */
 stmt
     : "let" IDENT '=' expr ';' {
@@ -496,7 +499,11 @@ stmt
         $$->lhs = $1;
     }
     | for_stmt       { $$ = $1; }
+    | while_stmt     { $$ = $1; }
     | if_stmt        { $$ = $1; }
+    | "break" ';'    { $$ = node(ps, N_BREAK, @$); }
+    | "continue" ';' { $$ = node(ps, N_CONTINUE, @$); }
+    | "return" ';'   { $$ = node(ps, N_RETURN, @$); }
     | error ';'      { yyerrok; $$ = NULL; }
     ;
 
@@ -523,6 +530,18 @@ for_stmt
     }
     | "for" error block    { yyerrok; $$ = NULL; }
     | "for" error ';'      { yyerrok; $$ = NULL; }
+    ;
+
+/* while_stmt := 'while' expr block */
+while_stmt
+    : "while" expr block {
+        $$ = node(ps, N_WHILE, @$);
+        $$->cond = $2;
+        $$->body = $3;
+        $$ = nested(ps, $$);
+    }
+    | "while" error block    { yyerrok; $$ = NULL; }
+    | "while" error ';'      { yyerrok; $$ = NULL; }
     ;
 
 step_opt
@@ -967,19 +986,15 @@ const char *parse_missing_statement(const char *word, bool *loses_block) {
     static const struct {
         const char *word, *instead;
     } table[] = {
-        {"break", "a 'for' loop runs every trip; guard the rest of its body with 'if'"},
-        {"continue", "a 'for' loop runs every trip; guard the rest of its body with 'if'"},
-        {"return", "a kernel runs to its end; guard what should not run with 'if'"},
-        {"while", "loops are 'for NAME in LO .. HI { ... }', their trip count known when they start"},
-        {"loop", "loops are 'for NAME in LO .. HI { ... }', their trip count known when they start"},
-        {"do", "loops are 'for NAME in LO .. HI { ... }', their trip count known when they start"},
+        {"loop", "write 'while true { ... }', leaving it with 'break'"},
+        {"do", "write 'while COND { ... }'"},
         {"elif", "write 'else if'"},
         {"switch", "write 'if ... else if ...'"},
         {"match", "write 'if ... else if ...'"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(word, table[i].word) == 0) {
-            *loses_block = i >= 3;   /* the loops' and choices' blocks, not break/continue/return */
+            *loses_block = true;   /* the loops' and choices' blocks */
             return table[i].instead;
         }
     return NULL;
@@ -1039,6 +1054,11 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
     /* The token after a lexical error: that error already explains it. */
     if (ps->tok_after_lex_error || ps->quiet_until_kernel)
         return 0;
+    /* `return x;` from Triton or Pallas: a kernel returns nothing */
+    if (ps->prev_kind == KW_RETURN && lookahead != YYSYMBOL_YYEOF && ps->tok_kind != '}') {
+        diag_error(at, "'return' takes no value in Tessera; a kernel's results are what it stores into its 'out' arrays");
+        return 0;
+    }
 
     yysymbol_kind_t expected[YYNTOKENS];
     int count = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
@@ -1064,7 +1084,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
         if ((statement || expression) && (starts_expression(k) || k == YYSYMBOL_DTYPE))
             continue;
         if (statement && (k == YYSYMBOL_KW_LET || k == YYSYMBOL_KW_VAR || k == YYSYMBOL_KW_FOR ||
-                          k == YYSYMBOL_KW_IF))
+                          k == YYSYMBOL_KW_IF || k == YYSYMBOL_KW_WHILE || k == YYSYMBOL_KW_BREAK ||
+                          k == YYSYMBOL_KW_CONTINUE || k == YYSYMBOL_KW_RETURN))
             continue;
         if (operators && continues_expression(k))
             continue;

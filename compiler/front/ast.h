@@ -142,6 +142,10 @@ typedef enum NodeKind {
     N_ASSIGN,        /* lhs op= rhs ; op is '=' or '+', '-', '*', '/' */
     N_EXPR_STMT,     /* lhs */
     N_FOR,           /* for name in lhs .. rhs [step step] body */
+    N_WHILE,         /* while cond body */
+    N_BREAK,         /* break; flags: what it sets (sema) */
+    N_CONTINUE,      /* continue; */
+    N_RETURN,        /* return; */
     N_IF,            /* if cond then_body [else else_body] */
     N_BLOCK,         /* { items } */
 } NodeKind;
@@ -186,6 +190,13 @@ struct Node {
     int64_t slice_start, slice_stop;  /* N_SLICE: resolved static bounds; N_CALL ds: size in slice_stop */
     bool runtime_index;      /* an item of a tile index: an integer scalar known only at run time */
     bool reverse;            /* N_CALL scans: reverse = true, from the end of the axis */
+    /* Early exits (sema; lower.c reads them): each exit sets bool flags, and
+       what follows it runs under their negation. A loop has an exit flag
+       (a carried bool that ends it before a trip where it is true) when a
+       break or a return leaves it, and a skip flag (per trip) when a
+       continue ends its trip. */
+    Symbol *exit_flag, *skip_flag;   /* N_FOR, N_WHILE */
+    PtrVec flags;            /* N_BREAK, N_CONTINUE, N_RETURN: the flag Symbols it sets */
 };
 
 /* ---- declarations ---------------------------------------------------------- */
@@ -256,6 +267,7 @@ struct Kernel {
     int warps_value, stages_value;
     long shared_bytes;       /* total of the kernel's alloc()s */
     bool selected;           /* chosen by -k (all when no -k) */
+    Symbol *return_flag;     /* a bool set by `return`; NULL when the kernel has none */
 };
 
 typedef struct Program {

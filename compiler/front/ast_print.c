@@ -57,6 +57,10 @@ const char *ast_kind_name(NodeKind kind) {
     case N_ASSIGN: return "assign";
     case N_EXPR_STMT: return "expr";
     case N_FOR: return "for";
+    case N_WHILE: return "while";
+    case N_BREAK: return "break";
+    case N_CONTINUE: return "continue";
+    case N_RETURN: return "return";
     case N_IF: return "if";
     case N_BLOCK: return "block";
     }
@@ -216,6 +220,10 @@ static void print_node(const Node *node, int depth, FILE *out) {
             print_node(node->step, depth + 2, out);
             fputc(')', out);
         }
+        print_node(node->body, depth + 1, out);
+        break;
+    case N_WHILE:
+        print_node(node->cond, depth + 1, out);
         print_node(node->body, depth + 1, out);
         break;
     case N_IF:

@@ -26,6 +26,8 @@ typedef struct Lower {
     IrKernel *kernel;
     IrBlock *block;          /* where ops are appended */
     bool debug;              /* print and assert are kept (tessc -g) */
+    /* the exit flags in scope (ast.h): an exit's guard tests these only */
+    Symbol *loop_exit, *loop_skip, *return_flag;
 } Lower;
 
 /* ---- types and emission -------------------------------------------------------- */
@@ -911,7 +913,20 @@ static IrValue *lower_expr(Lower *L, Node *node) {
 
 /* ---- statements ------------------------------------------------------------------- */
 
-/* The vars declared outside `body` that it assigns, in first-assignment order. */
+static bool ptrvec_has(const PtrVec *v, const void *item) {
+    for (int i = 0; i < v->len; i++)
+        if (v->items[i] == item)
+            return true;
+    return false;
+}
+
+static void note_assigned(Arena *arena, Symbol *sym, PtrVec *declared, PtrVec *assigned) {
+    if (!ptrvec_has(declared, sym) && !ptrvec_has(assigned, sym))
+        ptrvec_push(arena, assigned, sym);
+}
+
+/* The vars declared outside `body` that it assigns, in first-assignment
+   order; an early exit assigns its flags, and a loop declares its own. */
 static void collect_assigned(Arena *arena, Node *node, PtrVec *declared, PtrVec *assigned) {
     if (!node)
         return;
@@ -920,18 +935,23 @@ static void collect_assigned(Arena *arena, Node *node, PtrVec *declared, PtrVec 
         ptrvec_push(arena, declared, node->sym);
         return;
     case N_ASSIGN:
-        if (node->lhs->kind == N_NAME && node->lhs->sym && node->lhs->sym->kind == SYM_VAR) {
-            Symbol *sym = node->lhs->sym;
-            for (int i = 0; i < declared->len; i++)
-                if (declared->items[i] == sym)
-                    return;
-            for (int i = 0; i < assigned->len; i++)
-                if (assigned->items[i] == sym)
-                    return;
-            ptrvec_push(arena, assigned, sym);
-        }
+        if (node->lhs->kind == N_NAME && node->lhs->sym && node->lhs->sym->kind == SYM_VAR)
+            note_assigned(arena, node->lhs->sym, declared, assigned);
         return;
-    case N_FOR: collect_assigned(arena, node->body, declared, assigned); return;
+    case N_BREAK:
+    case N_CONTINUE:
+    case N_RETURN:
+        for (int i = 0; i < node->flags.len; i++)
+            note_assigned(arena, node->flags.items[i], declared, assigned);
+        return;
+    case N_FOR:
+    case N_WHILE:
+        if (node->exit_flag)
+            ptrvec_push(arena, declared, node->exit_flag);
+        if (node->skip_flag)
+            ptrvec_push(arena, declared, node->skip_flag);
+        collect_assigned(arena, node->body, declared, assigned);
+        return;
     case N_IF:
         collect_assigned(arena, node->then_body, declared, assigned);
         collect_assigned(arena, node->else_body, declared, assigned);
@@ -945,10 +965,63 @@ static void collect_assigned(Arena *arena, Node *node, PtrVec *declared, PtrVec 
 }
 
 static void lower_stmt(Lower *L, Node *node);
+static void lower_if_value(Lower *L, Span loc, IrValue *cond, Node *then_body, Node *else_body);
 
+static IrValue *emit_bool(Lower *L, Span loc, bool v) {
+    return emit_const(L, loc, ir_scalar_type(DT_BOOL), (ConstValue){.known = true, .i = v});
+}
+
+/* Whether `node` holds an exit that sets `flag`. */
+static bool sets_flag(const Node *node, const Symbol *flag) {
+    if (!node || !flag)
+        return false;
+    switch (node->kind) {
+    case N_BREAK: case N_CONTINUE: case N_RETURN: return ptrvec_has(&node->flags, flag);
+    case N_FOR: case N_WHILE: return sets_flag(node->body, flag);
+    case N_IF: return sets_flag(node->then_body, flag) || sets_flag(node->else_body, flag);
+    case N_BLOCK:
+        for (int i = 0; i < node->items.len; i++)
+            if (sets_flag(node->items.items[i], flag))
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
+/* After a statement that may exit: the OR of the flags in scope that it
+   may have set, as they are now; NULL when it sets none. */
+static IrValue *exit_taken(Lower *L, const Node *stmt) {
+    Symbol *flags[3] = {L->return_flag, L->loop_exit, L->loop_skip};
+    IrValue *taken = NULL;
+    for (int i = 0; i < 3; i++) {
+        if (!sets_flag(stmt, flags[i]))
+            continue;
+        IrValue *v = flags[i]->lowering;
+        taken = taken ? emit_binary(L, IR_OR, stmt->span, taken, v) : v;
+    }
+    return taken;
+}
+
+/* A block's statements in order; those after a statement that may exit
+   (break, continue, return, or an if or loop holding one) run under an
+   `if` on the negation of its flags, so an exit skips the rest of every
+   block around it up to its loop (or, for return, the kernel). */
 static void lower_block(Lower *L, Node *block) {
-    for (int i = 0; i < block->items.len; i++)
-        lower_stmt(L, block->items.items[i]);
+    for (int i = 0; i < block->items.len; i++) {
+        Node *stmt = block->items.items[i];
+        lower_stmt(L, stmt);
+        IrValue *taken = i + 1 < block->items.len ? exit_taken(L, stmt) : NULL;
+        if (!taken)
+            continue;
+        Node *rest = ARENA_NEW(L->arena, Node);
+        rest->kind = N_BLOCK;
+        rest->span = ((Node *)block->items.items[i + 1])->span;
+        for (int j = i + 1; j < block->items.len; j++)
+            ptrvec_push(L->arena, &rest->items, block->items.items[j]);
+        IrValue *go_on = emit(L, IR_NOT, rest->span, taken->type, 1, &taken);
+        lower_if_value(L, rest->span, go_on, rest, NULL);
+        return;
+    }
 }
 
 static void emit_yield(Lower *L, Span loc, PtrVec *vars) {
@@ -958,12 +1031,19 @@ static void emit_yield(Lower *L, Span loc, PtrVec *vars) {
     ir_block_append(L->block, op);
 }
 
-static void lower_for(Lower *L, Node *node) {
+/* A for or a while (node) from lo to hi by step. A loop with an exit
+   flag carries it and ends before a trip where it is true (the IR for's
+   `until`, docs/ir.md). A while is `for _ in 0 .. 2^31-1` whose trips
+   each test the condition: `if cond { body } else { break; }`. */
+static void lower_loop(Lower *L, Node *node, IrValue *lo, IrValue *hi, IrValue *step) {
     PtrVec declared = {0}, carried = {0};
+    if (node->skip_flag)
+        ptrvec_push(L->arena, &declared, node->skip_flag);
+    if (node->exit_flag)
+        node->exit_flag->lowering = emit_bool(L, node->span, false);
     collect_assigned(L->arena, node->body, &declared, &carried);
-    IrValue *lo = lower_as(L, node->lhs, DT_I32);
-    IrValue *hi = lower_as(L, node->rhs, DT_I32);
-    IrValue *step = node->step ? lower_as(L, node->step, DT_I32) : emit_int(L, node->span, 1);
+    if (node->exit_flag && !ptrvec_has(&carried, node->exit_flag))
+        ptrvec_push(L->arena, &carried, node->exit_flag);   /* a while's condition sets it */
     int n = carried.len;
     IrOp *op = ir_op_new(L->kernel, IR_FOR, node->span, 3 + n, n);
     op->operands[0] = lo;
@@ -981,25 +1061,59 @@ static void lower_for(Lower *L, Node *node) {
     op->body->parent_op = op;
     ir_block_append(L->block, op);
 
+    for (int i = 0; node->exit_flag && i < n; i++)
+        if (carried.items[i] == node->exit_flag)
+            op->int_value = i + 1;
+
     IrBlock *outer = L->block;
+    Symbol *outer_exit = L->loop_exit, *outer_skip = L->loop_skip;
     L->block = op->body;
-    node->sym->lowering = op->body->args[0];
+    L->loop_exit = node->exit_flag;
+    L->loop_skip = node->skip_flag;
+    if (node->sym)
+        node->sym->lowering = op->body->args[0];
     for (int i = 0; i < n; i++)
         ((Symbol *)carried.items[i])->lowering = op->body->args[i + 1];
-    lower_block(L, node->body);
+    if (node->skip_flag)
+        node->skip_flag->lowering = emit_bool(L, node->span, false);
+    if (node->kind == N_WHILE) {
+        Node *stop = ARENA_NEW(L->arena, Node), *otherwise = ARENA_NEW(L->arena, Node);
+        stop->kind = N_BREAK;
+        stop->span = node->cond->span;
+        ptrvec_push(L->arena, &stop->flags, node->exit_flag);
+        otherwise->kind = N_BLOCK;
+        otherwise->span = node->cond->span;
+        ptrvec_push(L->arena, &otherwise->items, stop);
+        lower_if_value(L, node->cond->span, lower_expr(L, node->cond), node->body, otherwise);
+    } else {
+        lower_block(L, node->body);
+    }
     emit_yield(L, node->span, &carried);
     L->block = outer;
+    L->loop_exit = outer_exit;
+    L->loop_skip = outer_skip;
     for (int i = 0; i < n; i++)
         ((Symbol *)carried.items[i])->lowering = op->results[i];
 }
 
-static void lower_if(Lower *L, Node *node) {
+static void lower_for(Lower *L, Node *node) {
+    IrValue *lo = lower_as(L, node->lhs, DT_I32);
+    IrValue *hi = lower_as(L, node->rhs, DT_I32);
+    IrValue *step = node->step ? lower_as(L, node->step, DT_I32) : emit_int(L, node->span, 1);
+    lower_loop(L, node, lo, hi, step);
+}
+
+static void lower_while(Lower *L, Node *node) {
+    lower_loop(L, node, emit_int(L, node->span, 0), emit_int(L, node->span, INT32_MAX), emit_int(L, node->span, 1));
+}
+
+/* if cond then_body else else_body (a block, an N_IF or NULL), at loc. */
+static void lower_if_value(Lower *L, Span loc, IrValue *cond, Node *then_body, Node *else_body) {
     PtrVec declared = {0}, assigned = {0};
-    collect_assigned(L->arena, node->then_body, &declared, &assigned);
-    collect_assigned(L->arena, node->else_body, &declared, &assigned);
-    IrValue *cond = lower_expr(L, node->cond);
+    collect_assigned(L->arena, then_body, &declared, &assigned);
+    collect_assigned(L->arena, else_body, &declared, &assigned);
     int n = assigned.len;
-    IrOp *op = ir_op_new(L->kernel, IR_IF, node->span, 1, n);
+    IrOp *op = ir_op_new(L->kernel, IR_IF, loc, 1, n);
     op->operands[0] = cond;
     IrValue **entry = ARENA_ARRAY(L->arena, IrValue *, n + 1);
     for (int i = 0; i < n; i++) {
@@ -1015,21 +1129,25 @@ static void lower_if(Lower *L, Node *node) {
 
     IrBlock *outer = L->block;
     L->block = op->body;
-    lower_block(L, node->then_body);
-    emit_yield(L, node->span, &assigned);
+    lower_block(L, then_body);
+    emit_yield(L, loc, &assigned);
     for (int i = 0; i < n; i++)
         ((Symbol *)assigned.items[i])->lowering = entry[i];
     L->block = op->else_body;
-    if (node->else_body) {
-        if (node->else_body->kind == N_IF)
-            lower_stmt(L, node->else_body);
+    if (else_body) {
+        if (else_body->kind == N_IF)
+            lower_stmt(L, else_body);
         else
-            lower_block(L, node->else_body);
+            lower_block(L, else_body);
     }
-    emit_yield(L, node->span, &assigned);
+    emit_yield(L, loc, &assigned);
     L->block = outer;
     for (int i = 0; i < n; i++)
         ((Symbol *)assigned.items[i])->lowering = op->results[i];
+}
+
+static void lower_if(Lower *L, Node *node) {
+    lower_if_value(L, node->span, lower_expr(L, node->cond), node->then_body, node->else_body);
 }
 
 static void lower_assign(Lower *L, Node *node) {
@@ -1086,7 +1204,14 @@ static void lower_stmt(Lower *L, Node *node) {
             lower_expr(L, node->lhs);
         break;
     case N_FOR: lower_for(L, node); break;
+    case N_WHILE: lower_while(L, node); break;
     case N_IF: lower_if(L, node); break;
+    case N_BREAK:
+    case N_CONTINUE:
+    case N_RETURN:
+        for (int i = 0; i < node->flags.len; i++)
+            ((Symbol *)node->flags.items[i])->lowering = emit_bool(L, node->span, true);
+        break;
     case N_BLOCK: lower_block(L, node); break;
     default: INTERNAL_ERROR("statement %s in lowering", ast_kind_name(node->kind));
     }
@@ -1265,6 +1390,9 @@ static IrKernel *lower_kernel(Arena *arena, Kernel *k, bool debug) {
         IrValue *v = kernel->params[i].value;
         sym->lowering = sym->block ? lower_block_spec(&L, sym->block, v) : v;
     }
+    L.return_flag = k->return_flag;
+    if (k->return_flag)
+        k->return_flag->lowering = emit_bool(&L, k->body->span, false);
     lower_block(&L, k->body);
     return kernel;
 }

@@ -50,6 +50,8 @@ typedef struct Sema {
     int grid_rank;
     long shared_limit;
     const char *shared_limit_arch;
+    Node *loops[64];         /* the for and while loops around the statement being checked */
+    int num_loops;
 } Sema;
 
 /* Names are interned, so the pointer is the key. */
@@ -2206,6 +2208,56 @@ static void check_assign(Sema *s, Scope *scope, Node *node) {
     diag_error(target->span, "cannot assign to this expression; assign to a var or store into a ref place");
 }
 
+/* ---- early exits ------------------------------------------------------------------ */
+
+/* A hidden bool var, one of the flags an early exit sets (ast.h). */
+static Symbol *exit_flag_new(Sema *s, const char *name, Span span) {
+    Symbol *sym = ARENA_NEW(s->arena, Symbol);
+    sym->kind = SYM_VAR;
+    sym->name = intern_cstr(name);
+    sym->span = span;
+    sym->type = type_scalar(DT_BOOL);
+    return sym;
+}
+
+static Symbol *loop_exit_flag(Sema *s, Node *loop) {
+    if (!loop->exit_flag)
+        loop->exit_flag = exit_flag_new(s, "exit", loop->span);
+    return loop->exit_flag;
+}
+
+/* break and continue act on the innermost loop; return ends the program,
+   leaving every loop around it. */
+static void check_exit(Sema *s, Node *node) {
+    const char *word = node->kind == N_BREAK ? "break" : node->kind == N_CONTINUE ? "continue" : "return";
+    if (node->kind != N_RETURN && s->num_loops == 0) {
+        diag_error(node->span, "'%s' outside a loop: it must be inside a 'for' or a 'while'", word);
+        return;
+    }
+    Node *loop = s->num_loops ? s->loops[s->num_loops - 1] : NULL;
+    if (node->kind == N_BREAK) {
+        ptrvec_push(s->arena, &node->flags, loop_exit_flag(s, loop));
+    } else if (node->kind == N_CONTINUE) {
+        if (!loop->skip_flag)
+            loop->skip_flag = exit_flag_new(s, "skip", loop->span);
+        ptrvec_push(s->arena, &node->flags, loop->skip_flag);
+    } else {
+        if (!s->kernel->return_flag)
+            s->kernel->return_flag = exit_flag_new(s, "returned", node->span);
+        ptrvec_push(s->arena, &node->flags, s->kernel->return_flag);
+        for (int i = 0; i < s->num_loops; i++)
+            ptrvec_push(s->arena, &node->flags, loop_exit_flag(s, s->loops[i]));
+    }
+}
+
+static void check_loop_body(Sema *s, Scope *scope, Node *loop) {
+    if (s->num_loops == (int)(sizeof s->loops / sizeof s->loops[0]))
+        INTERNAL_ERROR("loops nested deeper than blocks");
+    s->loops[s->num_loops++] = loop;
+    check_block(s, scope, loop->body);
+    s->num_loops--;
+}
+
 static void check_stmt(Sema *s, Scope *scope, Node *node) {
     switch (node->kind) {
     case N_LET:
@@ -2250,9 +2302,23 @@ static void check_stmt(Sema *s, Scope *scope, Node *node) {
         Symbol *iv = declare(s, inner, SYM_LOOP, node->name, node->span);
         iv->type = type_scalar(DT_I32);
         node->sym = iv;
-        check_block(s, inner, node->body);
+        check_loop_body(s, inner, node);
         break;
     }
+    case N_WHILE: {
+        Type *c = check_value(s, scope, node->cond);
+        if (!is_error(c) && (!is_scalar(c) || c->dtype != DT_BOOL))
+            diag_error(node->cond->span, "the condition of 'while' must be a bool scalar, got %s%s", type_str(c),
+                       is_scalar(c) ? "" : " (a loop's trips are the same in every element)");
+        loop_exit_flag(s, node);   /* the condition's exit */
+        check_loop_body(s, scope_new(s, scope), node);
+        break;
+    }
+    case N_BREAK:
+    case N_CONTINUE:
+    case N_RETURN:
+        check_exit(s, node);
+        break;
     case N_IF: {
         Type *c = check_value(s, scope, node->cond);
         if (!is_error(c) && (!is_scalar(c) || c->dtype != DT_BOOL))

@@ -1555,7 +1555,7 @@ static void plan_wgmma_async(KernelPlan *plan, OpPlan *p) {
     IrOp *dot = p->op;
     IrBlock *body = dot->parent;
     IrOp *loop = body ? body->parent_op : NULL;
-    if (!p->wgmma || !loop || loop->opcode != IR_FOR || loop->body != body || dot->num_operands < 3)
+    if (!p->wgmma || !loop || loop->opcode != IR_FOR || loop->int_value || loop->body != body || dot->num_operands < 3)
         return;
     const IrValue *acc = dot->operands[2], *r = dot->results[0];
     IrOp *yield = body->last;
@@ -1614,7 +1614,8 @@ static void plan_carry(KernelPlan *plan, OpPlan *p) {
     IrOp *dot = p->op;
     IrBlock *body = dot->parent;
     IrOp *loop = body ? body->parent_op : NULL;
-    if (!p->mma || p->wgmma || !p->mma_a_shared || !p->mma_b_shared || !loop || loop->opcode != IR_FOR || loop->body != body ||
+    if (!p->mma || p->wgmma || !p->mma_a_shared || !p->mma_b_shared || !loop || loop->opcode != IR_FOR || loop->int_value ||
+        loop->body != body ||
         dot->operands[0]->type.dims[1].size / 16 > LAYOUT_MMA_UNROLLED_STEPS)
         return;
     const IrValue *slot = NULL;

@@ -393,6 +393,8 @@ static void lower_for(Lowering *L, IrOp *op) {
     }
     LLVMValueRef more = trips ? LLVMBuildICmp(L->b, LLVMIntNE, left, llvm_kernel_i32(L, 0), "") :
                                 LLVMBuildICmp(L->b, LLVMIntSLT, iv, hi, "");
+    if (op->int_value > 0)   /* `until`: the carried flag (a uniform scalar) ends the loop */
+        more = LLVMBuildAnd(L->b, more, LLVMBuildNot(L->b, carried[op->int_value - 1]->regs[0], ""), "");
     LLVMValueRef first = LLVMBuildICmp(L->b, LLVMIntEQ, iv, lo, "first");
     LLVMBuildCondBr(L->b, more, body, exit);
 

@@ -1541,7 +1541,10 @@ static void exec_for(Interp *I, const Instr *in) {
        it nor the last lo + k * step (<= INT32_MAX + step) wraps. */
     int64_t trips = step > 0 && lo < hi ? (hi - lo - 1) / step + 1 : 0;
     const Instr *yield = yield_of(body);
+    int until = (int)op->int_value;   /* a carried bool that ends the loop before a trip: break, while */
     for (int64_t k = 0; k < trips; k++) {
+        if (until > 0 && I->slots[body->args[until]].e[0].i)
+            break;
         I->slots[body->args[0]].e[0].i = lo + k * step;
         exec_code(I, body);
         if (!yield)

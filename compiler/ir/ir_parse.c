@@ -782,6 +782,18 @@ static IrOp *parse_for(Parser *P, OpHead *head) {
         } while (accept_punct(P, ','));
         expect_punct(P, ')');
     }
+    /* until %arg: the carried bool that ends the loop before a trip */
+    int until = 0;
+    if (accept_keyword(P, "until")) {
+        if (P->tok.kind != TOK_VALUE)
+            expected(P, "a loop-carried %value");
+        for (int i = 0; i < carried && !until; i++)
+            if (arg_toks[i].text == P->tok.text)
+                until = i + 1;
+        if (!until)
+            parse_error(P, P->tok.span, "'until' names one of the loop's iter values, not '%%%s'", P->tok.text);
+        advance(P);
+    }
     if (head->num_results != carried)
         parse_error(P, head->span, "'for' carries %d value%s, but %d result name%s given", carried,
                     carried == 1 ? "" : "s", head->num_results,
@@ -798,6 +810,7 @@ static IrOp *parse_for(Parser *P, OpHead *head) {
         }
     }
     IrOp *op = make_op(P, head, 3 + carried, operands, types + 1);
+    op->int_value = until;
     op->body = ir_block_new(P->kernel, 1 + carried, types);
     op->body->parent_op = op;
     int mark = scope_open(P);

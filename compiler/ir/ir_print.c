@@ -402,6 +402,10 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
             }
             fputc(')', out);
         }
+        if (op->int_value > 0 && body && op->int_value < body->num_args) {
+            fputs(" until ", out);
+            print_value(body->args[op->int_value], out);
+        }
         print_result_types(op, out);
         fputs(" {\n", out);
         if (body)

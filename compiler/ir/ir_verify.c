@@ -485,6 +485,10 @@ static bool verify_for(Verifier *V, const IrOp *op) {
             !want_same_type(V, op, &arg->type, &op->results[i]->type, "carried and result types"))
             return false;
     }
+    if (op->int_value < 0 || op->int_value > carried)
+        return fail(V, op, "'for' ends on carried value %lld, but it carries %d", (long long)op->int_value, carried);
+    if (op->int_value > 0 && !is_scalar_of(body->args[op->int_value], DT_BOOL))
+        return fail(V, op, "'for' ends on a carried value that is not a bool scalar");
     return verify_block(V, body, op);
 }
 

@@ -190,6 +190,7 @@ static const struct {
     {"E0311", "expression nested too deeply (more than %d levels); split it with 'let'"},
     {"E0312", "'%s' is a keyword and cannot be a name"},
     {"E0315", "'%s' is not a statement in Tessera; %s"},
+    {"E0316", "'return' takes no value in Tessera; a kernel's results are what it stores into its 'out' arrays"},
     {"E0401", "'%s' is already defined"},
     {"E0402", "%s has a dim of symbolic size '%s'; tiles need static shapes (take a static block of it, e.g. with ds(start, SIZE))"},
     {"E0403", "%s has shape %s; every tile dim must be a power of two (dim %d is %lld): layouts split a dim over registers, lanes and warps in halves; make the block %lld and mask the rest (load(..., other = ...), a store mask or where())"},
@@ -334,6 +335,8 @@ static const struct {
     {"E0569", "array '%s' has %d dims and %d strides; give one stride per dim"},
     {"E0570", "an array stride must be 0 to 2^31 - 1, got %lld"},
     {"E0571", "%s has shape %s; every tile dim must be at least 1 (dim %d is %lld)"},
+    {"E0572", "'%s' outside a loop: it must be inside a 'for' or a 'while'"},
+    {"E0573", "the condition of 'while' must be a bool scalar, got %s%s"},
     {"E0552", "%s() scans along an axis; give it a tile of rank 1 or more, not a scalar"},
     {"E0541", "a gathered place cannot be indexed again; index the tiles of indices instead"},
     /* E0542 retired: gather and scatter take @shared refs too */
@@ -397,6 +400,7 @@ static const struct {
     {"E0634", "kernel '%s' is not valid tile IR: %s"},
     {"E0635", "more index operands than a ref has dims"},
     {"E0636", "%s of a rank-%d ref needs %d index operands, found %d"},
+    {"E0637", "'until' names one of the loop's iter values, not '%%%s'"},
     {"E0701", "kernel '%s' needs %lld bytes of shared memory (its allocs and the compiler's staging buffers), more than the %ld bytes of %s"},
     {"E0702", "%s needs %lld registers in each of the kernel's %d threads, more than the %d a thread has; use smaller blocks or more warps"},
     {"E0703", "this %s has %lld elements in each of the kernel's %d threads, more than the %d tessc compiles; use smaller blocks or more warps"},
@@ -532,6 +536,8 @@ static const struct {
     {"E0928", "'flip' along axis %d of %s, which has no such axis"},
     {"E0929", "'flip' of %s gives %s, not %s"},
     {"E0930", "array parameter '%s': stride %d must be a size parameter or a constant >= 0"},
+    {"E0931", "'for' ends on carried value %lld, but it carries %d"},
+    {"E0932", "'for' ends on a carried value that is not a bool scalar"},
     {"W0001", "this expression's value is unused"},
     {"W0002", "no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped"},
 };

@@ -1275,6 +1275,40 @@ def flip_scan_reverse(rng):
     return args + outs, ref
 
 
+@case("early-exit", inputs("early_exit.tess"), kernel="exits")
+def early_exit(rng):
+    R, C, t = 12, 37, 2.0
+    xv = rng.standard_normal((R, C))
+    xv[1, :] = 3.0          # passes t at once
+    xv[2, :] = -1.0         # never passes t, no positives
+    args = [array_in("x", "f32", xv), scalar("t", t)]
+    outs = [array_out("first", "i32"), array_out("partial", "f32"), array_out("blocks", "i32"),
+            array_out("upto", "f32"), array_out("positive", "f32"), array_out("early", "f32")]
+    for o in outs:
+        o.exact = o.dtype != "f32"
+
+    def ref():
+        a = f(args[0])
+        first, partial, blocks, upto, positive, early = [], [], [], [], [], []
+        for r in range(R):
+            row = a[r]
+            running = np.cumsum(row)
+            over = np.nonzero(running > t)[0]
+            k = over[0] if len(over) else -1
+            first.append(k)
+            partial.append(running[k] if k >= 0 else running[-1])
+            sums = [row[b:b + 16].sum() for b in range(0, C, 16)]
+            n = next((i + 1 for i, v in enumerate(sums) if v > t), len(sums))
+            blocks.append(n)
+            upto.append(sum(sums[:n]))
+            positive.append(row[row > 0].sum())
+            hits = np.nonzero(row > 1.5)[0]
+            early.append(float(hits[0]) if r % 3 == 0 and len(hits) else -1.0)
+        return {"first": np.array(first), "partial": np.array(partial), "blocks": np.array(blocks),
+                "upto": np.array(upto), "positive": np.array(positive), "early": np.array(early)}
+    return args + outs, ref
+
+
 @case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
 def weak_index(rng):
     n = 150

@@ -85,6 +85,8 @@ static void mark_block(Dce *D, IrBlock *block) {
         if (op->opcode == IR_FOR) {
             for (int i = 0; i < 3; i++)
                 mark(D, op->operands[i]);
+            if (op->int_value > 0)   /* `until` decides the trips */
+                mark(D, op->body->args[op->int_value]);
             IrOp *yield = op->body->last;
             for (int j = 0; j < op->num_results; j++) {
                 if (!carried_live(op, j))
@@ -144,6 +146,8 @@ static void drop_dead_carried(Dce *D, IrOp *op) {
         for (int i = 1 + j; i < body->num_args; i++)
             body->args[i]->result_index = i;
         drop_yield_operand(body, j);
+        if (op->int_value > 1 + j)
+            op->int_value--;
         D->changed = true;
     }
 }

@@ -392,7 +392,7 @@ static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages, int thr
             pipeline_block(kernel, op->body, stages, threads);
         if (op->else_body)
             pipeline_block(kernel, op->else_body, stages, threads);
-        if (op->opcode == IR_FOR) {
+        if (op->opcode == IR_FOR && op->int_value == 0) {   /* not a loop that may end early */
             stationary_operands(kernel, op, threads);
             pipeline_loop(kernel, op, stages);
         }

@@ -204,7 +204,7 @@ static void prefetch_block(IrKernel *kernel, IrBlock *block, int threads) {
             prefetch_block(kernel, op->body, threads);
         if (op->else_body)
             prefetch_block(kernel, op->else_body, threads);
-        if (op->opcode == IR_FOR)
+        if (op->opcode == IR_FOR && op->int_value == 0)   /* not a loop that may end early */
             prefetch_loop(kernel, op, threads);
     }
 }
