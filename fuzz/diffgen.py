@@ -37,6 +37,7 @@ Feature classes (`--without NAME`, to keep a run clean of a known bug):
   chained-ds             `x[ds(a, n)][ds(b, m)]`
   shape-fns              reshape, permute, flip, join, interleave, a run-time tile index
   scans                  cumsum/cumprod/cummax/cummin, reversed or not
+  early-exit             `while` loops, and `break`/`continue` under a scalar condition
   dot, atomics, shared, loops, casts, math, masks, reductions  (the rest)
 
 Usage: python3 fuzz/diffgen.py --seed S [--mode interp|gpu]  (prints one kernel)
@@ -56,7 +57,7 @@ MATH = ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh", "sigmoid", "sin",
 RECIP_DTYPES = ("f32", "f64", "bf16")
 
 FEATURES = ["prefetch-scalar-index", "odd-steps", "index-weak", "chained-ds", "dot", "atomics",
-            "shared", "loops", "casts", "math", "masks", "reductions", "shape-fns", "scans"]
+            "shared", "loops", "casts", "math", "masks", "reductions", "shape-fns", "scans", "early-exit"]
 
 INT_RANGE = {"i8": (-128, 127), "i16": (-32768, 32767), "i32": (-2**31, 2**31 - 1),
              "i64": (-2**63, 2**63 - 1), "u8": (0, 255), "u16": (0, 65535), "u32": (0, 2**32 - 1),
@@ -801,14 +802,31 @@ class Gen:
         self.emit("var %s = %s;" % (var.text, init.text))
         kv = self.fresh("k")
         scalar_index = self.has("prefetch-scalar-index") and self.chance(0.3)
+        early = self.has("early-exit") and self.chance(0.3)
+        as_while = early and self.chance(0.4)
         if scalar_index:
             # w[k] with k in 0 .. K: in range for the loop's own bounds
             self.features.add("prefetch-scalar-index")
             lo, hi, st = "0", "K", str(r.randint(1, 2))
+        elif as_while:
+            # a positive step: a while counts up to hi (odd steps are a for's)
+            lo, hi, st = str(r.randint(0, 3)), self.fresh("hi"), str(r.randint(1, 3))
+            self.add_param(hi, "scalar", "i32", [], values=str(int(lo) + r.randint(0, 8)))
         else:
             lo, hi, st = self.loop_bounds()
-        self.emit("for %s in %s .. %s%s {" % (kv, lo, hi, "" if st == "1" and self.chance(0.5) else " step " + st))
-        self.indent += 1
+        if as_while:
+            # the counter steps first, so that a continue cannot stall it
+            cv = self.fresh("c")
+            self.emit("var %s = %s;" % (cv, lo))
+            self.emit("while %s < %s {" % (cv, hi))
+            self.indent += 1
+            self.emit("let %s = %s;" % (kv, cv))
+            self.emit("%s += %s;" % (cv, st))
+        else:
+            self.emit("for %s in %s .. %s%s {" % (kv, lo, hi, "" if st == "1" and self.chance(0.5) else " step " + st))
+            self.indent += 1
+        if early:
+            self.features.add("early-exit")
         self.scopes.append([V(kv, "i32", ())])
         wdt = next(p["dt"] for p in self.params if p["name"] == "w")
         if scalar_index:
@@ -836,6 +854,9 @@ class Gen:
             self.bind(V(xl, p["dt"], self.base))
         if self.chance(0.3) and self.depth_ok():
             self.stmt()
+        exit_after = early and self.chance(0.5)
+        if early and not exit_after:
+            self.early_exit()
         if self.chance(0.35):
             cnd = self.scalar_cond()
             self.emit("if %s {" % cnd)
@@ -853,11 +874,19 @@ class Gen:
             self.emit("}")
         else:
             self.var_update(var)
+        if exit_after:
+            self.early_exit()
         self.scopes.pop()
         self.indent -= 1
         self.emit("}")
         var.prod = var.prod or var.made_prod
         self.bind(var)
+
+    def early_exit(self):
+        """`if COND { break; }` or `continue`, COND a scalar of the loop's trip."""
+        self.emit("if %s {" % self.scalar_cond())
+        self.emit("    %s;" % self.rng.choice(["break", "continue"]))
+        self.emit("}")
 
     def depth_ok(self):
         return self.indent < 3
