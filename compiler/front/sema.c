@@ -2668,7 +2668,10 @@ static void check_kernel(Sema *s, Kernel *k) {
                                  def->value_text);
             else if (problem == DEFINE_FLOAT_RANGE)
                 diag_error_plain("-D %s=%s: the float overflows a double", def->name, def->value_text);
-            if (problem != DEFINE_OK)
+            else if (sym->value.is_float && !isfinite(sym->value.f))
+                diag_error_plain("-D %s=%s: a compile-time value must be a finite number (the manifest records it "
+                                 "as a JSON number)", def->name, def->value_text);
+            if (problem != DEFINE_OK || (sym->value.is_float && !isfinite(sym->value.f)))
                 continue;
         } else if (c->default_value) {
             Type *t = check_value(s, scope, c->default_value);
@@ -2679,6 +2682,11 @@ static void check_kernel(Sema *s, Kernel *k) {
                 continue;
             }
             sym->value = c->default_value->value;
+            if (sym->value.is_float && !isfinite(sym->value.f)) {
+                diag_error(c->default_value->span, "the default of '%s' must be a finite number (the manifest "
+                           "records it as a JSON number)", c->name);
+                continue;
+            }
         } else {
             diag_error(c->span, "compile-time parameter '%s' has no default; set it with -D %s=VALUE", c->name,
                        c->name);

@@ -1211,6 +1211,8 @@ static void parse_cparams(Parser *P) {
         double v = parse_number(P, &c->is_float, &c->int_value, "a compile-time value");
         if (P->number_past_int64)
             parse_error(P, value_span, "%s out of range", "a compile-time value");
+        if (c->is_float && !isfinite(v))
+            parse_error(P, value_span, "a compile-time value must be a finite number");
         if (c->is_float)
             c->float_value = v;
     } while (accept_punct(P, ','));

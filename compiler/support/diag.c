@@ -166,6 +166,7 @@ static const struct {
     {"E0114", "'%s' is not a regular file"},
     {"E0115", "-D %s=%s: the integer is out of range (-2^63 .. 2^63 - 1)"},
     {"E0116", "-D %s=%s: the float overflows a double"},
+    {"E0117", "-D %s=%s: a compile-time value must be a finite number (the manifest records it as a JSON number)"},
     {"E0201", "unterminated comment"},
     {"E0202", "invalid numeric literal '%s'"},
     {"E0203", "NUL byte in source"},
@@ -337,6 +338,7 @@ static const struct {
     {"E0571", "%s has shape %s; every tile dim must be at least 1 (dim %d is %lld)"},
     {"E0572", "'%s' outside a loop: it must be inside a 'for' or a 'while'"},
     {"E0573", "the condition of 'while' must be a bool scalar, got %s%s"},
+    {"E0574", "the default of '%s' must be a finite number (the manifest records it as a JSON number)"},
     {"E0552", "%s() scans along an axis; give it a tile of rank 1 or more, not a scalar"},
     {"E0541", "a gathered place cannot be indexed again; index the tiles of indices instead"},
     /* E0542 retired: gather and scatter take @shared refs too */
@@ -401,6 +403,7 @@ static const struct {
     {"E0635", "more index operands than a ref has dims"},
     {"E0636", "%s of a rank-%d ref needs %d index operands, found %d"},
     {"E0637", "'until' names one of the loop's iter values, not '%%%s'"},
+    {"E0638", "a compile-time value must be a finite number"},
     {"E0701", "kernel '%s' needs %lld bytes of shared memory (its allocs and the compiler's staging buffers), more than the %ld bytes of %s"},
     {"E0702", "%s needs %lld registers in each of the kernel's %d threads, more than the %d a thread has; use smaller blocks or more warps"},
     {"E0703", "this %s has %lld elements in each of the kernel's %d threads, more than the %d tessc compiles; use smaller blocks or more warps"},
