@@ -1309,6 +1309,26 @@ def early_exit(rng):
     return args + outs, ref
 
 
+@case("early-exit-dot", inputs("early_exit.tess"), kernel="partial_matmul")
+def early_exit_dot(rng):
+    M, K, N, BK = 100, 200, 70, 32
+    last, evens = int(rng.integers(2, 6)), int(rng.integers(0, 2))
+    a = array_in("a", "f16", rng.standard_normal((M, K)))
+    b = array_in("b", "f16", rng.standard_normal((K, N)))
+
+    def ref():
+        aa, bb = f(a), f(b)
+        c = np.zeros((M, N))
+        for kb in range(-(-K // BK)):
+            if evens and kb % 2:
+                continue
+            c += aa[:, kb * BK:(kb + 1) * BK] @ bb[kb * BK:(kb + 1) * BK, :]
+            if kb >= last:
+                break
+        return {"c": c}
+    return [a, b, array_out("c", "f32"), scalar("last", last), scalar("evens", evens)], ref
+
+
 @case("weak-index", inputs("elementwise.tess"), kernel="weak_index")
 def weak_index(rng):
     n = 150
