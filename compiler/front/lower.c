@@ -28,7 +28,28 @@ typedef struct Lower {
     bool debug;              /* print and assert are kept (tessc -g) */
     /* the exit flags in scope (ast.h): an exit's guard tests these only */
     Symbol *loop_exit, *loop_skip, *return_flag;
+    int depth;               /* the tile IR blocks around L->block */
+    bool too_deep;           /* LOWER_MAX_DEPTH reported */
 } Lower;
+
+/* The tile IR reader's block depth (ir_parse.c), which every emitted
+   kernel must keep to read back (--emit ir, the manifest's interp_tir).
+   Source blocks are bounded to it by the parser; exits add levels: each
+   guards what follows it in its block with an if, and a while's trips are
+   an if in a for. */
+enum { LOWER_MAX_DEPTH = 64 };
+
+/* Enters a for or if block; false (reported once) past LOWER_MAX_DEPTH. */
+static bool enter_block(Lower *L, Span loc) {
+    if (++L->depth <= LOWER_MAX_DEPTH)
+        return true;
+    if (!L->too_deep)
+        diag_error(loc, "blocks nest more than %d deep in the tile IR once this kernel's break, continue, return and "
+                   "while are lowered (each exit puts what follows it in an if); use fewer exits in a block or fewer "
+                   "nested loops", LOWER_MAX_DEPTH);
+    L->too_deep = true;
+    return false;
+}
 
 /* ---- types and emission -------------------------------------------------------- */
 
@@ -1067,6 +1088,7 @@ static void lower_loop(Lower *L, Node *node, IrValue *lo, IrValue *hi, IrValue *
 
     IrBlock *outer = L->block;
     Symbol *outer_exit = L->loop_exit, *outer_skip = L->loop_skip;
+    bool deep_enough = enter_block(L, node->span);
     L->block = op->body;
     L->loop_exit = node->exit_flag;
     L->loop_skip = node->skip_flag;
@@ -1076,7 +1098,9 @@ static void lower_loop(Lower *L, Node *node, IrValue *lo, IrValue *hi, IrValue *
         ((Symbol *)carried.items[i])->lowering = op->body->args[i + 1];
     if (node->skip_flag)
         node->skip_flag->lowering = emit_bool(L, node->span, false);
-    if (node->kind == N_WHILE) {
+    if (!deep_enough) {
+        /* reported: no body (the kernel is not lowered further) */
+    } else if (node->kind == N_WHILE) {
         Node *stop = ARENA_NEW(L->arena, Node), *otherwise = ARENA_NEW(L->arena, Node);
         stop->kind = N_BREAK;
         stop->span = node->cond->span;
@@ -1089,6 +1113,7 @@ static void lower_loop(Lower *L, Node *node, IrValue *lo, IrValue *hi, IrValue *
         lower_block(L, node->body);
     }
     emit_yield(L, node->span, &carried);
+    L->depth--;
     L->block = outer;
     L->loop_exit = outer_exit;
     L->loop_skip = outer_skip;
@@ -1128,19 +1153,22 @@ static void lower_if_value(Lower *L, Span loc, IrValue *cond, Node *then_body, N
     ir_block_append(L->block, op);
 
     IrBlock *outer = L->block;
+    bool deep_enough = enter_block(L, loc);
     L->block = op->body;
-    lower_block(L, then_body);
+    if (deep_enough)
+        lower_block(L, then_body);
     emit_yield(L, loc, &assigned);
     for (int i = 0; i < n; i++)
         ((Symbol *)assigned.items[i])->lowering = entry[i];
     L->block = op->else_body;
-    if (else_body) {
+    if (else_body && deep_enough) {
         if (else_body->kind == N_IF)
             lower_stmt(L, else_body);
         else
             lower_block(L, else_body);
     }
     emit_yield(L, loc, &assigned);
+    L->depth--;
     L->block = outer;
     for (int i = 0; i < n; i++)
         ((Symbol *)assigned.items[i])->lowering = op->results[i];
@@ -1322,7 +1350,7 @@ static IrValue *lower_block_spec(Lower *L, BlockSpec *b, IrValue *array) {
 
 static IrKernel *lower_kernel(Arena *arena, Kernel *k, bool debug) {
     IrKernel *kernel = ir_kernel_new(k->name, k->span);
-    Lower L = {.arena = arena, .kernel = kernel, .debug = debug};
+    Lower L = {.arena = arena, .kernel = kernel, .debug = debug, .depth = 1};   /* the body is a block */
 
     kernel->num_cparams = k->cparams.len;
     kernel->cparams = ARENA_ARRAY(&kernel->arena, IrCParam, k->cparams.len + 1);
