@@ -519,8 +519,6 @@ $(FUZZ_DIR)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HEADERS)
 
 # The seed corpora, rebuilt from the sources of truth each time.
 .PHONY: $(FUZZ_DIR)/seeds/frontend $(FUZZ_DIR)/seeds/runtime
-# The seeds are copied afresh on every make fuzz: new tests are new seeds.
-.PHONY: $(FUZZ_DIR)/seeds/frontend $(FUZZ_DIR)/seeds/runtime
 $(FUZZ_DIR)/seeds/frontend:
 	$(Q)rm -rf $@ && mkdir -p $@ && cp fuzz/corpus/frontend/* $@/ && \
 	for f in examples/*.tess $$(find testsuite -name '*.tess' -o -name '*.tir' | sort); do \

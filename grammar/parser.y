@@ -981,8 +981,9 @@ static bool is_comparison(yysymbol_kind_t k) {
 }
 
 /* Statements of other languages that Tessera lacks, with what to write
-   instead (docs/errors.md). */
-const char *parse_missing_statement(const char *word, bool *loses_block) {
+   instead (docs/errors.md); each comes with a block, which loses the
+   parser. */
+static const char *parse_missing_statement(const char *word) {
     static const struct {
         const char *word, *instead;
     } table[] = {
@@ -993,10 +994,8 @@ const char *parse_missing_statement(const char *word, bool *loses_block) {
         {"match", "write 'if ... else if ...'"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(word, table[i].word) == 0) {
-            *loses_block = true;   /* the loops' and choices' blocks */
+        if (strcmp(word, table[i].word) == 0)
             return table[i].instead;
-        }
     return NULL;
 }
 
@@ -1018,24 +1017,23 @@ static bool misused_word(ParseState *ps, const yysymbol_kind_t *expected, int co
             diag_note(at, "'in', 'out' and 'inout' give an array parameter's access, as in 'y: out f32[N]'");
         return true;
     }
-    /* The word, then what cannot follow a name (`while t > 0 {`), or the
-       word called, then a block (`while (t > 0) {`) */
-    bool loses_block = false;
+    /* The word, then what cannot follow a name (`loop {`), or the
+       word called, then a block (`switch (x) {`) */
     const char *instead = ps->prev_kind == IDENT && (ps->prev2_kind == ';' || ps->prev2_kind == '{' ||
                                                      ps->prev2_kind == '}')
-                              ? parse_missing_statement(ps->prev_text, &loses_block)
+                              ? parse_missing_statement(ps->prev_text)
                               : NULL;
     Loc where = ps->prev_loc;
     const char *word = ps->prev_text;
     if (!instead && ps->stmt_open && ps->tok_kind == '{' && ps->prev_kind == ')') {
-        instead = parse_missing_statement(ps->stmt_word, &loses_block);
+        instead = parse_missing_statement(ps->stmt_word);
         where = ps->stmt_loc;
         word = ps->stmt_word;
     }
     if (instead) {
         Span at_word = {where.line, where.col, where.first_end_col};
         diag_error(at_word, "'%s' is not a statement in Tessera; %s", word, instead);
-        ps->quiet_until_kernel = loses_block;
+        ps->quiet_until_kernel = true;   /* its block loses the parser */
         return true;
     }
     return false;

@@ -282,11 +282,6 @@ typedef struct Program {
    `arena`. Syntax errors are reported through diag; returns NULL only when
    nothing usable was built. */
 Program *parse_program(Arena *arena, const SourceFile *file);
-/* A statement of other languages that Tessera lacks (`while`, `break`,
-   `elif`, ...): what to write instead, or NULL; *loses_block says whether
-   a block follows it that the parser cannot follow (grammar/parser.y, and
-   sema.c where `break;` parses as a name). */
-const char *parse_missing_statement(const char *word, bool *loses_block);
 
 /* grammar/lexer.l: prints one token per line ("line:col KIND 'text'") for
    --emit tokens. Returns false after a lexical error. */

@@ -50,7 +50,8 @@ typedef struct Sema {
     int grid_rank;
     long shared_limit;
     const char *shared_limit_arch;
-    Node *loops[64];         /* the for and while loops around the statement being checked */
+    Node *loops[12];         /* the for and while loops around the statement being checked
+                                (SEMA_MAX_LOOP_DEPTH) */
     int num_loops;
 } Sema;
 
@@ -637,15 +638,9 @@ static Type *check_cast(Sema *s, Scope *scope, Node *node) {
 
 static Symbol *lookup_or_report(Sema *s, Scope *scope, Node *node) {
     Symbol *sym = scope_lookup(scope, node->name);
-    /* `break;` parses as a name; `while` and the like, with their blocks,
-       never reach the checker as one, so an undefined `loop` is a name */
-    bool loses_block = false;
-    const char *instead = sym ? NULL : parse_missing_statement(node->name, &loses_block);
-    if (loses_block)
-        instead = NULL;
-    if (instead)
-        diag_error(node->span, "'%s' is not a statement in Tessera; %s", node->name, instead);
-    else if (!sym)
+    /* the statement words Tessera lacks (`loop`, `do`) come with blocks,
+       which the parser reports; one reaching the checker is a name */
+    if (!sym)
         diag_error(node->span, "undefined name '%s'", node->name);
     (void)s;
     return sym;
@@ -2257,6 +2252,7 @@ static void check_exit(Sema *s, Node *node) {
 enum { SEMA_MAX_LOOP_DEPTH = 12 };
 
 static void check_loop_body(Sema *s, Scope *scope, Node *loop) {
+    _Static_assert(sizeof s->loops / sizeof s->loops[0] == SEMA_MAX_LOOP_DEPTH, "Sema.loops holds the limit");
     if (s->num_loops == SEMA_MAX_LOOP_DEPTH) {
         diag_error(loop->span, "loops nested more than %d deep; tessc compiles at most %d (LLVM's loop analysis "
                    "grows about twice a level)", SEMA_MAX_LOOP_DEPTH, SEMA_MAX_LOOP_DEPTH);
@@ -2360,7 +2356,7 @@ static void check_block(Sema *s, Scope *scope, Node *block) {
 /* Parses a -D value: an integer (decimal, or hex with 0x, as in source: no
    octal), a float, true or false. An integer or a float that does not fit
    is an error, not the float or the infinity it happens to parse as. */
-typedef enum { DEFINE_OK, DEFINE_BAD, DEFINE_INT_RANGE, DEFINE_FLOAT_RANGE } DefineProblem;
+typedef enum { DEFINE_OK, DEFINE_BAD, DEFINE_INT_RANGE, DEFINE_FLOAT_RANGE, DEFINE_NOT_FINITE } DefineProblem;
 
 static DefineProblem parse_define_value(const char *text, ConstValue *out) {
     const char *digits = text + (text[0] == '-' || text[0] == '+');
@@ -2380,6 +2376,8 @@ static DefineProblem parse_define_value(const char *text, ConstValue *out) {
     if (*end == '\0' && end != text) {
         if (errno == ERANGE && isinf(f))
             return DEFINE_FLOAT_RANGE;
+        if (!isfinite(f))   /* strtod's nan and inf: the manifest's numbers are finite */
+            return DEFINE_NOT_FINITE;
         *out = const_float(f);
         return DEFINE_OK;
     }
@@ -2677,10 +2675,10 @@ static void check_kernel(Sema *s, Kernel *k) {
                                  def->value_text);
             else if (problem == DEFINE_FLOAT_RANGE)
                 diag_error_plain("-D %s=%s: the float overflows a double", def->name, def->value_text);
-            else if (sym->value.is_float && !isfinite(sym->value.f))
+            else if (problem == DEFINE_NOT_FINITE)
                 diag_error_plain("-D %s=%s: a compile-time value must be a finite number (the manifest records it "
                                  "as a JSON number)", def->name, def->value_text);
-            if (problem != DEFINE_OK || (sym->value.is_float && !isfinite(sym->value.f)))
+            if (problem != DEFINE_OK)
                 continue;
         } else if (c->default_value) {
             Type *t = check_value(s, scope, c->default_value);
