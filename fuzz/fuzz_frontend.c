@@ -48,7 +48,7 @@ static void fuzz_free_module(IrModule *module) {
 /* Passes, then the backend for every kernel, as the driver runs them. */
 static void fuzz_compile_module(const SourceFile *file, IrModule *module, const ArchInfo *arch) {
     ir_print_module(module, fuzz_sink);
-    PassOptions passes = {.opt_level = 2, .dump_out = fuzz_sink, .verify = true};
+    PassOptions passes = {.opt_level = 2, .dump_out = fuzz_sink, .verify = true, .fp8_rings = true};
     if (!passes_run(module, &passes))
         fuzz_bug("the IR did not verify after a pass");
     ir_print_module(module, fuzz_sink);

@@ -1062,6 +1062,15 @@ static void artifacts_close(Artifact *artifacts) {
 
 static int compile_into(const Options *opt, Artifact *artifacts);
 
+/* Whether every --arch has fp8 tensor cores: then the pipeline pass gives
+   fp8 dot operands rings (PassOptions.fp8_rings). */
+static bool every_arch_has_fp8_mma(const Options *opt) {
+    for (int i = 0; i < opt->arch_count; i++)
+        if (!opt->archs[i]->mma_fp8)
+            return false;
+    return true;
+}
+
 /* The tile passes (passes.c) at -O, with --dump-after; false after an
    internal error (IR that does not verify). */
 static bool run_tile_passes(const Options *opt, IrModule *module) {
@@ -1069,6 +1078,7 @@ static bool run_tile_passes(const Options *opt, IrModule *module) {
         .opt_level = opt->opt_level,
         .dump_after = opt->dump_after,
         .dump_out = stderr,
+        .fp8_rings = every_arch_has_fp8_mma(opt),
 #ifdef NDEBUG
         .verify = false,
 #else

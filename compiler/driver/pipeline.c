@@ -64,6 +64,10 @@ static bool pipeline_target(IrKernel *kernel, const CodegenOptions *options, con
     if (!target_check_shared(plan, target, tma, out))
         return false;
     const char *tma_entry = tma ? arena_printf(&kernel->arena, "%s_tma", out->entry) : NULL;
+    for (int i = 0; i < target->num_archs; i++) {
+        CodegenArch *a = &out->archs[target->archs[i]];
+        a->ptx_version = emit_ptx_version_for(plan, a->arch);
+    }
     EmitModule *module = emit_lower_with_tma(plan, tma, options, out->entry, tma_entry);
     bool ok = module != NULL;
     for (int i = 0; ok && i < target->num_archs; i++) {

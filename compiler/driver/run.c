@@ -200,7 +200,8 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
     IrModule *module = NULL;
     if (!front_compile(&run_arena, file, &front, &module))
         return NULL;
-    PassOptions passes = {.opt_level = opt->opt_level, .verify = true};
+    /* fp8 rings as the default arch (sm_90) gets them: the IR tessc gives by default */
+    PassOptions passes = {.opt_level = opt->opt_level, .verify = true, .fp8_rings = true};
     if (!passes_run(module, &passes))
         return NULL;
     return module;

@@ -176,16 +176,17 @@ static inline int64_t layout_mma_pitch(int64_t row_elements) { return row_elemen
    ISA 9.7.15.5.1.2). Each slot (the leading dims; a rank-2 alloc is one
    slot) holds its rows x cols tile as panels of `panel` elements of each
    row (cols / panel panels, one after the other), each panel row `panel`
-   * 2 bytes (32, 64 or 128: the swizzle mode), the 16-byte chunks of a
-   row XORed with its row's bits as the hardware's Swizzle<B,4,3> does
-   (byte offset ^= ((offset >> 7) & (panel / 8 - 1)) << 4, the offset
+   x elem_bytes bytes (32, 64 or 128: the swizzle mode), the 16-byte chunks
+   of a row XORed with its row's bits as the hardware's Swizzle<B,4,3> does
+   (byte offset ^= ((offset >> 7) & (panel bytes / 16 - 1)) << 4, the offset
    counted from a 1024-byte boundary). With `permute_rows` (an A operand),
    tile row r sits at the panel row of llvm_memory_wgmma_row: the order in
    which a warpgroup's m64 tiles give each thread the rows of the blocked
    mma layout (layout.c, "wgmma"). */
 typedef struct SharedSwizzle {
     int64_t rows, cols;                /* of one slot; 0: not swizzled */
-    int panel;                         /* elements of a row per panel: 16, 32 or 64 */
+    int panel;                         /* elements of a row per panel: 32, 64 or 128 bytes' worth */
+    int elem_bytes;                    /* 2 (f16, bf16) or 1 (fp8: wgmma's k32 form) */
     bool permute_rows;
     int warps, slabs;                  /* permute_rows: the block's warps, 64-row slabs per warpgroup */
 } SharedSwizzle;
@@ -213,6 +214,9 @@ typedef struct OpPlan {
                                           ring's copies before it deferred past it (layout.c
                                           plan_wgmma_async, llvm_dot.c) */
     struct OpPlan *deferred_to;        /* an op lowered after this async wgmma dot, not in place */
+    bool mma_fp8;                      /* mma: fp8 tensor cores (mma.sync.m16n8k32 .e4m3/.e5m2):
+                                          both operands are casts of fp8 tiles to f16, elided;
+                                          the dot stages the fp8 bytes, B k-major (llvm_dot.c) */
     bool mma_b_transposed;             /* mma: operand 1 is transpose(x), x staged as it is */
     bool mma_a_shared, mma_b_shared;   /* mma: the operand (x for a transposed B) is a load of
                                           an alloc, which ldmatrix reads in place (not staged) */
@@ -577,6 +581,9 @@ bool emit_ptx(EmitModule *module, CodegenArch *a);
 void emit_dispose(EmitModule *module);
 /* The PTX ISA version chosen for an arch (80 = 8.0). */
 int emit_ptx_version(const ArchInfo *arch);
+/* The PTX version of `arch` for a kernel planned as `plan`: raised to 8.4
+   where the plan has an fp8 mma. */
+int emit_ptx_version_for(const KernelPlan *plan, const ArchInfo *arch);
 
 /* ---- ptxas (ptxas.c) ------------------------------------------------------------ */
 

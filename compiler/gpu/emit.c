@@ -11,7 +11,9 @@
  * PTX ISA versions (emit_ptx_version): the lowest each arch allows, for
  * the widest range of drivers that can JIT the PTX (7.0 for sm_80, 7.1 for
  * sm_86, 7.8 for sm_89), and 8.0 for sm_90 and sm_90a, below which LLVM 22
- * cannot select Hopper's barriers (toolchain.md). The intrinsics the
+ * cannot select Hopper's barriers (toolchain.md). A kernel whose plan has
+ * an fp8 mma.sync (sm_89 and up) gets 8.4, the first version with it, on
+ * every arch of its target (emit_ptx_version_for); the others keep theirs. The intrinsics the
  * lowering uses (bar.sync through barrier.cta.sync.aligned.all, shfl.sync,
  * the sregs, min/max.NaN, atom) need at most sm_80 with PTX 7.0.
  *
@@ -94,7 +96,16 @@ static void emit_init_llvm(void) {
     done = true;
 }
 
-static LLVMTargetMachineRef emit_target_machine(const ArchInfo *arch, char *error, size_t error_size) {
+int emit_ptx_version_for(const KernelPlan *plan, const ArchInfo *arch) {
+    int version = emit_ptx_version(arch);
+    for (int i = 0; i < plan->num_ops; i++)
+        if (plan->ops[i].mma_fp8 && version < 84)
+            version = 84;
+    return version;
+}
+
+static LLVMTargetMachineRef emit_target_machine(const ArchInfo *arch, int ptx_version, char *error,
+                                                size_t error_size) {
     char *message = NULL;
     LLVMTargetRef target;
     if (LLVMGetTargetFromTriple(emit_triple, &target, &message)) {
@@ -103,7 +114,7 @@ static LLVMTargetMachineRef emit_target_machine(const ArchInfo *arch, char *erro
         return NULL;
     }
     char features[32];
-    snprintf(features, sizeof features, "+ptx%d", emit_ptx_version(arch));
+    snprintf(features, sizeof features, "+ptx%d", ptx_version);
     return LLVMCreateTargetMachine(target, emit_triple, arch->name, features, LLVMCodeGenLevelAggressive,
                                    LLVMRelocDefault, LLVMCodeModelDefault);
 }
@@ -233,7 +244,8 @@ EmitModule *emit_lower_with_tma(KernelPlan *plan, KernelPlan *tma, const Codegen
     m->module = LLVMModuleCreateWithNameInContext(source, m->ctx);
     LLVMSetSourceFileName(m->module, source, strlen(source));
     LLVMSetTarget(m->module, emit_triple);
-    LLVMTargetMachineRef tm = emit_target_machine(plan->target, error, sizeof error);
+    LLVMTargetMachineRef tm = emit_target_machine(plan->target, emit_ptx_version_for(plan, plan->target), error,
+                                                  sizeof error);
     bool ok = tm != NULL;
     if (tm) {
         LLVMTargetDataRef data = LLVMCreateTargetDataLayout(tm);
@@ -266,7 +278,7 @@ EmitModule *emit_lower_with_tma(KernelPlan *plan, KernelPlan *tma, const Codegen
 bool emit_optimize(EmitModule *m, CodegenArch *a, CodegenKernel *out) {
     char error[4096] = "";
     bool first = a == &out->archs[0];   /* the first --arch: --emit llvm's */
-    m->tm = emit_target_machine(a->arch, error, sizeof error);
+    m->tm = emit_target_machine(a->arch, a->ptx_version, error, sizeof error);
     if (!m->tm) {
         emit_internal_error(m->kernel_name, error);
         return false;

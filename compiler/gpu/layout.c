@@ -934,6 +934,12 @@ const IrOp *layout_alloc_of(const IrValue *ref) {
 
 const IrValue *layout_in_place_ref(const OpPlan *dot, int operand) {
     const IrOp *op = dot->op;
+    if (dot->mma_fp8) {   /* through the elided cast (and B's transpose) to the load */
+        const IrValue *v = op->operands[operand]->def->operands[0];
+        if (operand == 1)
+            v = v->def->operands[0];
+        return (operand == 0 ? dot->mma_a_shared : dot->mma_b_shared) ? v->def->operands[0] : NULL;
+    }
     if (operand == 0)
         return dot->mma_a_shared ? op->operands[0]->def->operands[0] : NULL;
     if (!dot->mma_b_shared)
@@ -1055,10 +1061,100 @@ static void pad_alloc_rows(Assign *A, const IrValue *ref) {
     const IrType *t = alloc ? &alloc->results[0]->type : NULL;
     if (t && t->rank >= 2 && dtype_bytes(t->dtype) == 2 && !layout_op_plan(A->plan, alloc)->alloc_swizzle.rows)
         layout_op_plan(A->plan, alloc)->alloc_pitch = layout_mma_pitch(t->dims[t->rank - 1].size);
+    if (t && t->rank >= 2 && dtype_is_fp8(t->dtype) && !layout_op_plan(A->plan, alloc)->alloc_swizzle.rows)
+        /* fp8 bytes: the same 16 bytes of padding */
+        layout_op_plan(A->plan, alloc)->alloc_pitch = 2 * layout_mma_pitch(t->dims[t->rank - 1].size / 2);
 }
 
-/* The x of dot(a, x.T) (its transpose used by the dot alone), else b. */
+/* The fp8 tile that dot operand `v` is a cast of, when the cast is the
+   dot's alone (lower.c writes dot(cast a8, cast b8) for an fp8 dot, f16
+   holding every fp8 value exactly); NULL otherwise. */
+static IrValue *fp8_cast_source(Assign *A, const IrValue *v) {
+    const IrOp *c = v->def;
+    if (!c || c->opcode != IR_CAST || A->uses[v->id] != 1 || v->type.dtype != DT_F16 ||
+        !dtype_is_fp8(c->operands[0]->type.dtype) || splat_source(A, c->operands[0]))
+        return NULL;
+    return c->operands[0];
+}
+
+/* The fp8 dot of fp8 tensor cores: dot(cast a8, cast x8.T) (lower.c's
+   form), each cast and the transpose used once: its a8 and x8 (NULL when
+   `dot` is not one). */
+static bool fp8_dot_sources(Assign *A, const IrOp *dot, IrValue **a8, IrValue **x8) {
+    IrValue *a = fp8_cast_source(A, dot->operands[0]), *b = fp8_cast_source(A, dot->operands[1]);
+    IrOp *t = b ? b->def : NULL;
+    if (!a || !t || t->opcode != IR_TRANSPOSE || t->operands[0]->type.rank != 2 || A->uses[b->id] != 1 ||
+        splat_source(A, t->operands[0]))
+        return false;
+    *a8 = a;
+    *x8 = t->operands[0];
+    return true;
+}
+
+/* fp8 tensor cores (docs/codegen.md, "fp8"): where the target has
+   mma.sync.m16n8k32 for e4m3/e5m2 (sm_89 and up), dot(cast a8, cast b8)
+   with k a multiple of 32 runs on it. The m16n8k32 fragments of 8-bit
+   types are exactly m16n8k16's of byte pairs (PTX ISA 9.7.14.5.8), so the
+   mma.sync machinery serves with k halved, provided B is k-major in
+   shared memory ([n][k], ldmatrix without .trans: there is no 8-bit
+   .trans before sm_100). So B must be x.T, x staged as it is (the "TN"
+   layout that cuBLASLt's fp8 GEMMs require too). A [k, n] B stays on the
+   f16 path: transposing its bytes into shared memory one st.shared.b8 at
+   a time made the fp8 matmul slower than f16 tensor cores
+   (docs/performance.md, "fp8 tensor cores"). The casts and the transpose
+   are elided; each operand is read in place from a ring slot
+   (passes/pipeline.c) or staged. On sm_90a, where plan_wgmma took the dot
+   (both operands in place), it runs on wgmma's k32 form instead. Returns
+   false (the f16 path) where the dot does not qualify. */
+static bool fp8_mma(Assign *A, IrOp *op, const Layout **want) {
+    IrValue *a8, *x8;
+    if (!A->plan->target->mma_fp8 || op->operands[0]->type.rank != 2 || op->operands[0]->type.dims[1].size % 32 != 0 ||
+        !fp8_dot_sources(A, op, &a8, &x8))
+        return false;
+    OpPlan *p = layout_op_plan(A->plan, op);
+    const Layout *l = mma_layout(A, op, p->wgmma);   /* p->wgmma: plan_wgmma, the k32 form */
+    if (!l) {
+        p->wgmma = false;
+        return false;
+    }
+    p->mma = p->mma_fp8 = true;
+    set_result(A, op->results[0], l, false);
+    layout_op_plan(A->plan, op->operands[0]->def)->elided = true;
+    layout_op_plan(A->plan, op->operands[1]->def)->elided = true;
+    p->mma_b_transposed = true;
+    OpPlan *tp = layout_op_plan(A->plan, op->operands[1]->def->operands[0]->def);
+    tp->elided = true;
+    tp->via_shared = false;
+    /* ring slots (passes/pipeline.c) read in place, as f16 ones */
+    p->mma_a_shared = in_place_operand(A, op, a8);
+    p->mma_b_shared = in_place_operand(A, op, x8);
+    IrValue *sources[2] = {a8, x8};
+    bool shared[2] = {p->mma_a_shared, p->mma_b_shared};
+    for (int i = 0; i < 2; i++) {
+        if (shared[i]) {
+            layout_op_plan(A->plan, sources[i]->def)->elided = true;
+            pad_alloc_rows(A, sources[i]->def->operands[0]);
+        } else {
+            concrete(A, sources[i]);
+        }
+    }
+    if (op->num_operands > 2)
+        want[2] = l;
+    return true;
+}
+
+/* A's tile as wgmma would read it: a8 of an fp8 dot, else a. */
+static IrValue *dot_a_source(Assign *A, const IrOp *dot) {
+    IrValue *a8, *x8;
+    return fp8_dot_sources(A, dot, &a8, &x8) ? a8 : dot->operands[0];
+}
+
+/* The x of dot(a, x.T) (its transpose used by the dot alone; x8 of an fp8
+   dot), else b. */
 static IrValue *dot_b_source(Assign *A, const IrOp *dot) {
+    IrValue *a8, *x8;
+    if (fp8_dot_sources(A, dot, &a8, &x8))
+        return x8;
     IrValue *bv = dot->operands[1];
     IrOp *t = bv->def;
     bool b_t = t && t->opcode == IR_TRANSPOSE && t->operands[0]->type.rank == 2 && A->uses[bv->id] == 1;
@@ -1072,7 +1168,7 @@ static const OpPlan *wgmma_reader(Assign *A, const IrOp *load, int *role) {
         const OpPlan *p = &A->plan->ops[i];
         if (!p->wgmma)
             continue;
-        if (p->op->operands[0] == load->results[0]) {
+        if (dot_a_source(A, p->op) == load->results[0]) {
             *role = 0;
             return p;
         }
@@ -1117,10 +1213,12 @@ static bool alloc_wgmma_uses(Assign *A, const IrBlock *block, const IrOp *alloc,
 static bool wgmma_swizzle(Assign *A, const IrValue *load_value, int role, SharedSwizzle *out) {
     const IrOp *alloc = layout_alloc_of(load_value->def->operands[0]);
     int64_t rows = load_value->type.dims[0].size, cols = load_value->type.dims[1].size;
-    if (!layout_is_pow2(rows) || !layout_is_pow2(cols) || rows < 8 || cols < 16 || rows * cols * 2 % 1024 != 0 ||
+    int eb = dtype_bytes(load_value->type.dtype), widest = 128 / eb;   /* 128-byte panels at most */
+    if (!layout_is_pow2(rows) || !layout_is_pow2(cols) || rows < 8 || cols * eb < 32 || rows * cols * eb % 1024 != 0 ||
         !alloc_wgmma_uses(A, A->kernel->body, alloc, role, rows, cols))
         return false;
-    *out = (SharedSwizzle){.rows = rows, .cols = cols, .panel = cols < 64 ? (int)cols : 64, .permute_rows = role == 0};
+    *out = (SharedSwizzle){.rows = rows, .cols = cols, .panel = cols < widest ? (int)cols : widest, .elem_bytes = eb,
+                           .permute_rows = role == 0};
     if (role == 0) {
         out->warps = A->plan->threads / 32;
         out->slabs = (int)(rows / (16 * out->warps));
@@ -1134,6 +1232,14 @@ static bool wgmma_dot_fits(Assign *A, const IrOp *op) {
     IrValue *av = op->operands[0], *bv = op->operands[1], *r = op->results[0];
     DType in = av->type.dtype;
     int warps = A->plan->threads / 32;
+    /* fp8 (m64nNk32, docs/codegen.md "fp8 tensor cores"): both operands
+       k-major and in place (no register A for 8-bit types here) */
+    IrValue *a8, *x8;
+    bool fp8 = fp8_dot_sources(A, op, &a8, &x8);
+    if (fp8 && (!A->plan->target->mma_fp8 || av->type.dims[1].size % 32 != 0 || !in_place_operand(A, op, a8)))
+        return false;
+    if (fp8)
+        av = a8;
     if ((in != DT_F16 && in != DT_BF16) || bv->type.dtype != in || r->type.dtype != DT_F32 || av->type.rank != 2 ||
         bv->type.rank != 2 || warps % 4 != 0)
         return false;
@@ -1183,7 +1289,7 @@ static void plan_wgmma(Assign *A) {
             OpPlan *p = &plan->ops[i];
             if (!p->wgmma)
                 continue;
-            const IrValue *av = p->op->operands[0];
+            const IrValue *av = dot_a_source(A, p->op);
             bool ok = wgmma_swizzle(A, dot_b_source(A, p->op), 1, &swizzle) &&
                       (!in_place_operand(A, p->op, av) || wgmma_swizzle(A, av, 0, &swizzle));
             if (!ok) {
@@ -1196,8 +1302,8 @@ static void plan_wgmma(Assign *A) {
         OpPlan *p = &plan->ops[i];
         if (!p->wgmma)
             continue;
-        const IrValue *operands[2] = {in_place_operand(A, p->op, p->op->operands[0]) ? p->op->operands[0] : NULL,
-                                      dot_b_source(A, p->op)};
+        IrValue *av = dot_a_source(A, p->op);
+        const IrValue *operands[2] = {in_place_operand(A, p->op, av) ? av : NULL, dot_b_source(A, p->op)};
         for (int role = 0; role < 2; role++) {
             if (!operands[role])
                 continue;
@@ -1270,6 +1376,8 @@ static void assign_op(Assign *A, IrOp *op) {
     }
     case IR_DOT: {
         OpPlan *p = layout_op_plan(A->plan, op);
+        if (fp8_mma(A, op, want))
+            return;
         const Layout *l = mma_layout(A, op, p->wgmma);   /* p->wgmma: plan_wgmma */
         p->mma = l != NULL;
         p->wgmma = p->wgmma && l;
@@ -1449,7 +1557,11 @@ static void scratch_op(Assign *A, OpPlan *p) {
     if (op->opcode == IR_DOT) {
         const IrType *at = &op->operands[0]->type, *bt = &op->operands[1]->type;
         int64_t bytes = align16(tile_bytes(at)) + align16(tile_bytes(bt));
-        if (p->mma) {   /* the staged operands only: A's rows of k + 8; B's of n + 8, or (transposed) k + 8 */
+        if (p->mma_fp8) {   /* the staged operands only: A's rows and x's (B's columns) of k + 16 bytes */
+            int64_t k = at->dims[1].size, rows = layout_mma_pitch(k / 2) * 2;
+            bytes = (p->mma_a_shared ? 0 : align16(at->dims[0].size * rows)) +
+                    (p->mma_b_shared ? 0 : align16(op->results[0]->type.dims[1].size * rows));
+        } else if (p->mma) {   /* the staged operands only: A's rows of k + 8; B's of n + 8, or (transposed) k + 8 */
             bool a_staged = !p->mma_a_shared && !layout_mma_a_in_registers(A->plan, p);
             int64_t b_rows = p->mma_b_transposed ? bt->dims[1].size : bt->dims[0].size;
             int64_t b_cols = p->mma_b_transposed ? bt->dims[0].size : bt->dims[1].size;
@@ -1614,8 +1726,8 @@ static void plan_carry(KernelPlan *plan, OpPlan *p) {
     IrOp *dot = p->op;
     IrBlock *body = dot->parent;
     IrOp *loop = body ? body->parent_op : NULL;
-    if (!p->mma || p->wgmma || !p->mma_a_shared || !p->mma_b_shared || !loop || loop->opcode != IR_FOR || loop->int_value ||
-        loop->body != body ||
+    if (!p->mma || p->wgmma || p->mma_fp8 || !p->mma_a_shared || !p->mma_b_shared || !loop || loop->opcode != IR_FOR ||
+        loop->int_value || loop->body != body ||
         dot->operands[0]->type.dims[1].size / 16 > LAYOUT_MMA_UNROLLED_STEPS)
         return;
     const IrValue *slot = NULL;
@@ -1717,7 +1829,7 @@ KernelPlan *layout_assign(IrKernel *kernel, const ArchInfo *target, int threads)
 
 bool layout_mma_a_in_registers(const KernelPlan *plan, const OpPlan *dot) {
     const IrOp *op = dot->op;
-    if (!dot->mma || dot->mma_a_shared)
+    if (!dot->mma || dot->mma_a_shared || dot->mma_fp8)
         return false;
     const IrValue *av = op->operands[0], *r = op->results[0];
     const Layout *out = plan->values[r->id].layout;

@@ -15,6 +15,17 @@
  * in the tensor core's order, not k by k: results can differ from the FMA
  * path and the interpreter in the last bits.
  *
+ * fp8 tensor cores (plan->mma_fp8, sm_89 and up: dot(cast a8, cast b8),
+ * layout.c's fp8_mma): mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}
+ * x2.f32, whose 8-bit fragments are m16n8k16's of byte pairs (PTX ISA
+ * 9.7.14.5.8: a register holds four consecutive k of one row of A, or of
+ * one column of B). So the fp8 bytes are staged as b16 pairs, k halved:
+ * A as [m][k + 16] bytes, B = x.T k-major as x's rows, [n][k + 16] (the
+ * only B layout.c gives it), the same ldmatrix (B without .trans) and one
+ * m16n8k32 per m16n8 tile and k step of 32. LLVM 22 has no
+ * intrinsic for it: inline PTX, which needs PTX ISA 8.4 (emit.c). The
+ * products are exact in f32 and summed in the tensor core's order.
+ *
  * FMAs (every other dtype and shape): both operands are staged row-major in the op's shared scratch
  * (barrier, write, barrier); then a loop over k in which each thread loads
  * the a elements of its result rows and the b elements of its result
@@ -54,6 +65,29 @@ static void mma_stage(Lowering *L, Tile *t, int64_t offset, int64_t pitch, LLVMV
         }
         LLVMValueRef st = LLVMBuildStore(L->b, value, LLVMBuildGEP2(L->b, L->i8, base, &byte, 1, ""));
         LLVMSetAlignment(st, (unsigned)(run * 2));
+    }
+}
+
+/* Writes a rank-2 fp8 tile into shared memory as rows of `pitch` bytes,
+   runs of registers contiguous along the row as one vector store (up to
+   16 bytes, aligned as mma_stage's). */
+static void mma_stage_bytes(Lowering *L, Tile *t, int64_t pitch, LLVMValueRef base) {
+    ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
+    int64_t run = layout_contiguous_run(t->map, 1);
+    if (run > 16)
+        run = 16;
+    LLVMTypeRef vec = LLVMVectorType(L->i8, (unsigned)run);
+    for (int64_t r = 0; r < t->num_regs; r += run) {
+        LLVMValueRef i = llvm_kernel_coord(L, t, ti, r, 0), j = llvm_kernel_coord(L, t, ti, r, 1);
+        LLVMValueRef byte = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, i, llvm_kernel_i32(L, pitch), ""), j, "");
+        LLVMValueRef value = t->regs[r];
+        if (run > 1) {
+            value = LLVMGetUndef(vec);
+            for (int64_t e = 0; e < run; e++)
+                value = LLVMBuildInsertElement(L->b, value, t->regs[r + e], llvm_kernel_i32(L, e), "");
+        }
+        LLVMValueRef st = LLVMBuildStore(L->b, value, LLVMBuildGEP2(L->b, L->i8, base, &byte, 1, ""));
+        LLVMSetAlignment(st, (unsigned)run);
     }
 }
 
@@ -107,12 +141,45 @@ static void mma_issue(Lowering *L, DType in, LLVMValueRef a[4], LLVMValueRef b[2
         c[i] = LLVMBuildExtractValue(L->b, d, i, "");
 }
 
+/* One mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32:
+   c[4] += a[4] x b[2], four fp8 in each a and b register. Inline PTX
+   without side effects (no intrinsic in LLVM 22), so LLVM schedules it as
+   the f16 one. */
+static void mma_issue_fp8(Lowering *L, DType a_type, DType b_type, LLVMValueRef a[4], LLVMValueRef b[2],
+                          LLVMValueRef c[4]) {
+    char text[160];
+    snprintf(text, sizeof text,
+             "mma.sync.aligned.m16n8k32.row.col.f32.%s.%s.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, "
+             "{$10,$11,$12,$13};",
+             a_type == DT_F8E4M3 ? "e4m3" : "e5m2", b_type == DT_F8E4M3 ? "e4m3" : "e5m2");
+    static const char constraints[] = "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+    LLVMTypeRef params[10], f = L->f32;
+    LLVMValueRef args[10];
+    for (int i = 0; i < 6; i++) {
+        params[i] = L->i32;
+        args[i] = i < 4 ? a[i] : b[i - 4];
+    }
+    for (int i = 0; i < 4; i++) {
+        params[6 + i] = f;
+        args[6 + i] = c[i];
+    }
+    LLVMTypeRef ret = LLVMStructTypeInContext(L->ctx, (LLVMTypeRef[]){f, f, f, f}, 4, 0);
+    LLVMTypeRef fty = LLVMFunctionType(ret, params, 10, 0);
+    LLVMValueRef fn = LLVMGetInlineAsm(fty, text, strlen(text), (char *)constraints, sizeof constraints - 1, 0, 0,
+                                       LLVMInlineAsmDialectATT, 0);
+    LLVMValueRef d = LLVMBuildCall2(L->b, fty, fn, args, 10, "");
+    for (unsigned i = 0; i < 4; i++)
+        c[i] = LLVMBuildExtractValue(L->b, d, i, "");
+}
+
 /* Where a warp's ldmatrix fragments are: its lanes' byte offsets into A's
-   and B's rows, and the steps between k steps and tiles. */
+   and B's rows, and the steps between k steps and tiles; for the fp8 mma,
+   the operands' dtypes (else DT_F16 or DT_BF16 both). */
 typedef struct MmaFragments {
     LLVMValueRef a_lane, b_lane;
     int64_t a_pitch, wm, b_k_step, b_n_step, m_tiles, n_tiles;
-    bool b_t;
+    bool b_t, fp8;
+    DType a_type, b_type;
 } MmaFragments;
 
 /* The A and B fragments of k step `ks`: ldmatrix from shared memory, or
@@ -138,7 +205,10 @@ static void mma_step(Lowering *L, DType in, const MmaFragments *f, LLVMValueRef 
             /* c0, c1: row register 2 mt, columns 2 nt, 2 nt + 1; c2, c3: row register 2 mt + 1. */
             int64_t lo = (2 * mt) * col_regs + 2 * nt, hi = (2 * mt + 1) * col_regs + 2 * nt;
             LLVMValueRef c[4] = {out->regs[lo], out->regs[lo + 1], out->regs[hi], out->regs[hi + 1]};
-            mma_issue(L, in, af + 4 * mt, bf + 2 * nt, c);
+            if (f->fp8)
+                mma_issue_fp8(L, f->a_type, f->b_type, af + 4 * mt, bf + 2 * nt, c);
+            else
+                mma_issue(L, in, af + 4 * mt, bf + 2 * nt, c);
             out->regs[lo] = c[0];
             out->regs[lo + 1] = c[1];
             out->regs[hi] = c[2];
@@ -204,6 +274,10 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     IrValue *av = op->operands[0], *r = op->results[0];
     DType in = av->type.dtype;
     int64_t m = av->type.dims[0].size, k = av->type.dims[1].size, n = r->type.dims[1].size;
+    /* fp8: byte pairs as b16 elements, k halved, B k-major (the header) */
+    bool fp8 = p->mma_fp8;
+    if (fp8)
+        k /= 2;
     bool b_t = p->mma_b_transposed;
     int64_t a_pitch = layout_mma_pitch(k), b_pitch = layout_mma_pitch(b_t ? k : n);
     Tile *out = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
@@ -225,11 +299,22 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
         b_base = llvm_memory_shared_rows(L, layout_in_place_ref(p, 1), &b_pitch);
     else
         b_base = llvm_kernel_smem(L, llvm_kernel_i32(L, b_offset));
+    if (fp8) {   /* a ring's pitch is in bytes; the fragments count byte pairs */
+        a_pitch = p->mma_a_shared ? a_pitch / 2 : a_pitch;
+        b_pitch = p->mma_b_shared ? b_pitch / 2 : b_pitch;
+    }
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
-    if (!a_in_registers && !p->mma_a_shared)
-        mma_stage(L, a, 0, a_pitch, a_base);
-    if (!p->mma_b_shared)
-        mma_stage(L, b, 0, b_pitch, b_base);
+    if (fp8) {
+        if (!p->mma_a_shared)
+            mma_stage_bytes(L, a, a_pitch * 2, a_base);
+        if (!p->mma_b_shared)
+            mma_stage_bytes(L, b, b_pitch * 2, b_base);
+    } else {
+        if (!a_in_registers && !p->mma_a_shared)
+            mma_stage(L, a, 0, a_pitch, a_base);
+        if (!p->mma_b_shared)
+            mma_stage(L, b, 0, b_pitch, b_base);
+    }
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
     int64_t row_regs = layout_dim_regs(out->map, 0), col_regs = layout_dim_regs(out->map, 1);
     for (int64_t reg = 0; reg < out->num_regs; reg++)
@@ -277,7 +362,9 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     LLVMValueRef *af = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, 4 * m_tiles);
     LLVMValueRef *bf = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, 2 * n_tiles + 2);
     MmaFragments frags = {.a_lane = a_lane, .b_lane = b_lane, .a_pitch = a_pitch, .wm = wm, .b_t = b_t,
-                          .b_k_step = b_k_step, .b_n_step = b_n_step, .m_tiles = m_tiles, .n_tiles = n_tiles};
+                          .b_k_step = b_k_step, .b_n_step = b_n_step, .m_tiles = m_tiles, .n_tiles = n_tiles,
+                          .fp8 = fp8, .a_type = fp8 ? av->def->operands[0]->type.dtype : in,
+                          .b_type = fp8 ? op->operands[1]->def->operands[0]->type.dtype : in};
     if (carry) {
         dot_mma_carry(L, op, p, &frags, body_block, a_base, b_base, out, col_regs, k / 16);
         llvm_kernel_set_tile(L, r, out);
@@ -392,11 +479,10 @@ static int64_t wgmma_d_reg(int64_t s, int64_t nt, int i, int64_t col_regs) {
 
 /* A shared-memory matrix descriptor (PTX ISA 9.7.15.5.1.2.2) without its
    start address: leading and stride byte offsets, the swizzle mode of a
-   panel of `panel` f16 elements (64: 128-byte swizzle, 1; 32: 64-byte, 2;
-   16: 32-byte, 3), base offset 0 (the allocs start at 1024-byte
-   boundaries). */
-static uint64_t wgmma_desc_bits(int64_t leading, int64_t stride, int panel) {
-    uint64_t mode = panel == 64 ? 1 : panel == 32 ? 2 : 3;
+   panel row of `panel_bytes` (128: 128-byte swizzle, 1; 64: 2; 32: 3),
+   base offset 0 (the allocs start at 1024-byte boundaries). */
+static uint64_t wgmma_desc_bits(int64_t leading, int64_t stride, int64_t panel_bytes) {
+    uint64_t mode = panel_bytes == 128 ? 1 : panel_bytes == 64 ? 2 : 3;
     return (((uint64_t)leading >> 4) & 0x3FFF) << 16 | (((uint64_t)stride >> 4) & 0x3FFF) << 32 | mode << 62;
 }
 
@@ -407,24 +493,33 @@ static LLVMValueRef wgmma_desc_address(Lowering *L, LLVMValueRef p) {
 }
 
 /* wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}: acc[n / 2] += A x B
+   (fp8: m64nNk32.f32.{e4m3,e5m2}.{e4m3,e5m2}, both operands k-major by
+   descriptor: `in` DT_F16 with a_type/b_type the fp8 dtypes, else both
+   `in`)
    (acc = A x B where the i32 `accumulate` is 0: scale-d 0, the
    accumulator's inputs unread; NULL: 1), A by descriptor or, when a_desc is NULL, from the four
    f16x2 registers a_regs (mma.sync's A fragment), B by descriptor, N-major
    when b_n_major (imm-trans-b 1). Inline asm (LLVM 22 has no intrinsic for
    it), with side effects, so that it keeps its place between wgmma.fence
    and commit_group. */
-static void wgmma_issue(Lowering *L, DType in, int64_t n, LLVMValueRef a_desc, LLVMValueRef *a_regs,
-                        LLVMValueRef b_desc, bool b_n_major, LLVMValueRef accumulate, LLVMValueRef *acc) {
+static void wgmma_issue(Lowering *L, DType in, DType a_type, DType b_type, int64_t n, LLVMValueRef a_desc,
+                        LLVMValueRef *a_regs, LLVMValueRef b_desc, bool b_n_major, LLVMValueRef accumulate,
+                        LLVMValueRef *acc) {
     int count = (int)(n / 2), num_a = a_desc ? 1 : 4;
     int b_arg = count + num_a, scale_arg = b_arg + 1;
-    const char *t = in == DT_F16 ? "f16" : "bf16";
+    bool fp8 = dtype_is_fp8(a_type);
+    const char *ta = fp8 ? (a_type == DT_F8E4M3 ? "e4m3" : "e5m2") : in == DT_F16 ? "f16" : "bf16";
+    const char *tb = fp8 ? (b_type == DT_F8E4M3 ? "e4m3" : "e5m2") : ta;
     size_t cap = (size_t)count * 16 + 320;
     char *text = ARENA_ARRAY(&L->kernel->arena, char, cap);
     size_t len = (size_t)snprintf(text, cap, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
-                                             "wgmma.mma_async.sync.aligned.m64n%lldk16.f32.%s.%s {", scale_arg, (long long)n, t, t);
+                                             "wgmma.mma_async.sync.aligned.m64n%lldk%d.f32.%s.%s {", scale_arg, (long long)n,
+                                  fp8 ? 32 : 16, ta, tb);
     for (int i = 0; i < count; i++)
         len += (size_t)snprintf(text + len, cap - len, "%s$%d", i ? ", " : "", i);
-    if (a_desc)
+    if (fp8)   /* no transpose operands: 8-bit operands are k-major */
+        len += (size_t)snprintf(text + len, cap - len, "}, $%d, $%d, p, 1, 1;\n}", count, b_arg);
+    else if (a_desc)
         len += (size_t)snprintf(text + len, cap - len, "}, $%d, $%d, p, 1, 1, 0, %d;\n}", count, b_arg, b_n_major ? 1 : 0);
     else
         len += (size_t)snprintf(text + len, cap - len, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1, %d;\n}", count, count + 1,
@@ -470,8 +565,15 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
     for (int64_t reg = 0; reg < out->num_regs; reg++)
         out->regs[reg] = acc_in ? acc_in->regs[reg] : LLVMConstNull(L->f32);
     int64_t col_regs = layout_dim_regs(out->map, 1), slabs = layout_dim_regs(out->map, 0) / 2;
-    int64_t b_row_bytes = bs->panel * 2;
+    int64_t b_row_bytes = bs->panel * bs->elem_bytes;
     bool b_n_major = !p->mma_b_transposed;
+    /* fp8: k32 steps of the same 32 bytes as f16's k16 */
+    DType a_type = in, b_type = in;
+    if (p->mma_fp8) {
+        a_type = op->operands[0]->def->operands[0]->type.dtype;
+        b_type = op->operands[1]->def->operands[0]->type.dtype;
+    }
+    int eb = bs->elem_bytes, k_step = 32 / eb;
     /* A in place: this warpgroup's first m64 tile; K-major panels of m rows. */
     const SharedSwizzle *as = NULL;
     LLVMValueRef a_desc0 = NULL;
@@ -479,18 +581,18 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
     if (p->mma_a_shared) {
         const IrValue *a_ref = layout_in_place_ref(p, 0);
         as = &layout_op_plan(L->plan, layout_alloc_of(a_ref))->alloc_swizzle;
-        a_row_bytes = as->panel * 2;
+        a_row_bytes = as->panel * as->elem_bytes;
         LLVMValueRef a_base = llvm_memory_shared_rows(L, a_ref, &pitch);
         LLVMValueRef wg = LLVMBuildLShr(L->b, L->warp, llvm_kernel_i32(L, 2), "");
         LLVMValueRef a_wg = LLVMBuildMul(L->b, LLVMBuildZExt(L->b, wg, L->i64, ""),
                                          llvm_kernel_i64(L, slabs * 64 * a_row_bytes >> 4), "");
         a_desc0 = LLVMBuildOr(L->b, LLVMBuildAdd(L->b, wgmma_desc_address(L, a_base), a_wg, ""),
-                              llvm_kernel_i64(L, (int64_t)wgmma_desc_bits(16, 8 * a_row_bytes, as->panel)), "");
+                              llvm_kernel_i64(L, (int64_t)wgmma_desc_bits(16, 8 * a_row_bytes, a_row_bytes)), "");
     }
     /* B: N-major panels of k rows (leading offset: one panel), or x K-major. */
     int64_t b_leading = b_n_major ? bs->rows * b_row_bytes : 16;
     LLVMValueRef b_desc0 = LLVMBuildOr(L->b, wgmma_desc_address(L, b_base),
-                                       llvm_kernel_i64(L, (int64_t)wgmma_desc_bits(b_leading, 8 * b_row_bytes, bs->panel)), "");
+                                       llvm_kernel_i64(L, (int64_t)wgmma_desc_bits(b_leading, 8 * b_row_bytes, b_row_bytes)), "");
     int count = (int)(n / 2);
     LLVMValueRef *acc = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, (size_t)count * (size_t)slabs + 1);
     for (int64_t s = 0; s < slabs; s++)
@@ -511,7 +613,7 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
         wgmma_pin(L, acc, count * (int)slabs);
     /* A from registers: every fragment packed before wgmma.fence (ptxas
        would insert a warpgroup.arrive before each wgmma otherwise, C7519). */
-    int64_t steps = k / 16;
+    int64_t steps = k / k_step;
     LLVMValueRef *a_frags = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, (size_t)(4 * steps * slabs) + 1);
     if (!as) {
         for (int64_t ks = 0; ks < steps; ks++)
@@ -521,16 +623,16 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
     }
     llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.fence.sync.aligned", NULL, 0, NULL, 0);
     for (int64_t ks = 0; ks < steps; ks++) {
-        int64_t kk = ks * 16;
-        int64_t b_step = b_n_major ? kk * b_row_bytes : kk / bs->panel * (n * b_row_bytes) + kk % bs->panel * 2;
+        int64_t kk = ks * k_step;
+        int64_t b_step = b_n_major ? kk * b_row_bytes : kk / bs->panel * (n * b_row_bytes) + kk % bs->panel * eb;
         LLVMValueRef b_desc = LLVMBuildAdd(L->b, b_desc0, llvm_kernel_i64(L, b_step >> 4), "");
         for (int64_t s = 0; s < slabs; s++) {
             LLVMValueRef a_desc = NULL;
             if (as) {
-                int64_t a_off = kk / as->panel * (m * a_row_bytes) + kk % as->panel * 2 + s * 64 * a_row_bytes;
+                int64_t a_off = kk / as->panel * (m * a_row_bytes) + kk % as->panel * eb + s * 64 * a_row_bytes;
                 a_desc = LLVMBuildAdd(L->b, a_desc0, llvm_kernel_i64(L, a_off >> 4), "");
             }
-            wgmma_issue(L, in, n, a_desc, a_frags + 4 * (ks * slabs + s), b_desc, b_n_major,
+            wgmma_issue(L, in, a_type, b_type, n, a_desc, a_frags + 4 * (ks * slabs + s), b_desc, b_n_major,
                         ks > 0 ? NULL : accumulate, acc + s * count);
         }
     }
@@ -579,9 +681,15 @@ void llvm_dot_op(Lowering *L, IrOp *op) {
     OpPlan *p = layout_op_plan(L->plan, op);
 
     Tile *acc_in = op->num_operands > 2 ? llvm_kernel_operand(L, op, 2) : NULL;
-    Tile *a = p->mma_a_shared ? NULL : llvm_kernel_operand(L, op, 0);
-    Tile *b = p->mma_b_shared ? NULL
-              : p->mma_b_transposed ? llvm_kernel_tile(L, bv->def->operands[0]) : llvm_kernel_operand(L, op, 1);
+    Tile *a, *b;
+    if (p->mma_fp8) {   /* the elided casts' fp8 tiles: a8, and x of B = x.T (or neither: in place) */
+        a = p->mma_a_shared ? NULL : llvm_kernel_tile(L, av->def->operands[0]);
+        b = p->mma_b_shared ? NULL : llvm_kernel_tile(L, bv->def->operands[0]->def->operands[0]);
+    } else {
+        a = p->mma_a_shared ? NULL : llvm_kernel_operand(L, op, 0);
+        b = p->mma_b_shared ? NULL
+            : p->mma_b_transposed ? llvm_kernel_tile(L, bv->def->operands[0]) : llvm_kernel_operand(L, op, 1);
+    }
     if (p->wgmma) {
         dot_wgmma(L, op, p, a, acc_in);
         return;

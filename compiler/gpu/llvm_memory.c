@@ -288,17 +288,19 @@ LLVMValueRef llvm_memory_wgmma_row(Lowering *L, const SharedSwizzle *s, LLVMValu
    form) to its place in the swizzled layout (codegen.h SharedSwizzle). */
 static LLVMValueRef swizzled_offset(Lowering *L, const SharedSwizzle *s, LLVMValueRef linear) {
     int col_bits = log2_exact(s->cols), slot_bits = log2_exact(s->rows * s->cols), panel_bits = log2_exact(s->panel);
+    int eb_bits = log2_exact(s->elem_bytes);
     LLVMValueRef slot_start = shl64(L, shr64(L, linear, slot_bits), slot_bits);
     LLVMValueRef row = and64(L, shr64(L, linear, col_bits), s->rows - 1);
     LLVMValueRef col = and64(L, linear, s->cols - 1);
     LLVMValueRef panel_row = llvm_memory_wgmma_row(L, s, row);
     /* bytes within the panel, then Swizzle<B,4,3> */
-    LLVMValueRef byte = LLVMBuildOr(L->b, shl64(L, panel_row, panel_bits + 1), shl64(L, and64(L, col, s->panel - 1), 1), "");
-    LLVMValueRef chunk_xor = shl64(L, and64(L, shr64(L, byte, 7), s->panel / 8 - 1), 4);
+    LLVMValueRef byte = LLVMBuildOr(L->b, shl64(L, panel_row, panel_bits + eb_bits),
+                                    shl64(L, and64(L, col, s->panel - 1), eb_bits), "");
+    LLVMValueRef chunk_xor = shl64(L, and64(L, shr64(L, byte, 7), s->panel * s->elem_bytes / 16 - 1), 4);
     byte = LLVMBuildXor(L->b, byte, chunk_xor, "");
     LLVMValueRef panel_start = shl64(L, shr64(L, col, panel_bits), log2_exact(s->rows) + panel_bits);
     LLVMValueRef out = LLVMBuildOr(L->b, slot_start, panel_start, "");
-    return LLVMBuildOr(L->b, out, shr64(L, byte, 1), "");
+    return LLVMBuildOr(L->b, out, shr64(L, byte, eb_bits), "");
 }
 
 static LLVMValueRef element_ptr(Lowering *L, const Ref *r, LLVMValueRef *coords) {

@@ -109,7 +109,7 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
     LLVMValueRef bar = group_barrier(L, load_i32(L, L->tma_armed));
     LLVMValueRef tensor_map = LLVMGetParam(L->fn, (unsigned)(L->kernel->num_params + p->tma_map - 1));
     /* boxes of a panel: the slot's rows, or (wgmma order) one per 64-row slab */
-    int64_t box_rows = map->row_warps ? 64 : sw->rows, panel_bytes = sw->rows * sw->panel * 2;
+    int64_t box_rows = map->row_warps ? 64 : sw->rows, panel_bytes = sw->rows * sw->panel * sw->elem_bytes;
     int64_t chunks = sw->rows / box_rows, boxes = sw->cols / sw->panel * chunks;
     int chunk_bits = 0;
     while (((int64_t)1 << chunk_bits) < chunks)
@@ -136,7 +136,7 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
                                                 : llvm_memory_wgmma_row(L, sw, LLVMBuildZExt(L->b, row, L->i64, ""));
         LLVMValueRef byte = LLVMBuildAdd(
             L->b, LLVMBuildMul(L->b, LLVMBuildZExt(L->b, panel, L->i64, ""), llvm_kernel_i64(L, panel_bytes), ""),
-            LLVMBuildMul(L->b, panel_row, llvm_kernel_i64(L, sw->panel * 2), ""), "");
+            LLVMBuildMul(L->b, panel_row, llvm_kernel_i64(L, sw->panel * sw->elem_bytes), ""), "");
         LLVMValueRef dst = LLVMBuildGEP2(L->b, L->i8, slot, &byte, 1, "");
         LLVMValueRef col = LLVMBuildMul(L->b, panel, llvm_kernel_i32(L, sw->panel), "");
         LLVMValueRef args[16];

@@ -181,9 +181,17 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
             print_layout(P, op->body->args[i], " (loop argument)", depth, out);
     if (p->wgmma) {
         indent(depth, out);
-        fprintf(out, "wgmma m64n%lldk16, a %s, b by descriptor%s%s\n", (long long)op->results[0]->type.dims[1].size,
+        fprintf(out, "wgmma m64n%lldk%d%s, a %s, b by descriptor%s%s\n", (long long)op->results[0]->type.dims[1].size,
+                p->mma_fp8 ? 32 : 16, p->mma_fp8 ? " fp8" : "",
                 p->mma_a_shared ? "by descriptor" : "from registers",
                 p->mma_b_transposed ? " (b = x.T: x k-major)" : " (b n-major)", p->wgmma_async ? ", async" : "");
+    }
+    if (p->mma_fp8 && !p->wgmma) {
+        const IrValue *b8 = op->operands[1]->def->operands[0];
+        indent(depth, out);
+        fprintf(out, "mma.sync m16n8k32 %s x %s, casts elided, b = x.T k-major; a %s, x %s\n",
+                dtype_name(op->operands[0]->def->operands[0]->type.dtype), dtype_name(b8->type.dtype),
+                p->mma_a_shared ? "in place" : "staged", p->mma_b_shared ? "in place" : "staged as it is");
     }
     if (op->opcode == IR_SCAN) {
         indent(depth, out);
@@ -193,7 +201,7 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
     if (p->alloc_swizzle.rows) {
         const SharedSwizzle *s = &p->alloc_swizzle;
         indent(depth, out);
-        fprintf(out, "swizzle %dB: slots of %lldx%lld in panels of %d%s\n", s->panel * 2, (long long)s->rows,
+        fprintf(out, "swizzle %dB: slots of %lldx%lld in panels of %d%s\n", s->panel * s->elem_bytes, (long long)s->rows,
                 (long long)s->cols, s->panel, s->permute_rows ? ", rows in wgmma order" : "");
     }
     if (p->tma_map) {

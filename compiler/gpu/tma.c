@@ -173,7 +173,7 @@ static int copy_map(KernelPlan *plan, const OpPlan *p, TmaMap *maps, int *num_ma
     SourceDims s;
     if (!source_dims(plan->kernel, src, &s) || s.rank > 5 || s.tile_dim[s.rank - 1] != 1)
         return -1;
-    TmaMap map = {.param = s.param, .rank = s.rank, .swizzle_bytes = sw->panel * 2, .dtype = dtype};
+    TmaMap map = {.param = s.param, .rank = s.rank, .swizzle_bytes = sw->panel * sw->elem_bytes, .dtype = dtype};
     if (sw->permute_rows) {
         /* rows in wgmma order: a 2-dim array whose tile starts at a multiple
            of its rows (16 W S): with M one too, a box (rows from 32 R on

@@ -63,6 +63,7 @@ const char *access_name(Access access) {
    of each instruction (as the CUDA C++ library's cuda::ptx pages list
    them, nvidia.github.io/cccl/libcudacxx/ptx/instructions/):
      mma.sync.aligned.m16n8k16 .f16/.bf16    sm_80, PTX ISA 7.0
+     mma.sync.aligned.m16n8k32 .e4m3/.e5m2   sm_89, PTX ISA 8.4
      cp.async (commit_group, wait_group)     sm_80, PTX ISA 7.0
      ldmatrix.sync.aligned.m8n8              sm_75, PTX ISA 6.5
      stmatrix.sync.aligned.m8n8              sm_90, PTX ISA 7.8
@@ -74,15 +75,17 @@ const char *access_name(Access access) {
    (LLVM's sm_90a target exists for wgmma and setmaxnreg). LLVM 22 selects
    mbarrier and TMA only from PTX 8.0 (../shared/anchors/toolchain.md),
    which is what emit_ptx_version gives sm_90 and sm_90a; wgmma.mma_async
-   has no intrinsic and is inline asm. The flags say what the hardware and
-   PTX allow; the backend uses none of them yet beyond mma.sync. */
+   has no intrinsic and is inline asm, as is the fp8 mma.sync (LLVM 22 has
+   no intrinsic for it either); a kernel that uses the fp8 mma gets PTX
+   8.4 on every arch of its target (emit_ptx_version). sm_89 is a family
+   of its own for that mma alone. */
 static const ArchInfo archs[] = {
-    /* name     cc    family             shared  mma   cp.as ldmat stmat tma   mbar  wgmma maxnreg */
-    {"sm_80",  8, 0, ARCH_FAMILY_SM80,  166912, true, true, true, false, false, false, false, false},
-    {"sm_86",  8, 6, ARCH_FAMILY_SM80,  101376, true, true, true, false, false, false, false, false},
-    {"sm_89",  8, 9, ARCH_FAMILY_SM80,  101376, true, true, true, false, false, false, false, false},
-    {"sm_90",  9, 0, ARCH_FAMILY_SM90,  232448, true, true, true, true,  true,  true,  false, false},
-    {"sm_90a", 9, 0, ARCH_FAMILY_SM90A, 232448, true, true, true, true,  true,  true,  true,  true},
+    /* name     cc    family             shared  mma   fp8   cp.as ldmat stmat tma   mbar  wgmma maxnreg */
+    {"sm_80",  8, 0, ARCH_FAMILY_SM80,  166912, true, false, true, true, false, false, false, false, false},
+    {"sm_86",  8, 6, ARCH_FAMILY_SM80,  101376, true, false, true, true, false, false, false, false, false},
+    {"sm_89",  8, 9, ARCH_FAMILY_SM89,  101376, true, true,  true, true, false, false, false, false, false},
+    {"sm_90",  9, 0, ARCH_FAMILY_SM90,  232448, true, true,  true, true, true,  true,  true,  false, false},
+    {"sm_90a", 9, 0, ARCH_FAMILY_SM90A, 232448, true, true,  true, true, true,  true,  true,  true,  true},
 };
 
 const ArchInfo *arch_lookup(const char *name) {
@@ -97,6 +100,7 @@ const char *arch_names_joined(void) { return "sm_80, sm_86, sm_89, sm_90, sm_90a
 const char *arch_family_name(ArchFamily family) {
     switch (family) {
     case ARCH_FAMILY_SM80: return "sm_80";
+    case ARCH_FAMILY_SM89: return "sm_89";
     case ARCH_FAMILY_SM90: return "sm_90";
     case ARCH_FAMILY_SM90A: return "sm_90a";
     case ARCH_FAMILY_COUNT: break;

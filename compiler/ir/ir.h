@@ -315,6 +315,8 @@ typedef struct PassOptions {
     const char *dump_after;        /* pass name or NULL */
     FILE *dump_out;
     bool verify;                   /* run ir_verify_kernel between passes */
+    bool fp8_rings;                /* every target reads rings of fp8 bytes in place (fp8 tensor
+                                      cores, sm_89 and up): the pipeline pass makes them */
 } PassOptions;
 
 /* Runs the pass list on every kernel; returns false after a verifier failure
@@ -327,6 +329,6 @@ void pass_fold(IrKernel *kernel);  /* passes/fold.c */
 void pass_cse(IrKernel *kernel);   /* passes/cse.c */
 void pass_dce(IrKernel *kernel);   /* passes/dce.c */
 void pass_prefetch(IrKernel *kernel); /* passes/prefetch.c */
-void pass_pipeline(IrKernel *kernel); /* passes/pipeline.c */
+void pass_pipeline(IrKernel *kernel, bool fp8_rings); /* passes/pipeline.c */
 
 #endif

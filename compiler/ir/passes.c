@@ -29,16 +29,21 @@ static bool verify_after(IrKernel *kernel, const char *after, const PassOptions 
     return false;
 }
 
-/* One step of the list: run, dump if asked, verify. */
-static bool run_pass(IrKernel *kernel, const char *name, void (*pass)(IrKernel *),
-                     const PassOptions *options) {
-    pass(kernel);
+/* After one step of the list: dump if asked, verify. */
+static bool after_pass(IrKernel *kernel, const char *name, const PassOptions *options) {
     if (options->dump_after && strcmp(options->dump_after, name) == 0) {
         FILE *out = options->dump_out ? options->dump_out : stderr;
         fprintf(out, "// IR after %s\n", name);
         ir_print_kernel(kernel, out);
     }
     return verify_after(kernel, name, options);
+}
+
+/* One step of the list: run, dump if asked, verify. */
+static bool run_pass(IrKernel *kernel, const char *name, void (*pass)(IrKernel *),
+                     const PassOptions *options) {
+    pass(kernel);
+    return after_pass(kernel, name, options);
 }
 
 /* THE pass list. pipeline first (it takes the loads that feed dots into
@@ -52,7 +57,8 @@ static bool run_kernel_passes(IrKernel *kernel, const PassOptions *options) {
         return false;
     if (options->opt_level <= 0)
         return true;
-    if (!run_pass(kernel, "pipeline", pass_pipeline, options)) return false;
+    pass_pipeline(kernel, options->fp8_rings);
+    if (!after_pass(kernel, "pipeline", options)) return false;
     if (!run_pass(kernel, "prefetch", pass_prefetch, options)) return false;
     if (!run_pass(kernel, "fold", pass_fold, options)) return false;
     if (!run_pass(kernel, "cse", pass_cse, options)) return false;

@@ -212,7 +212,8 @@ const char *access_name(Access access);
    per target, docs/codegen.md). The archs of a family differ only in what
    ptxas and the PTX version make of the same code. */
 typedef enum ArchFamily {
-    ARCH_FAMILY_SM80,        /* sm_80, sm_86, sm_89: mma.sync, cp.async, ldmatrix */
+    ARCH_FAMILY_SM80,        /* sm_80, sm_86: mma.sync, cp.async, ldmatrix */
+    ARCH_FAMILY_SM89,        /* sm_89: adds fp8 mma.sync (m16n8k32 e4m3/e5m2) */
     ARCH_FAMILY_SM90,        /* sm_90: adds stmatrix, TMA, mbarrier tx-counts */
     ARCH_FAMILY_SM90A,       /* sm_90a: adds wgmma and setmaxnreg */
     ARCH_FAMILY_COUNT
@@ -226,6 +227,7 @@ typedef struct ArchInfo {
     ArchFamily family;
     long shared_bytes_max;   /* per block, with the opt-in */
     bool mma_sync;           /* mma.sync.aligned.m16n8k16 (f16/bf16) */
+    bool mma_fp8;            /* mma.sync.aligned.m16n8k32 .e4m3/.e5m2 (PTX ISA 8.4) */
     bool cp_async;           /* cp.async.{ca,cg}.shared.global, commit/wait_group */
     bool ldmatrix;           /* ldmatrix.sync.aligned.m8n8 */
     bool stmatrix;           /* stmatrix.sync.aligned.m8n8 */

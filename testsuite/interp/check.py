@@ -612,17 +612,17 @@ def int4_matmul(rng):
     return [a, wq, sc, array_out("c", "f16")], ref
 
 
-def fp8_matmul_case(rng, b_dtype):
+def fp8_matmul_case(rng, b_dtype, tn=False, m=100, k=80, n=72):
     # Quantized as a user would: x / scale into the format's range, M, N and
-    # K not multiples of the blocks (the edges read 0).
-    m, k, n = 100, 80, 72
+    # K not multiples of the blocks (the edges read 0). tn: B given as
+    # bt [N, K] (fp8_matmul_tn).
     top_a, top_b = FP8["f8e4m3"][2], FP8[b_dtype][2]
-    xa, xb = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+    xa, xb = rng.standard_normal((m, k)), rng.standard_normal((n, k) if tn else (k, n))
     sa, sb = float(np.abs(xa).max() / top_a), float(np.abs(xb).max() / top_b)
-    a, b = array_in("a", "f8e4m3", xa / sa), array_in("b", b_dtype, xb / sb)
+    a, b = array_in("a", "f8e4m3", xa / sa), array_in("bt" if tn else "b", b_dtype, xb / sb)
 
     def ref():
-        return {"c": (f(a) @ f(b)) * float(np.float32(np.float32(sa) * np.float32(sb)))}
+        return {"c": (f(a) @ (f(b).T if tn else f(b))) * float(np.float32(np.float32(sa) * np.float32(sb)))}
     return [a, b, array_out("c", "f16"), scalar("scale_a", sa), scalar("scale_b", sb)], ref
 
 
@@ -634,6 +634,89 @@ def fp8_matmul(rng):
 @case("fp8-matmul-e5m2", example("fp8_matmul.tess"), kernel="fp8_matmul_e5m2")
 def fp8_matmul_e5m2(rng):
     return fp8_matmul_case(rng, "f8e5m2")
+
+
+@case("fp8-matmul-tn", example("fp8_matmul.tess"), kernel="fp8_matmul_tn")
+def fp8_matmul_tn(rng):
+    return fp8_matmul_case(rng, "f8e4m3", tn=True, m=200, k=330, n=150)
+
+
+# fp8 dots (Inputs/fp8_dot.tess): fp8 tensor cores on sm_89 and up (the
+# bytes staged; B k-major), f16 ones on sm_80. Values drawn in each format's
+# range; f32 outputs, so the check sees the accumulation itself.
+def fp8_wgmma_bound(a, b):
+    """How far an fp8 dot on sm_90a's wgmma may be from the exact sum
+    (docs/language.md 3.1): the tensor core adds fp8 products with fewer
+    bits than f32 (about 13 below the largest term: on the H200, errors up
+    to 1.55 where the sum of magnitudes was about 12,000). 2^-11 x
+    (|a| @ |b|) bounds that with room, while a wrong fragment, descriptor or
+    k step is off by whole products (hundreds here)."""
+    return 2.0 ** -11 * (np.abs(a) @ np.abs(b))
+
+
+def fp8_dot_case(rng, m, k, n, a_dtype, b_dtype, b_transposed):
+    xa = rng.standard_normal((m, k)) * 8
+    xb = rng.standard_normal((n, k) if b_transposed else (k, n)) * 8
+    a = array_in("a", a_dtype, xa)
+    b = array_in("x" if b_transposed else "b", b_dtype, xb)
+    c = array_out("c", "f32")
+    bm = f(b).T if b_transposed else f(b)
+    c.bound = fp8_wgmma_bound(f(a), bm)
+    return [a, b, c], lambda: {"c": f(a) @ bm}
+
+
+@case("fp8-dot-mm", inputs("fp8_dot.tess"), kernel="fp8_mm")
+def fp8_dot_mm(rng):
+    return fp8_dot_case(rng, 100, 200, 72, "f8e4m3", "f8e5m2", False)
+
+
+@case("fp8-dot-mm-warps-mn", inputs("fp8_dot.tess"), kernel="fp8_mm", defines=["BM=128", "BN=128", "BK=32", "W=8"])
+def fp8_dot_mm_warps(rng):
+    return fp8_dot_case(rng, 150, 100, 200, "f8e4m3", "f8e5m2", False)
+
+
+@case("fp8-dot-bt-rolled", inputs("fp8_dot.tess"), kernel="fp8_bt", defines=["BM=64", "BN=32", "BK=256", "W=4"])
+def fp8_dot_bt_rolled(rng):
+    return fp8_dot_case(rng, 70, 300, 90, "f8e5m2", "f8e4m3", True)
+
+
+@case("fp8-dot-bt-w8", inputs("fp8_dot.tess"), kernel="fp8_bt", defines=["BM=128", "BN=64", "BK=64", "W=8", "NS=4"])
+def fp8_dot_bt_w8(rng):
+    return fp8_dot_case(rng, 130, 64, 100, "f8e5m2", "f8e4m3", True)
+
+
+@case("fp8-dot-bt-staged", inputs("fp8_dot.tess"), kernel="fp8_bt", defines=["BM=64", "BN=128", "BK=32", "W=4", "NS=1"])
+def fp8_dot_bt_staged(rng):
+    return fp8_dot_case(rng, 100, 260, 130, "f8e5m2", "f8e4m3", True)
+
+
+@case("fp8-dot-bt-ring3", inputs("fp8_dot.tess"), kernel="fp8_bt", defines=["BM=64", "BN=64", "BK=64", "W=4", "NS=3"])
+def fp8_dot_bt_ring3(rng):
+    return fp8_dot_case(rng, 64, 64 * 5 + 32, 64, "f8e5m2", "f8e4m3", True)   # K: 6 trips, the last half
+
+
+# on sm_90a: wgmma's k32 form, 32-byte panels, two m64 tiles a warpgroup
+@case("fp8-dot-bt-swizzle32", inputs("fp8_dot.tess"), kernel="fp8_bt", defines=["BM=64", "BN=64", "BK=32", "W=4", "NS=2"])
+def fp8_dot_bt_swizzle32(rng):
+    return fp8_dot_case(rng, 100, 150, 70, "f8e5m2", "f8e4m3", True)
+
+
+@case("fp8-dot-bt-slabs", inputs("fp8_dot.tess"), kernel="fp8_bt", defines=["BM=256", "BN=64", "BK=64", "W=8", "NS=3"])
+def fp8_dot_bt_slabs(rng):
+    return fp8_dot_case(rng, 300, 400, 130, "f8e5m2", "f8e4m3", True)
+
+
+@case("fp8-dot-rows", inputs("fp8_dot.tess"), kernel="fp8_rows")
+def fp8_dot_rows(rng):
+    q = array_in("q", "f8e4m3", rng.standard_normal((100, 64)) * 4)
+    k = array_in("k", "f8e4m3", rng.standard_normal((50, 64)) * 4)
+
+    def ref():   # k's rows past N read 0: columns of s that are 0
+        kp = np.zeros((64, 64))
+        kp[:50] = f(k)
+        s = f(q) @ kp.T
+        return {"mx": s.max(axis=1), "sm": s.sum(axis=1)}
+    return [q, k, array_out("mx", "f32"), array_out("sm", "f32")], ref
 
 
 @case("strided-transpose", example("strided_transpose.tess"), kernel="transpose")
@@ -1941,9 +2024,10 @@ def prefetch_strided(rng):
 
 # ---- the driver --------------------------------------------------------------------
 
-def compare(name, dtype, got, want, exact=False):
+def compare(name, dtype, got, want, exact=False, bound=None):
     """True when `got` (as written) matches the float64 reference (bit for
-    bit when `exact`)."""
+    bit when `exact`); `bound`, an array of want's shape, widens the
+    tolerance of each element by it (fp8 dots on wgmma, fp8_wgmma_bound)."""
     if dtype == "bf16":
         got = from_bf16_bits(got)
     if dtype in FP8:
@@ -1963,6 +2047,8 @@ def compare(name, dtype, got, want, exact=False):
         scale = np.abs(want[finite]).max() if finite.any() else 1.0
         atol = afrac * max(scale, 1e-30)
         bad = ~np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
+        if bound is not None:
+            bad &= ~(np.abs(got - want) <= np.asarray(bound, np.float64) + atol)
         bad |= np.isnan(got) & ~np.isnan(want)
     else:
         # bit for bit on the value: a float -0 is not +0 (signbit; an integer
@@ -2111,7 +2197,8 @@ def main():
     ok = entry_ok
     for a in args:
         if a.kind in ("out", "inout"):
-            ok &= compare(a.name, a.dtype, got[a.name], want[a.name], getattr(a, "exact", False))
+            ok &= compare(a.name, a.dtype, got[a.name], want[a.name], getattr(a, "exact", False),
+                          getattr(a, "bound", None))
     what = f"{sum(a.kind in ('out', 'inout') for a in args)} outputs match"
     if ok and opts.compare_interp:
         interp_dir = os.path.join(opts.tmp, "interp")
@@ -2130,7 +2217,7 @@ def main():
                 else:
                     device = got[a.name]   # integers exactly (compare), not through float64
                 ok &= compare(a.name + " (interpreter vs " + opts.device + ")", a.dtype,
-                              interp[a.name], device, getattr(a, "exact", False))
+                              interp[a.name], device, getattr(a, "exact", False), getattr(a, "bound", None))
         what += ", interpreter == " + opts.device
     if not ok:
         print(f"(case {opts.case}, seed {seed}; command: {' '.join(cmd)})")

@@ -15,7 +15,11 @@
  * A load at the top level of a `for` body with a positive constant step,
  * from a global `in` array (not one declared with strides), without an `other`, of a rank-2 f16 or bf16
  * tile that only tensor-core dots read (as either operand, or transposed
- * as the second), whose operands are computed from the induction variable,
+ * as the second), or of an fp8 tile that one dot reads as fp8 tensor cores
+ * take it (fp8_dot_operand; only when every target has fp8 tensor cores,
+ * PassOptions.fp8_rings: elsewhere the dot would stage f16 copies of the
+ * slots as well, more shared memory than the register path it replaces),
+ * whose operands are computed from the induction variable,
  * loop invariants and pure ops of the body, becomes a ring of `stages`
  * shared buffers:
  *
@@ -76,6 +80,53 @@ static bool mma_dot(const IrOp *dot) {
         return false;
     int64_t m = r->type.dims[0].size, n = r->type.dims[1].size, k = a->type.dims[1].size;
     return is_pow2(m) && is_pow2(n) && m >= 16 && n >= 8 && k % 16 == 0;
+}
+
+/* The one use of `v` in `block` (no regions searched: the callers' values
+   live in one body), NULL if it has none or several. */
+static IrOp *only_use(const IrBlock *block, const IrValue *v, int *operand) {
+    IrOp *found = NULL;
+    for (IrOp *op = block->first; op; op = op->next) {
+        for (int i = 0; i < op->num_operands; i++) {
+            if (op->operands[i] != v)
+                continue;
+            if (found)
+                return NULL;
+            found = op;
+            *operand = i;
+        }
+        if (op->body || op->else_body)
+            for (const IrBlock *b = op->body; b; b = b == op->body ? op->else_body : NULL)
+                for (const IrOp *in = b->first; in; in = in->next)
+                    for (int i = 0; i < in->num_operands; i++)
+                        if (in->operands[i] == v)
+                            return NULL;
+    }
+    return found;
+}
+
+/* An fp8 tile that reaches an mma dot only as the backend's fp8 tensor
+   cores take it (gpu/layout.c fp8_mma): `cast(v)` to f16 as operand 0, or
+   `cast(transpose(v))` as operand 1, each step the only use, k a multiple
+   of 32. Targets without fp8 tensor cores load the ring slot, cast and
+   stage it as they would a register tile. */
+static bool fp8_dot_operand(const IrBlock *block, const IrValue *v) {
+    int i;
+    IrOp *use = only_use(block, v, &i);
+    bool transposed = use && use->opcode == IR_TRANSPOSE;
+    if (transposed)
+        use = only_use(block, use->results[0], &i);
+    if (!use || use->opcode != IR_CAST || use->results[0]->type.dtype != DT_F16)
+        return false;
+    IrOp *dot = only_use(block, use->results[0], &i);
+    if (!dot || dot->opcode != IR_DOT || i != (transposed ? 1 : 0) || !mma_dot(dot) ||
+        dot->operands[0]->type.dims[1].size % 32 != 0)
+        return false;
+    /* and the other operand is one too (else the dot stays on f16 tensor cores) */
+    const IrOp *a = dot->operands[0]->def, *b = dot->operands[1]->def;
+    const IrOp *x = b && b->opcode == IR_CAST ? b->operands[0]->def : NULL;
+    return a && a->opcode == IR_CAST && dtype_is_fp8(a->operands[0]->type.dtype) && x && x->opcode == IR_TRANSPOSE &&
+           dtype_is_fp8(x->operands[0]->type.dtype);
 }
 
 /* Every use of `v` anywhere under `block`: counted into *uses; false when
@@ -220,7 +271,7 @@ static bool strided_param(const IrKernel *kernel, const IrValue *root) {
     return false;
 }
 
-static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages) {
+static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, bool fp8_rings) {
     IrBlock *body = loop->body;
     int64_t step;
     /* (S-1) step must be an i32 offset: a copy's iteration i + (S-1) step
@@ -237,12 +288,15 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages) {
         IrValue *ref = op->operands[0];
         const IrValue *root = loop_root_ref(ref);
         const IrType *t = &op->results[0]->type;
+        bool fp8 = dtype_is_fp8(t->dtype);
+        if (fp8 && !fp8_rings)
+            continue;
         if (ref->type.space != SPACE_GLOBAL || root->type.access != ACCESS_IN || root->def || t->rank != 2 ||
-            (t->dtype != DT_F16 && t->dtype != DT_BF16) || (t->dims[1].size * 2) % 16 != 0 ||
+            (t->dtype != DT_F16 && t->dtype != DT_BF16 && !fp8) || (t->dims[1].size * dtype_bytes(t->dtype)) % 16 != 0 ||
             strided_param(kernel, root))
             continue;
         int uses = 0;
-        if (!only_dots_read(body, op->results[0], &uses) || uses == 0)
+        if (fp8 ? !fp8_dot_operand(body, op->results[0]) : !only_dots_read(body, op->results[0], &uses) || uses == 0)
             continue;
         RingLoad *rl = &rings[num_rings];
         rl->load = op;
@@ -386,22 +440,22 @@ static void stationary_operands(IrKernel *kernel, IrOp *loop, int threads) {
     }
 }
 
-static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages, int threads) {
+static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages, int threads, bool fp8_rings) {
     for (IrOp *op = block->first; op; op = op->next) {
         if (op->body)
-            pipeline_block(kernel, op->body, stages, threads);
+            pipeline_block(kernel, op->body, stages, threads, fp8_rings);
         if (op->else_body)
-            pipeline_block(kernel, op->else_body, stages, threads);
+            pipeline_block(kernel, op->else_body, stages, threads, fp8_rings);
         if (op->opcode == IR_FOR && op->int_value == 0) {   /* not a loop that may end early */
             stationary_operands(kernel, op, threads);
-            pipeline_loop(kernel, op, stages);
+            pipeline_loop(kernel, op, stages, fp8_rings);
         }
     }
 }
 
-void pass_pipeline(IrKernel *kernel) {
+void pass_pipeline(IrKernel *kernel, bool fp8_rings) {
     if (kernel->stages < 2)
         return;
     int stages = kernel->stages > PIPELINE_MAX_STAGES ? PIPELINE_MAX_STAGES : kernel->stages;
-    pipeline_block(kernel, kernel->body, stages, (kernel->warps > 0 ? kernel->warps : 4) * 32);
+    pipeline_block(kernel, kernel->body, stages, (kernel->warps > 0 ? kernel->warps : 4) * 32, fp8_rings);
 }
