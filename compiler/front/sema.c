@@ -1487,6 +1487,36 @@ static Type check_alloc(Sema *s, Scope *scope, Node *node, const CallArgs *args)
     return r;
 }
 
+/* What Triton, Pallas and NumPy users reach for that Tessera spells
+   another way (or lacks), for the unknown-function error: the name and
+   what to write instead. */
+static const struct {
+    const char *name, *instead;
+} foreign_functions[] = {
+    {"associative_scan", "there is no user-written scan combine (the language has no functions to pass); "
+                         "cumsum, cumprod, cummax and cummin scan along an axis"},
+    {"cumulative", "cumsum, cumprod, cummax and cummin scan along an axis"},
+    {"arange", "iota(n) is 0 .. n-1 (add a start)"},
+    {"maximum", "max(a, b) takes two operands elementwise"},
+    {"minimum", "min(a, b) takes two operands elementwise"},
+    {"relu", "max(x, 0.0) is relu"},
+    {"fma", "write a * b + c (the GPU fuses it)"},
+    {"trans", "x.T transposes a rank-2 tile, permute(x, ...) any rank"},
+    {"transpose", "x.T transposes a rank-2 tile, permute(x, ...) any rank"},
+    {"zeros_like", "zeros([m, n], dtype) takes the shape and dtype"},
+    {"device_print", "print(\"label\", x), kept with tessc -g"},
+    {"device_assert", "assert(cond, \"message\"), kept with tessc -g"},
+    {"static_assert", "a compile-time check is a const or a block spec contract; assert(cond, \"message\") checks at run time with -g"},
+    {"multiple_of", "no hint is needed: block specs tell the compiler the alignment"},
+    {"max_contiguous", "no hint is needed: block specs tell the compiler the contiguity"},
+    {"static_range", "for i in 0 .. N with a compile-time N"},
+    {"split", "slice the tile: t[..., 0] and t[..., 1] of a [..., 2] tile (docs/language.md 9.2)"},
+    {"cat", "join(a, b) stacks two tiles along a new last dim (reshape after)"},
+    {"sort", "there is no sort; argmax/argmin and max/min reduce"},
+    {"atomic_cas", "atomic_add, atomic_max and atomic_min are the atomics"},
+    {"atomic_xchg", "atomic_add, atomic_max and atomic_min are the atomics"},
+};
+
 static Type *check_call(Sema *s, Scope *scope, Node *node) {
     node->builtin = BI_NONE;
     for (size_t i = 0; i < sizeof builtin_names / sizeof builtin_names[0]; i++)
@@ -1500,9 +1530,17 @@ static Type *check_call(Sema *s, Scope *scope, Node *node) {
     CallArgs args;
     Type r = type_error();
     switch ((Builtin)node->builtin) {
-    case BI_NONE:
-        diag_error(node->span, "unknown function '%s'", node->name);
+    case BI_NONE: {
+        const char *instead = NULL;
+        for (size_t i = 0; i < sizeof foreign_functions / sizeof foreign_functions[0]; i++)
+            if (strcmp(foreign_functions[i].name, node->name) == 0)
+                instead = foreign_functions[i].instead;
+        if (instead)
+            diag_error(node->span, "unknown function '%s': %s", node->name, instead);
+        else
+            diag_error(node->span, "unknown function '%s'", node->name);
         break;
+    }
     case BI_PRINT:
     case BI_ASSERT: {
         /* print("label" [, value]); assert(cond [, "message"]): statements,

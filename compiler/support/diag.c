@@ -341,6 +341,7 @@ static const struct {
     {"E0574", "the default of '%s' must be a finite number (the manifest records it as a JSON number)"},
     {"E0575", "loops nested more than %d deep; tessc compiles at most %d (LLVM's loop analysis grows about twice a level)"},
     {"E0576", "blocks nest more than %d deep in the tile IR once this kernel's break, continue, return and while are lowered (each exit puts what follows it in an if); use fewer exits in a block or fewer nested loops"},
+    {"E0577", "unknown function '%s': %s"},
     {"E0552", "%s() scans along an axis; give it a tile of rank 1 or more, not a scalar"},
     {"E0541", "a gathered place cannot be indexed again; index the tiles of indices instead"},
     /* E0542 retired: gather and scatter take @shared refs too */
