@@ -795,13 +795,17 @@ static IrValue *lower_call(Lower *L, Node *node) {
     }
     case BI_DOT: {
         IrValue *a = lower_expr(L, call_arg(node, 0)), *b = lower_expr(L, call_arg(node, 1));
-        /* fp8 through f16, which holds every e4m3 and e5m2 value exactly:
-           f16 tensor cores on every target (fp8 ones are a later step) */
-        if (dtype_is_fp8(a->type.dtype)) {
+        /* fp8 through f16, which holds every e4m3 and e5m2 value exactly;
+           the backend runs the dot on fp8 tensor cores where it can
+           (docs/codegen.md, "fp8 tensor cores") */
+        bool fp8 = dtype_is_fp8(a->type.dtype);
+        if (fp8) {
             a = emit_cast(L, node->span, a, DT_F16);
             b = emit_cast(L, node->span, b, DT_F16);
         }
-        return emit(L, IR_DOT, node->span, type, 2, (IrValue *[]){a, b});
+        IrValue *r = emit(L, IR_DOT, node->span, type, 2, (IrValue *[]){a, b});
+        r->def->fp8 = fp8;   /* `dot fp8`: fp8 tensor cores may take it (a user's f16 casts may not) */
+        return r;
     }
     case BI_ALLOC: return emit(L, IR_ALLOC, node->span, type, 0, NULL);
     case BI_LOAD:

@@ -1081,6 +1081,8 @@ static IrValue *fp8_cast_source(Assign *A, const IrValue *v) {
    form), each cast and the transpose used once: its a8 and x8 (NULL when
    `dot` is not one). */
 static bool fp8_dot_sources(Assign *A, const IrOp *dot, IrValue **a8, IrValue **x8) {
+    if (!dot->fp8)   /* lower.c's fp8 dot only: a dot the user wrote of f16 casts keeps f16's sum */
+        return false;
     IrValue *a = fp8_cast_source(A, dot->operands[0]), *b = fp8_cast_source(A, dot->operands[1]);
     IrOp *t = b ? b->def : NULL;
     if (!a || !t || t->opcode != IR_TRANSPOSE || t->operands[0]->type.rank != 2 || A->uses[b->id] != 1 ||

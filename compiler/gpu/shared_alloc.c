@@ -81,9 +81,11 @@ static void shared_format(const KernelPlan *plan, Buffer *b) {
     } else if (op->opcode == IR_DOT) {
         const IrType *at = &op->operands[0]->type, *bt = &op->operands[1]->type;
         if (p->mma) {
+            /* fp8: rows of byte pairs, k halved (llvm_dot.c); B is x.T, k-major */
+            int64_t k = p->mma_fp8 ? at->dims[1].size / 2 : at->dims[1].size;
             b->format = SHARED_MMA_PITCH;
-            b->a_pitch = layout_mma_pitch(at->dims[1].size);
-            b->b_pitch = layout_mma_pitch(p->mma_b_transposed ? bt->dims[0].size : bt->dims[1].size);
+            b->a_pitch = layout_mma_pitch(k);
+            b->b_pitch = layout_mma_pitch(p->mma_fp8 ? k : p->mma_b_transposed ? bt->dims[0].size : bt->dims[1].size);
             b->b_offset = p->mma_a_shared || layout_mma_a_in_registers(plan, p) ? 0
                           : shared_align(at->dims[0].size * b->a_pitch * 2);
         } else {
@@ -203,6 +205,8 @@ static void shared_mma_figures(const KernelPlan *plan, Buffer *b) {
     if ((wn > 1 && tn.divisor != 1) || (wm > 1 && tm.divisor != wn))
         return;
     int64_t m = av->type.dims[0].size, k = av->type.dims[1].size, n = r->type.dims[1].size;
+    if (p->mma_fp8)   /* byte pairs as b16 elements (llvm_dot.c) */
+        k /= 2;
     /* A in the accumulator's layout with one warp across N is read from
        registers (llvm_dot.c): its staging rows are not read. */
     bool a_in_registers = layout_mma_a_in_registers(plan, p);

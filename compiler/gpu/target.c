@@ -2,13 +2,13 @@
  * target.c: one plan per target.
  *
  * The --arch values are grouped into targets, one per arch family
- * (ArchInfo.family: sm_80/86/89, sm_90, sm_90a; base.h and ir/dtype.c
- * hold the feature table). Layout assignment and everything after it run
- * once per target: the archs of one family share a plan and an LLVM
- * module, and each still gets its own PTX and cubin, so that a family's
- * plan can use what its archs have (wgmma on sm_90a) without changing the
- * others'. The layout rules read one feature flag (wgmma); the plans of
- * the other families are the same.
+ * (ArchInfo.family: sm_80/86, sm_89, sm_90, sm_90a; base.h and
+ * ir/dtype.c hold the feature table). Layout assignment and everything
+ * after it run once per target: the archs of one family share a plan and
+ * an LLVM module, and each still gets its own PTX and cubin, so that a
+ * family's plan can use what its archs have (wgmma on sm_90a, fp8 mma on
+ * sm_89 and up) without changing the others'. The layout rules read two
+ * feature flags (wgmma, mma_fp8); otherwise the plans are the same.
  *
  * Also here: a kernel's result record (CodegenKernel: its entry symbol and
  * one CodegenArch per --arch, in --arch order whatever order the targets

@@ -135,6 +135,9 @@ struct IrOp {
     IrCombine combine;       /* REDUCE, ATOMIC */
     bool has_mask;           /* LOAD, STORE, ATOMIC, ASYNC_COPY */
     bool has_other;          /* LOAD */
+    bool fp8;                /* DOT: a dot() of fp8 tiles, its operands lower.c's casts of them to
+                                f16: fp8 tensor cores may run it (a dot the user wrote of f16 casts
+                                keeps f16's; docs/ir.md) */
     IrViewDim *view_dims;    /* VIEW: one per source dim */
     int64_t *starts;         /* EXTRACT: one start per dim; PERMUTE: the operand dim of each result dim */
     const char *text;        /* PRINT: the label; ASSERT: the message */

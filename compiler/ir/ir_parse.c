@@ -1169,11 +1169,13 @@ static void parse_op(Parser *P, IrBlock *block) {
     default: {
         bool has_result = head.opcode != IR_YIELD && head.opcode != IR_ASYNC_COMMIT;
         check_result_count(P, &head, has_result ? 1 : 0, has_result ? 1 : 0);
+        bool fp8 = head.opcode == IR_DOT && accept_keyword(P, "fp8");   /* dot fp8 %a, %b */
         IrValue *operands[64];
         int n = parse_operand_list(P, operands, 64, head.opcode_tok.span.line);
         IrType type;
         parse_result_types(P, &type, head.num_results);
         op = make_op(P, &head, n, operands, &type);
+        op->fp8 = fp8;
         break;
     }
     }

@@ -286,6 +286,8 @@ static void print_op(const IrOp *op, int depth, FILE *out) {
     if (op->num_results > 0)
         fputs(" = ", out);
     fputs(ir_opcode_name(op->opcode), out);
+    if (op->opcode == IR_DOT && op->fp8)
+        fputs(" fp8", out);
 
     switch (op->opcode) {
     case IR_CONST:

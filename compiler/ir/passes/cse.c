@@ -99,6 +99,8 @@ static bool same_op(const IrOp *a, const IrOp *b) {
         return a->axis == b->axis && a->combine == b->combine;
     case IR_FLIP:
         return a->axis == b->axis;
+    case IR_DOT:
+        return a->fp8 == b->fp8;
     case IR_EXTRACT:
     case IR_PERMUTE: {
         int rank = a->operands[0]->type.rank;

@@ -281,6 +281,7 @@ static void fuse_dot_accumulator(Folder *F, IrOp *op) {
         operands[1] = dot->operands[1];
         operands[2] = x;
         op->opcode = IR_DOT;
+        op->fp8 = dot->fp8;
         op->operands = operands;
         op->num_operands = 3;
         op->loc = dot->loc;

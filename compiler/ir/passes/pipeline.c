@@ -119,7 +119,7 @@ static bool fp8_dot_operand(const IrBlock *block, const IrValue *v) {
     if (!use || use->opcode != IR_CAST || use->results[0]->type.dtype != DT_F16)
         return false;
     IrOp *dot = only_use(block, use->results[0], &i);
-    if (!dot || dot->opcode != IR_DOT || i != (transposed ? 1 : 0) || !mma_dot(dot) ||
+    if (!dot || dot->opcode != IR_DOT || !dot->fp8 || i != (transposed ? 1 : 0) || !mma_dot(dot) ||
         dot->operands[0]->type.dims[1].size % 32 != 0)
         return false;
     /* and the other operand is one too (else the dot stays on f16 tensor cores) */
