@@ -214,9 +214,10 @@ typedef struct OpPlan {
                                           ring's copies before it deferred past it (layout.c
                                           plan_wgmma_async, llvm_dot.c) */
     struct OpPlan *deferred_to;        /* an op lowered after this async wgmma dot, not in place */
-    bool mma_fp8;                      /* mma: fp8 tensor cores (mma.sync.m16n8k32 .e4m3/.e5m2):
-                                          both operands are casts of fp8 tiles to f16, elided;
-                                          the dot stages the fp8 bytes, B k-major (llvm_dot.c) */
+    bool mma_fp8;                      /* mma: fp8 tensor cores (mma.sync.m16n8k32, or wgmma's k32
+                                          form): a `dot fp8` of cast a8 and cast x8.T, the casts
+                                          and the transpose elided; a8 and x8 (k-major) read in
+                                          place from rings or staged as bytes (llvm_dot.c) */
     bool mma_b_transposed;             /* mma: operand 1 is transpose(x), x staged as it is */
     bool mma_a_shared, mma_b_shared;   /* mma: the operand (x for a transposed B) is a load of
                                           an alloc, which ldmatrix reads in place (not staged) */
@@ -339,6 +340,9 @@ const IrOp *layout_alloc_of(const IrValue *ref);
    transposed B) from in place (mma_a_shared, mma_b_shared: the elided
    load's ref), or NULL when it does not. */
 const IrValue *layout_in_place_ref(const OpPlan *dot, int operand);
+/* The fp8 dtype of operand `operand` of an fp8 tensor-core dot (mma_fp8):
+   what its elided cast reads. */
+DType layout_fp8_dtype(const OpPlan *dot, int operand);
 const Layout *layout_of(const KernelPlan *plan, const IrValue *value);
 /* The layout that loads and stores of `shape` use: per-thread vectors of up
    to 16 bytes along the last dim, lanes then warps filled from the fastest

@@ -932,6 +932,10 @@ const IrOp *layout_alloc_of(const IrValue *ref) {
     return ref->def && ref->def->opcode == IR_ALLOC ? ref->def : NULL;
 }
 
+DType layout_fp8_dtype(const OpPlan *dot, int operand) {
+    return dot->op->operands[operand]->def->operands[0]->type.dtype;   /* x8.T has x8's dtype */
+}
+
 const IrValue *layout_in_place_ref(const OpPlan *dot, int operand) {
     const IrOp *op = dot->op;
     if (dot->mma_fp8) {   /* through the elided cast (and B's transpose) to the load */
@@ -1059,11 +1063,10 @@ static bool store_through_shared(Assign *A, const IrOp *store, const Layout *l) 
 static void pad_alloc_rows(Assign *A, const IrValue *ref) {
     const IrOp *alloc = layout_alloc_of(ref);
     const IrType *t = alloc ? &alloc->results[0]->type : NULL;
-    if (t && t->rank >= 2 && dtype_bytes(t->dtype) == 2 && !layout_op_plan(A->plan, alloc)->alloc_swizzle.rows)
-        layout_op_plan(A->plan, alloc)->alloc_pitch = layout_mma_pitch(t->dims[t->rank - 1].size);
-    if (t && t->rank >= 2 && dtype_is_fp8(t->dtype) && !layout_op_plan(A->plan, alloc)->alloc_swizzle.rows)
-        /* fp8 bytes: the same 16 bytes of padding */
-        layout_op_plan(A->plan, alloc)->alloc_pitch = 2 * layout_mma_pitch(t->dims[t->rank - 1].size / 2);
+    /* 16 bytes of padding a row: layout_mma_pitch's 8 elements of f16, 16 fp8 bytes */
+    if (t && t->rank >= 2 && (dtype_bytes(t->dtype) == 2 || dtype_is_fp8(t->dtype)) &&
+        !layout_op_plan(A->plan, alloc)->alloc_swizzle.rows)
+        layout_op_plan(A->plan, alloc)->alloc_pitch = t->dims[t->rank - 1].size + 16 / dtype_bytes(t->dtype);
 }
 
 /* The fp8 tile that dot operand `v` is a cast of, when the cast is the

@@ -42,21 +42,22 @@ static int64_t dot_align16(int64_t v) { return (v + 15) & ~(int64_t)15; }
 
 /* ---- tensor cores ------------------------------------------------------------------------- */
 
-/* Writes a rank-2 f16/bf16 tile into shared memory as rows of `pitch`
-   elements, runs of registers that are contiguous along the row as one
-   vector store (up to 16 bytes; every run starts at a multiple of its
-   length and the pitch is a multiple of 8 elements, so each is aligned). */
-static void mma_stage(Lowering *L, Tile *t, int64_t offset, int64_t pitch, LLVMValueRef base) {
+/* Writes a rank-2 f16/bf16 (or fp8) tile into shared memory as rows of
+   `pitch` elements, runs of registers that are contiguous along the row as
+   one vector store (up to 16 bytes; every run starts at a multiple of its
+   length and the pitch is a multiple of 16 bytes, so each is aligned). */
+static void mma_stage(Lowering *L, Tile *t, int64_t pitch, LLVMValueRef base) {
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
+    int eb = llvm_kernel_mem_bytes(t->type.dtype);
     int64_t run = layout_contiguous_run(t->map, 1);
-    if (run > 8)
-        run = 8;
+    if (run > 16 / eb)
+        run = 16 / eb;
     LLVMTypeRef elem = llvm_kernel_mem_type(L, t->type.dtype);
     LLVMTypeRef vec = LLVMVectorType(elem, (unsigned)run);
     for (int64_t r = 0; r < t->num_regs; r += run) {
         LLVMValueRef i = llvm_kernel_coord(L, t, ti, r, 0), j = llvm_kernel_coord(L, t, ti, r, 1);
         LLVMValueRef index = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, i, llvm_kernel_i32(L, pitch), ""), j, "");
-        LLVMValueRef byte = LLVMBuildAdd(L->b, llvm_kernel_i32(L, offset), LLVMBuildShl(L->b, index, llvm_kernel_i32(L, 1), ""), "");
+        LLVMValueRef byte = LLVMBuildMul(L->b, index, llvm_kernel_i32(L, eb), "");
         LLVMValueRef value = t->regs[r];
         if (run > 1) {
             value = LLVMGetUndef(vec);
@@ -64,30 +65,7 @@ static void mma_stage(Lowering *L, Tile *t, int64_t offset, int64_t pitch, LLVMV
                 value = LLVMBuildInsertElement(L->b, value, t->regs[r + e], llvm_kernel_i32(L, e), "");
         }
         LLVMValueRef st = LLVMBuildStore(L->b, value, LLVMBuildGEP2(L->b, L->i8, base, &byte, 1, ""));
-        LLVMSetAlignment(st, (unsigned)(run * 2));
-    }
-}
-
-/* Writes a rank-2 fp8 tile into shared memory as rows of `pitch` bytes,
-   runs of registers contiguous along the row as one vector store (up to
-   16 bytes, aligned as mma_stage's). */
-static void mma_stage_bytes(Lowering *L, Tile *t, int64_t pitch, LLVMValueRef base) {
-    ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
-    int64_t run = layout_contiguous_run(t->map, 1);
-    if (run > 16)
-        run = 16;
-    LLVMTypeRef vec = LLVMVectorType(L->i8, (unsigned)run);
-    for (int64_t r = 0; r < t->num_regs; r += run) {
-        LLVMValueRef i = llvm_kernel_coord(L, t, ti, r, 0), j = llvm_kernel_coord(L, t, ti, r, 1);
-        LLVMValueRef byte = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, i, llvm_kernel_i32(L, pitch), ""), j, "");
-        LLVMValueRef value = t->regs[r];
-        if (run > 1) {
-            value = LLVMGetUndef(vec);
-            for (int64_t e = 0; e < run; e++)
-                value = LLVMBuildInsertElement(L->b, value, t->regs[r + e], llvm_kernel_i32(L, e), "");
-        }
-        LLVMValueRef st = LLVMBuildStore(L->b, value, LLVMBuildGEP2(L->b, L->i8, base, &byte, 1, ""));
-        LLVMSetAlignment(st, (unsigned)run);
+        LLVMSetAlignment(st, (unsigned)(run * eb));
     }
 }
 
@@ -304,17 +282,11 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
         b_pitch = p->mma_b_shared ? b_pitch / 2 : b_pitch;
     }
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
-    if (fp8) {
-        if (!p->mma_a_shared)
-            mma_stage_bytes(L, a, a_pitch * 2, a_base);
-        if (!p->mma_b_shared)
-            mma_stage_bytes(L, b, b_pitch * 2, b_base);
-    } else {
-        if (!a_in_registers && !p->mma_a_shared)
-            mma_stage(L, a, 0, a_pitch, a_base);
-        if (!p->mma_b_shared)
-            mma_stage(L, b, 0, b_pitch, b_base);
-    }
+    /* pitches in elements: fp8's bytes are twice the byte pairs */
+    if (!a_in_registers && !p->mma_a_shared)
+        mma_stage(L, a, fp8 ? a_pitch * 2 : a_pitch, a_base);
+    if (!p->mma_b_shared)
+        mma_stage(L, b, fp8 ? b_pitch * 2 : b_pitch, b_base);
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
     int64_t row_regs = layout_dim_regs(out->map, 0), col_regs = layout_dim_regs(out->map, 1);
     for (int64_t reg = 0; reg < out->num_regs; reg++)
@@ -363,8 +335,8 @@ static void dot_mma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *b, Tile *ac
     LLVMValueRef *bf = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, 2 * n_tiles + 2);
     MmaFragments frags = {.a_lane = a_lane, .b_lane = b_lane, .a_pitch = a_pitch, .wm = wm, .b_t = b_t,
                           .b_k_step = b_k_step, .b_n_step = b_n_step, .m_tiles = m_tiles, .n_tiles = n_tiles,
-                          .fp8 = fp8, .a_type = fp8 ? av->def->operands[0]->type.dtype : in,
-                          .b_type = fp8 ? op->operands[1]->def->operands[0]->type.dtype : in};
+                          .fp8 = fp8, .a_type = fp8 ? layout_fp8_dtype(p, 0) : in,
+                          .b_type = fp8 ? layout_fp8_dtype(p, 1) : in};
     if (carry) {
         dot_mma_carry(L, op, p, &frags, body_block, a_base, b_base, out, col_regs, k / 16);
         llvm_kernel_set_tile(L, r, out);
@@ -570,8 +542,8 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
     /* fp8: k32 steps of the same 32 bytes as f16's k16 */
     DType a_type = in, b_type = in;
     if (p->mma_fp8) {
-        a_type = op->operands[0]->def->operands[0]->type.dtype;
-        b_type = op->operands[1]->def->operands[0]->type.dtype;
+        a_type = layout_fp8_dtype(p, 0);
+        b_type = layout_fp8_dtype(p, 1);
     }
     int eb = bs->elem_bytes, k_step = 32 / eb;
     /* A in place: this warpgroup's first m64 tile; K-major panels of m rows. */

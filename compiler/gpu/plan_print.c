@@ -187,10 +187,9 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
                 p->mma_b_transposed ? " (b = x.T: x k-major)" : " (b n-major)", p->wgmma_async ? ", async" : "");
     }
     if (p->mma_fp8 && !p->wgmma) {
-        const IrValue *b8 = op->operands[1]->def->operands[0];
         indent(depth, out);
         fprintf(out, "mma.sync m16n8k32 %s x %s, casts elided, b = x.T k-major; a %s, x %s\n",
-                dtype_name(op->operands[0]->def->operands[0]->type.dtype), dtype_name(b8->type.dtype),
+                dtype_name(layout_fp8_dtype(p, 0)), dtype_name(layout_fp8_dtype(p, 1)),
                 p->mma_a_shared ? "in place" : "staged", p->mma_b_shared ? "in place" : "staged as it is");
     }
     if (op->opcode == IR_SCAN) {
