@@ -8,6 +8,7 @@
 # summary; the full diff is in OUTDIR/ptx.diff. Exit 0 iff identical.
 set -u
 ARCH=${ARCH:-sm_80,sm_90}   # ARCH=sm_90a: the Hopper entries (wgmma, TMA)
+NEW_FLAGS=${NEW_FLAGS:-}     # options for NEW_TESSC only (NEW_FLAGS=--hopper-schedule=pingpong)
 NEW=$1
 BASE=$2
 OUT=${3:-/tmp/ptxdiff.$$}
@@ -29,10 +30,10 @@ for f in examples/*.tess; do n=$(basename "$f" .tess); echo "ex_$n $f" >> "$list
 n=0
 while read -r name file args; do
     for which in base new; do
-        t=$BASE; [ $which = new ] && t=$NEW
+        t=$BASE; f=""; [ $which = new ] && t=$NEW && f=$NEW_FLAGS
         mkdir -p "$OUT/$which/$name"
         # shellcheck disable=SC2086
-        "$t" "$file" $args --emit ptx --arch "$ARCH" -o "$OUT/$which/$name" > "$OUT/$which/$name.log" 2>&1 || echo "FAIL($which): $name" 
+        "$t" "$file" $args $f --emit ptx --arch "$ARCH" -o "$OUT/$which/$name" > "$OUT/$which/$name.log" 2>&1 || echo "FAIL($which): $name" 
     done
     n=$((n + 1))
 done < "$list"

@@ -77,6 +77,7 @@ typedef struct Options {
     int arch_count;
     int opt_level;
     const char *dump_after;
+    HopperSchedule hopper_schedule;  /* --hopper-schedule */
     bool emit_given;             /* --emit was on the command line */
     bool depfile_wanted;         /* -MD or -MF */
     bool debug;                  /* -g: print and assert kept */
@@ -118,6 +119,12 @@ static void usage(FILE *out) {
             "  --dump-after=PASS print the tile IR to stderr after PASS (%s),\n"
             "                    or the backend's plan or LLVM IR after a backend phase\n"
             "                    (%s; llvm and opt for the first arch)\n"
+            "  --hopper-schedule=lockstep|release|pingpong\n"
+            "                    how the warpgroups of an sm_90a TMA entry share a loop's\n"
+            "                    ring (docs/codegen.md, \"Warpgroup schedules\"): a block\n"
+            "                    barrier a trip (lockstep, the default), releases counted\n"
+            "                    per warp (release), or releases and two warpgroups taking\n"
+            "                    turns at their wgmma dots (pingpong)\n"
             "\n"
             "build integration (docs/build-integration.md):\n"
             "  -MD               also write a make depfile, DIR/FILE.d, naming the outputs\n"
@@ -344,6 +351,16 @@ static void parse_args(Options *opt, int argc, char **argv) {
             if (!passes_known(opt->dump_after) && !codegen_phase_known(opt->dump_after))
                 usage_error("unknown pass '%s' for --dump-after (known: %s)", opt->dump_after,
                             arena_printf(&driver_arena, "%s; backend: %s", passes_names(), codegen_phase_names()));
+        } else if (option_is(arg, "--hopper-schedule")) {
+            const char *v = option_value(argc, argv, &i, arg, 17);
+            if (strcmp(v, "lockstep") == 0)
+                opt->hopper_schedule = SCHEDULE_LOCKSTEP;
+            else if (strcmp(v, "release") == 0)
+                opt->hopper_schedule = SCHEDULE_RELEASE;
+            else if (strcmp(v, "pingpong") == 0)
+                opt->hopper_schedule = SCHEDULE_PINGPONG;
+            else
+                usage_error("unknown --hopper-schedule '%s' (known: lockstep, release, pingpong)", v);
         } else if (arg[0] == '-' && arg[1] != '\0') {
             usage_error("unknown option '%s'", arg);
         } else {
@@ -936,6 +953,7 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         .ptxas_args = (const char *const *)opt->ptxas_args.items,
         .num_ptxas_args = opt->ptxas_args.len,
         .dump_after = opt->dump_after,
+        .hopper_schedule = opt->hopper_schedule,
     };
     int n = module->kernels.len;
     for (int k = 0; k < n; k++)   /* per target: layout to ptxas started (pipeline.c) */

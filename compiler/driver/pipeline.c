@@ -31,6 +31,8 @@ static void pipeline_plan(KernelPlan *plan, const CodegenOptions *options) {
     shared_alloc(plan);
     pipeline_dump(plan, options, "shared");
     barrier_plan(plan);
+    if (plan->tma)
+        tma_schedule(plan, options->hopper_schedule);
     pipeline_dump(plan, options, "barrier");
 }
 

@@ -231,6 +231,12 @@ typedef struct OpPlan {
     SharedSwizzle alloc_swizzle;       /* alloc: the wgmma layout (rows 0: none) */
     int tma_map;                       /* async_copy of a TMA plan: 1 + its KernelPlan.tma_maps
                                           index (tma.c); 0: none */
+    /* tma_schedule (tma.c), a TMA plan under --hopper-schedule release or
+       pingpong: */
+    bool ring_release;                 /* async_copy: its ring barrier is a release instead (each
+                                          warp counts itself in; the last one issues the copies) */
+    unsigned pingpong;                 /* PingPongStep bits: the loop's entry and exit, a dot's
+                                          turn taken before its issue or passed on after it */
     bool elided;                       /* not lowered: its only user reads its operand instead */
     int64_t scratch_bytes;             /* shared scratch this op needs (alloc: its buffer) */
     int64_t scratch_offset;            /* from shared_alloc */
@@ -279,6 +285,8 @@ typedef struct KernelPlan {
     int num_tma_maps;
     int tma_barriers;                  /* mbarriers, one per commit group modulo their count */
     int64_t tma_barrier_offset;        /* shared_alloc: their 8-byte words, after every buffer */
+    int64_t tma_release_offset;        /* tma_schedule: the release counters' 4-byte words, one
+                                          per mbarrier, after them; 0: no release */
     struct ConvertRecord **converts;   /* convert_plan: every conversion, in program order */
     int num_converts;
     struct SharedBuffer *buffers;      /* shared_alloc: every buffer, in program order */
@@ -313,6 +321,27 @@ typedef struct TmaMap {
    tma_maps, OpPlan.tma_map). Runs after layout_assign, on a plan of its
    own: the kernel's other entry keeps cp.async. */
 bool tma_plan(KernelPlan *plan);
+/* --hopper-schedule (docs/codegen.md, "Warpgroup schedules"): how the
+   warpgroups of a TMA entry's loop share its ring. Lockstep: the ring's
+   block barrier every trip; release: each warp counts itself out of a slot
+   and the last one refills it, so warpgroups drift apart; pingpong: release,
+   and two warpgroups take turns issuing their wgmma dots (FlashAttention-3's
+   schedule), one's softmax beside the other's tensor-core work. */
+typedef enum HopperSchedule { SCHEDULE_LOCKSTEP, SCHEDULE_RELEASE, SCHEDULE_PINGPONG } HopperSchedule;
+
+/* OpPlan.pingpong bits. Warpgroup g's turn is named barrier 1 + g, of
+   both warpgroups' threads: it takes its turn by waiting there (bar.sync)
+   and passes it by arriving at the other's (bar.arrive). */
+typedef enum PingPongStep {
+    PINGPONG_LOOP,                     /* a for: warpgroup 0 holds the first turn; it passes the last */
+    PINGPONG_PASS_AFTER,               /* a wgmma dot: the turn passed once its group is committed */
+    PINGPONG_TAKE_BEFORE,              /* a wgmma dot: the turn taken before its wgmma.fence */
+} PingPongStep;
+/* After barrier_plan, on a TMA plan: under `schedule`, marks each loop whose
+   only barriers are its ring's (OpPlan.ring_release, KernelPlan.
+   tma_release_offset, with room for the counters) and, for pingpong, the
+   two-warpgroup loops of two wgmma dots (OpPlan.pingpong). */
+void tma_schedule(KernelPlan *plan, HopperSchedule schedule);
 /* For the lowering: the array-dim coordinates of copy `op`'s source
    origin. Each array dim d gets the one view offset along it
    (coords[d], or NULL for 0); tile_dim[d] is the copy tile's dim that
@@ -520,6 +549,7 @@ typedef struct CodegenOptions {
        when NULL) */
     const char *dump_after;
     FILE *dump_out;
+    HopperSchedule hopper_schedule;
 } CodegenOptions;
 
 /* The backend phases --dump-after accepts, for --help and errors. */

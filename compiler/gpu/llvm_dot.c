@@ -436,6 +436,55 @@ static void wgmma_pin(Lowering *L, LLVMValueRef *values, int count) {
     tied_asm(L, "", 0, values, count, false, "", NULL, 0);
 }
 
+/* Ping-pong (tma.c tma_schedule; docs/codegen.md "Warpgroup schedules"):
+   warpgroup g takes its turn by waiting at named barrier 1 + g
+   (bar.sync, 256 threads: its own 128 and the other's arrival), and passes
+   it by arriving at the other's, 2 - g (bar.arrive). Warp-uniform: every
+   lane of a warp executes the same one (.aligned). */
+void llvm_dot_pingpong(Lowering *L, PingPongStep step) {
+    LLVMValueRef wg = LLVMBuildLShr(L->b, L->warp, llvm_kernel_i32(L, 2), "warpgroup");
+    LLVMValueRef threads = llvm_kernel_i32(L, 256);
+    if (step == PINGPONG_TAKE_BEFORE) {
+        LLVMValueRef args[2] = {LLVMBuildAdd(L->b, wg, llvm_kernel_i32(L, 1), ""), threads};
+        llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.count", NULL, 0, args, 2);
+    } else {
+        LLVMValueRef args[2] = {LLVMBuildSub(L->b, llvm_kernel_i32(L, 2), wg, ""), threads};
+        llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.arrive.aligned.count", NULL, 0, args, 2);
+    }
+}
+
+/* Code under `if (warpgroup 0)`: returns the block to continue in after. */
+static LLVMBasicBlockRef begin_warpgroup0(Lowering *L) {
+    LLVMBasicBlockRef then = llvm_kernel_block(L, "pingpong.wg0");
+    LLVMBasicBlockRef done = llvm_kernel_block(L, "pingpong.done");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, L->warp, llvm_kernel_i32(L, 4), ""), then, done);
+    LLVMPositionBuilderAtEnd(L->b, then);
+    return done;
+}
+
+/* In front of a ping-pong loop: warpgroup 0 gives itself the first turn
+   (arrives at its own barrier), then each warpgroup takes its turn, so
+   warpgroup 1 waits for warpgroup 0's first pass. Each warpgroup then
+   takes the turn once more a trip than the other passes it, but for
+   warpgroup 0's pass after the loop (llvm_dot_pingpong_leave): every
+   barrier phase completes. */
+void llvm_dot_pingpong_enter(Lowering *L) {
+    LLVMBasicBlockRef done = begin_warpgroup0(L);
+    LLVMValueRef args[2] = {llvm_kernel_i32(L, 1), llvm_kernel_i32(L, 256)};
+    llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.arrive.aligned.count", NULL, 0, args, 2);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, done);
+    llvm_dot_pingpong(L, PINGPONG_TAKE_BEFORE);
+}
+
+/* After it: warpgroup 0 passes the turn for warpgroup 1's last p @ v. */
+void llvm_dot_pingpong_leave(Lowering *L) {
+    LLVMBasicBlockRef done = begin_warpgroup0(L);
+    llvm_dot_pingpong(L, PINGPONG_PASS_AFTER);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, done);
+}
+
 /* wgmma.wait_group.sync.aligned N: at most N groups still in flight. */
 static void wgmma_wait(Lowering *L, int64_t pending) {
     LLVMValueRef n = llvm_kernel_i64(L, pending);
@@ -593,6 +642,8 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
                 mma_fragment_from_registers(L, a, s, ks, a_frags + 4 * (ks * slabs + s));
         wgmma_pin(L, a_frags, (int)(4 * steps * slabs));
     }
+    if (p->pingpong & (1u << PINGPONG_TAKE_BEFORE))   /* the operands ready, then the turn */
+        llvm_dot_pingpong(L, PINGPONG_TAKE_BEFORE);
     llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.fence.sync.aligned", NULL, 0, NULL, 0);
     for (int64_t ks = 0; ks < steps; ks++) {
         int64_t kk = ks * k_step;
@@ -609,6 +660,8 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
         }
     }
     llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.commit_group.sync.aligned", NULL, 0, NULL, 0);
+    if (p->pingpong & (1u << PINGPONG_PASS_AFTER))   /* issued: the other warpgroup's turn */
+        llvm_dot_pingpong(L, PINGPONG_PASS_AFTER);
     if (p->wgmma_async) {
         /* The previous iteration's group done in this warpgroup, then in
            every one (the barrier): its slot is free for the deferred

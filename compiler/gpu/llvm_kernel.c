@@ -349,6 +349,9 @@ static void lower_for(Lowering *L, IrOp *op) {
     }
     OpPlan *plan_op = layout_op_plan(L->plan, op);
     hoist_conversions(L, plan_op);
+    bool pingpong = plan_op->pingpong & (1u << PINGPONG_LOOP);
+    if (pingpong)
+        llvm_dot_pingpong_enter(L);
     /* A loop with an async wgmma dot runs behind a guard of its own: ptxas
        serialises the wgmmas (C7514) when the accumulator's reads after the
        loop are reached both from the drained exit and, by the loop's
@@ -463,6 +466,8 @@ static void lower_for(Lowering *L, IrOp *op) {
             exits[i] = t;
         }
     }
+    if (pingpong)
+        llvm_dot_pingpong_leave(L);
     for (int i = 0; i < n; i++)
         llvm_kernel_set_tile(L, op->results[i], exits[i]);
     drop_hoisted(L, plan_op);

@@ -97,6 +97,7 @@ typedef struct Lowering {
     bool grouped_grid;                 /* program ids in groups of rows (llvm_kernel.c program_ids) */
     LLVMValueRef program_ids[2];       /* ... computed at the first program_id */
     LLVMValueRef tma_armed, tma_waited, tma_bytes, tma_history;   /* a TMA plan's counters (llvm_tma.c) */
+    LLVMValueRef tma_rank;             /* ... with releases: the issuing rank (alloca); NULL: tid */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
 } Lowering;
 
@@ -199,6 +200,11 @@ LLVMValueRef llvm_reduce_combine(Lowering *L, IrCombine combine, DType dtype, LL
 
 /* llvm_dot.c */
 void llvm_dot_op(Lowering *L, IrOp *op);
+/* Ping-pong between two warpgroups (OpPlan.pingpong): a dot's turn taken
+   or passed, and a loop's entry and exit. */
+void llvm_dot_pingpong(Lowering *L, PingPongStep step);
+void llvm_dot_pingpong_enter(Lowering *L);
+void llvm_dot_pingpong_leave(Lowering *L);
 /* After a loop with an async wgmma dot (OpPlan.wgmma_async): waits for its
    last group and pins the result's registers after the wait. */
 void llvm_dot_wgmma_drain(Lowering *L, Tile *result);

@@ -32,6 +32,19 @@
  * armed, armed groups waited for, the open group's bytes and the history.
  * The mbarriers are initialized by thread 0 at the start of the body, with
  * an arrival count of 1, published by fence.mbarrier_init and a barrier.
+ *
+ * A release (OpPlan.ring_release, tma.c tma_schedule; docs/codegen.md
+ * "Warpgroup schedules") replaces the ring's barrier before a loop's
+ * copies: each warp, done with its accesses (bar.warp.sync), counts itself
+ * in on the counter of the group about to be armed (lane 0: fence.acq_rel,
+ * atom.add, fence.acq_rel: the release of its reads, the acquire of every
+ * earlier warp's); the warp whose count completes a multiple of the
+ * block's warps is the last, and only its lanes issue the group's boxes
+ * (box b by lane b) and its lane 0 arms the group. Which threads issue is
+ * a per-thread rank (tma.rank: the thread index outside releases; the lane
+ * in the last warp after one, out of range in the others), put back at the
+ * commit. No warp waits for another here: a slot is refilled once the
+ * slowest warp has left it.
  */
 #include "llvm_lower.h"
 
@@ -66,15 +79,34 @@ static void end_guarded(Lowering *L, LLVMBasicBlockRef done) {
     LLVMPositionBuilderAtEnd(L->b, done);
 }
 
+/* The release counter of group `group` (i32): word group mod B. */
+static LLVMValueRef group_counter(Lowering *L, LLVMValueRef group) {
+    LLVMValueRef index = LLVMBuildAnd(L->b, group, llvm_kernel_i32(L, L->plan->tma_barriers - 1), "");
+    LLVMValueRef byte = LLVMBuildAdd(L->b, llvm_kernel_i32(L, L->plan->tma_release_offset),
+                                     LLVMBuildShl(L->b, index, llvm_kernel_i32(L, 2), ""), "");
+    return llvm_kernel_smem(L, byte);
+}
+
+/* This thread's rank among the threads that issue the open group: the
+   thread index, or after a release (below) the lane in its last warp. */
+static LLVMValueRef issue_rank(Lowering *L) { return L->tma_rank ? load_i32(L, L->tma_rank) : L->tid; }
+
 void llvm_tma_begin(Lowering *L) {
     L->tma_armed = entry_counter(L, "tma.armed");
     L->tma_waited = entry_counter(L, "tma.waited");
     L->tma_bytes = entry_counter(L, "tma.bytes");
     L->tma_history = entry_counter(L, "tma.history");
+    L->tma_rank = NULL;
+    if (L->plan->tma_release_offset) {
+        L->tma_rank = LLVMBuildAlloca(L->entry, L->i32, "tma.rank");
+        LLVMBuildStore(L->b, L->tid, L->tma_rank);
+    }
     LLVMBasicBlockRef done = begin_thread0(L, "tma.init");
     for (int i = 0; i < L->plan->tma_barriers; i++) {
         LLVMValueRef args[2] = {group_barrier(L, llvm_kernel_i32(L, i)), llvm_kernel_i32(L, 1)};
         llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.init.shared", NULL, 0, args, 2);
+        if (L->plan->tma_release_offset)
+            LLVMBuildStore(L->b, llvm_kernel_i32(L, 0), group_counter(L, llvm_kernel_i32(L, i)));
     }
     llvm_kernel_intrinsic(L, "llvm.nvvm.fence.mbarrier_init.release.cluster", NULL, 0, NULL, 0);
     for (int i = 0; i < L->plan->num_tma_maps; i++) {   /* the descriptors on their way to the TMA unit */
@@ -87,6 +119,37 @@ void llvm_tma_begin(Lowering *L) {
     llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
 }
 
+/* The ring's barrier as a release (above): this warp counts itself in on
+   the open group's counter, and the issuing rank becomes the lane in the
+   last warp to do so, out of range in every other. */
+static void release(Lowering *L) {
+    LLVMValueRef all = llvm_kernel_i32(L, -1);
+    llvm_kernel_intrinsic(L, "llvm.nvvm.bar.warp.sync", NULL, 0, &all, 1);
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
+    LLVMBasicBlockRef count = llvm_kernel_block(L, "tma.release");
+    LLVMBasicBlockRef counted = llvm_kernel_block(L, "tma.counted");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, llvm_kernel_i32(L, 0), ""), count, counted);
+    LLVMPositionBuilderAtEnd(L->b, count);
+    unsigned block = LLVMGetSyncScopeID(L->ctx, "block", 5);
+    LLVMBuildFenceSyncScope(L->b, LLVMAtomicOrderingAcquireRelease, block, "");
+    LLVMValueRef old = LLVMBuildAtomicRMWSyncScope(L->b, LLVMAtomicRMWBinOpAdd, group_counter(L, load_i32(L, L->tma_armed)),
+                                                   llvm_kernel_i32(L, 1), LLVMAtomicOrderingMonotonic, block);
+    LLVMBuildFenceSyncScope(L->b, LLVMAtomicOrderingAcquireRelease, block, "");
+    LLVMBuildBr(L->b, counted);
+    LLVMPositionBuilderAtEnd(L->b, counted);
+    LLVMValueRef phi = LLVMBuildPhi(L->b, L->i32, "");
+    LLVMValueRef values[2] = {old, llvm_kernel_i32(L, 0)};
+    LLVMBasicBlockRef blocks[2] = {count, from};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    LLVMValueRef args[4] = {all, phi, llvm_kernel_i32(L, 0), llvm_kernel_i32(L, 31)};
+    LLVMValueRef arrivals = llvm_kernel_intrinsic(L, "llvm.nvvm.shfl.sync.idx.i32", NULL, 0, args, 4);
+    int warps = L->plan->threads / 32;   /* a power of two (tma.c) */
+    LLVMValueRef mine = LLVMBuildAdd(L->b, arrivals, llvm_kernel_i32(L, 1), "");
+    LLVMValueRef last = LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildAnd(L->b, mine, llvm_kernel_i32(L, warps - 1), ""),
+                                      llvm_kernel_i32(L, 0), "last");
+    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, last, L->lane, llvm_kernel_i32(L, 1 << 30), ""), L->tma_rank);
+}
+
 void llvm_tma_copy(Lowering *L, IrOp *op) {
     const OpPlan *p = layout_op_plan(L->plan, op);
     const TmaMap *map = &L->plan->tma_maps[p->tma_map - 1];
@@ -97,7 +160,10 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
        copies (PTX ISA 9.7.13.4.18, proxy fences). */
     if (p->barriers & (1u << BARRIER_BEFORE_WRITE))
         llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
-    llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
+    if (p->ring_release)
+        release(L);
+    else
+        llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
     const IrValue *coord_values[IR_MAX_RANK];
     int tile_dim[IR_MAX_RANK];
     tma_source_dims(L->plan, op, coord_values, tile_dim);
@@ -116,14 +182,16 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
         chunk_bits++;
 
     /* Box b (its panel b / chunks, its rows (b % chunks) * box_rows) is
-       issued by thread b mod threads: the boxes of a slot go out in one
-       pass of the threads' instructions, not one after another. */
+       issued by the thread of rank b mod threads: the boxes of a slot go
+       out in one pass of the threads' instructions, not one after another
+       (after a release, rank = lane: tma.c keeps such copies to 32 boxes). */
     char name[64];
     snprintf(name, sizeof name, "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.%dd", map->row_warps ? 5 : map->rank);
     LLVMTypeRef ptr_cluster = LLVMPointerTypeInContext(L->ctx, 7);
     int threads = L->plan->threads;
+    LLVMValueRef rank = issue_rank(L);
     for (int64_t first = 0; first < boxes; first += threads) {
-        LLVMValueRef box = LLVMBuildAdd(L->b, L->tid, llvm_kernel_i32(L, first), "");
+        LLVMValueRef box = LLVMBuildAdd(L->b, rank, llvm_kernel_i32(L, first), "");
         LLVMBasicBlockRef issue = llvm_kernel_block(L, "tma.copy");
         LLVMBasicBlockRef done = llvm_kernel_block(L, "tma.done");
         LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, box, llvm_kernel_i32(L, boxes), ""), issue, done);
@@ -184,13 +252,18 @@ void llvm_tma_commit(Lowering *L) {
     LLVMBuildCondBr(L->b, filled, arm, done);
     LLVMPositionBuilderAtEnd(L->b, arm);
     LLVMValueRef armed = load_i32(L, L->tma_armed);
-    LLVMBasicBlockRef after = begin_thread0(L, "tma.arrive");
+    LLVMBasicBlockRef arrive = llvm_kernel_block(L, "tma.arrive");
+    LLVMBasicBlockRef after = llvm_kernel_block(L, "tma.done");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, issue_rank(L), llvm_kernel_i32(L, 0), ""), arrive, after);
+    LLVMPositionBuilderAtEnd(L->b, arrive);
     LLVMValueRef args[2] = {group_barrier(L, armed), bytes};
     llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", NULL, 0, args, 2);
     end_guarded(L, after);
     LLVMBuildStore(L->b, LLVMBuildAdd(L->b, armed, llvm_kernel_i32(L, 1), ""), L->tma_armed);
     LLVMBuildBr(L->b, done);
     LLVMPositionBuilderAtEnd(L->b, done);
+    if (L->tma_rank)   /* the next group's copies: by thread index unless a release says otherwise */
+        LLVMBuildStore(L->b, L->tid, L->tma_rank);
 }
 
 void llvm_tma_wait(Lowering *L, const IrOp *op) {

@@ -186,6 +186,18 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
                 p->mma_a_shared ? "by descriptor" : "from registers",
                 p->mma_b_transposed ? " (b = x.T: x k-major)" : " (b n-major)", p->wgmma_async ? ", async" : "");
     }
+    if (p->pingpong & (1u << PINGPONG_LOOP)) {
+        indent(depth, out);
+        fputs("pingpong: warpgroup 0 holds the first turn (named barriers 1, 2); after the loop it passes it\n", out);
+    }
+    if (p->pingpong & (1u << PINGPONG_TAKE_BEFORE)) {
+        indent(depth, out);
+        fputs("pingpong: this warpgroup's turn taken before the issue (bar.sync 1 + warpgroup, 256)\n", out);
+    }
+    if (p->pingpong & (1u << PINGPONG_PASS_AFTER)) {
+        indent(depth, out);
+        fputs("pingpong: the turn passed after the commit (bar.arrive 2 - warpgroup, 256)\n", out);
+    }
     if (p->mma_fp8 && !p->wgmma) {
         indent(depth, out);
         fprintf(out, "mma.sync m16n8k32 %s x %s, casts elided, b = x.T k-major; a %s, x %s\n",
@@ -203,12 +215,19 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
         fprintf(out, "swizzle %dB: slots of %lldx%lld in panels of %d%s\n", s->panel * s->elem_bytes, (long long)s->rows,
                 (long long)s->cols, s->panel, s->permute_rows ? ", rows in wgmma order" : "");
     }
+    if (p->ring_release) {
+        indent(depth, out);
+        fprintf(out, "release: the barrier above is each warp counting itself out (counter group mod %d); "
+                "the last warp issues this group's copies and arms it\n", P->plan->tma_barriers);
+    }
     if (p->tma_map) {
         indent(depth, out);
         fprintf(out, "tma: bulk copies through map #%d, completing on the group's mbarrier\n", p->tma_map - 1);
     } else if (P->plan->tma && op->opcode == IR_ASYNC_COMMIT) {
         indent(depth, out);
-        fprintf(out, "tma: thread 0 arrives on mbarrier (group mod %d) expecting the group's bytes\n",
+        fprintf(out, "tma: %s arrives on mbarrier (group mod %d) expecting the group's bytes\n",
+                P->plan->tma_release_offset ? "the issuing thread (thread 0, or lane 0 of a release's last warp)"
+                                            : "thread 0",
                 P->plan->tma_barriers);
     } else if (P->plan->tma && op->opcode == IR_ASYNC_WAIT) {
         indent(depth, out);
@@ -268,6 +287,9 @@ void plan_print(KernelPlan *plan, const char *phase, FILE *out) {
     if (P.phase >= PHASE_SHARED && plan->tma)
         fprintf(out, "// mbarriers: %d at [%lld, %lld)\n", plan->tma_barriers, (long long)plan->tma_barrier_offset,
                 (long long)(plan->tma_barrier_offset + 8 * plan->tma_barriers));
+    if (P.phase >= PHASE_BARRIER && plan->tma_release_offset)
+        fprintf(out, "// release counters: %d at [%lld, %lld)\n", plan->tma_barriers, (long long)plan->tma_release_offset,
+                (long long)(plan->tma_release_offset + 4 * plan->tma_barriers));
     if (P.phase >= PHASE_BARRIER)
         fprintf(out, "// barriers: %d\n", plan->num_barriers);
 }

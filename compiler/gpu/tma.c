@@ -234,3 +234,93 @@ bool tma_plan(KernelPlan *plan) {
     plan->tma_barriers = barriers;
     return true;
 }
+
+/* ---- Warpgroup schedules (--hopper-schedule) ------------------------------------------------ */
+
+/* Whether loop `loop`'s ring barriers can be releases: every barrier
+   barrier.c placed in its body is a ring's before an async copy (no
+   conversion, reduction or staging through shared memory: nothing else
+   that warps share), no async wgmma (whose barrier is its own), no nested
+   loop, and every copy at most 32 boxes. Then the warps meet only over the
+   ring's slots.
+
+   Why a counter per group number g (mod B, the mbarriers' count) is never
+   shared by two releases at once: a warp counts itself in on g + B only
+   after waiting for a group armed after g's release completed (the
+   pipeline's wait in each trip leaves at most the ring's depth - 1 groups
+   in flight, and B is at least twice the depth), so every warp has counted
+   itself in on g by then; the same argument as an mbarrier's reuse. */
+/* The boxes of copy `p` (llvm_tma.c issues box b from the thread of rank b). */
+static int64_t copy_boxes(const KernelPlan *plan, const OpPlan *p) {
+    const TmaMap *map = &plan->tma_maps[p->tma_map - 1];
+    const SharedSwizzle *sw = &layout_op_plan(plan, layout_alloc_of(p->op->operands[0]))->alloc_swizzle;
+    int64_t box_rows = map->row_warps ? 64 : sw->rows;
+    return sw->cols / sw->panel * (sw->rows / box_rows);
+}
+
+static bool loop_releases(const KernelPlan *plan, const OpPlan *loop) {
+    bool ring = false;
+    for (int i = 0; i < plan->num_barriers; i++) {
+        const BarrierRecord *r = &plan->barrier_list[i];
+        const OpPlan *site = r->op;   /* a hoisted conversion's: its loop, outside the body */
+        if (site->index <= loop->index || site->index > loop->end_index)
+            continue;
+        if (r->convert || site->op->opcode != IR_ASYNC_COPY || r->step != BARRIER_BEFORE_WRITE)
+            return false;
+        ring = true;
+    }
+    for (int i = loop->index + 1; i <= loop->end_index; i++) {
+        const OpPlan *p = &plan->ops[i];
+        if (p->op->opcode == IR_FOR || p->wgmma_async || p->mma_carry_wait)
+            return false;
+        if (p->op->opcode == IR_ASYNC_COPY && copy_boxes(plan, p) > 32)
+            return false;   /* a release's boxes go out from one warp's lanes */
+    }
+    return ring;
+}
+
+/* The loop's wgmma dots, directly in its body, when there are exactly two
+   and no other tensor-core dot: attention's q @ k.T and p @ v. */
+static bool pingpong_dots(KernelPlan *plan, const OpPlan *loop, OpPlan **dots) {
+    int n = 0;
+    for (int i = loop->index + 1; i <= loop->end_index; i++) {
+        OpPlan *p = &plan->ops[i];
+        if (p->op->opcode != IR_DOT || !p->mma)
+            continue;
+        if (!p->wgmma || p->op->parent != loop->op->body || n == 2)
+            return false;
+        dots[n++] = p;
+    }
+    return n == 2;
+}
+
+void tma_schedule(KernelPlan *plan, HopperSchedule schedule) {
+    int warps = plan->threads / 32;
+    /* Two warpgroups at least (one is in step by its wgmmas anyway), and a
+       power of two of warps, so that a counter's arrivals wrap cleanly. */
+    if (!plan->tma || schedule == SCHEDULE_LOCKSTEP || warps < 8 || (warps & (warps - 1)))
+        return;
+    bool any = false;
+    for (int i = 0; i < plan->num_ops; i++) {
+        OpPlan *loop = &plan->ops[i];
+        if (loop->op->opcode != IR_FOR || !loop_releases(plan, loop))
+            continue;
+        for (int k = loop->index + 1; k <= loop->end_index; k++) {
+            OpPlan *p = &plan->ops[k];
+            if (p->op->opcode == IR_ASYNC_COPY && (p->barriers & (1u << BARRIER_BEFORE_WRITE)))
+                p->ring_release = any = true;
+        }
+        OpPlan *dots[2];
+        if (schedule == SCHEDULE_PINGPONG && warps == 8 && pingpong_dots(plan, loop, dots)) {
+            loop->pingpong |= 1u << PINGPONG_LOOP;
+            dots[0]->pingpong |= 1u << PINGPONG_PASS_AFTER;
+            dots[1]->pingpong |= 1u << PINGPONG_TAKE_BEFORE;
+        }
+    }
+    if (!any)
+        return;
+    /* one counter per mbarrier: a release is numbered by the group its
+       copies fill */
+    plan->tma_release_offset = (plan->shared_bytes + 3) / 4 * 4;
+    plan->shared_bytes = plan->tma_release_offset + 4 * (int64_t)plan->tma_barriers;
+}
