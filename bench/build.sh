@@ -159,6 +159,13 @@ attn_d64_bq128_bk128_w8_sm90a attention D=64 BQ=128 BK=128 W=8 --arch=sm_90a
 attn_d64_bq64_w4_s3_sm90a attention D=64 BQ=64 BK=64 W=4 NS=3 --arch=sm_90a
 attn_d64_bq128_w4_s3_sm90a attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a
 attn_d128_bq128_bk128_w8_s3_sm90a attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a
+attn_d128_bq128_bk128_w8_sm90a_rel attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=release
+attn_d128_bq128_bk128_w8_sm90a_pp attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=pingpong
+attn_d128_bq128_bk128_w8_s3_sm90a_rel attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=release
+attn_d128_bq128_bk128_w8_s3_sm90a_pp attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=pingpong
+attn_d128_bq128_w8_s3_sm90a_pp attention D=128 BQ=128 BK=64 W=8 NS=3 --arch=sm_90a --hopper-schedule=pingpong
+attn_d64_bq128_w8_sm90a_pp attention D=64 BQ=128 BK=64 W=8 --arch=sm_90a --hopper-schedule=pingpong
+attn_d64_bq128_bk128_w8_sm90a_pp attention D=64 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=pingpong
 '
 fail=0
 count=0

@@ -4,17 +4,21 @@
 # (it needs tessc, so LLVM); run it from the repository root.
 #
 #   sh testsuite/gpu/build-artifacts.sh [--tessc PATH] [--out DIR] [--arch LIST] [--case NAME]...
+#                                       [--schedule lockstep|release|pingpong]
 #
 # For each case: tessc FILE [-k KERNEL] [-D ...] --emit ptx,cubin,manifest,ir
 # --arch LIST -o OUT/CASE, giving OUT/CASE/STEM.manifest.json with the PTX, the
 # cubins and the tile IR (the manifest's "interp" entry) beside it. Defaults:
-# build/tessc, build/gpu-artifacts, sm_80,sm_90, every case. Prints one line
-# per case and exits non-zero when any fails to compile.
+# build/tessc, build/gpu-artifacts, sm_80,sm_90, every case. --schedule passes
+# --hopper-schedule to tessc (the sm_90a TMA entries' warpgroup schedule,
+# docs/codegen.md). Prints one line per case and exits non-zero when any fails
+# to compile.
 set -u
 TESSC=${BUILD:-build}/tessc
 OUT=${BUILD:-build}/gpu-artifacts
 ARCH=sm_80,sm_90
 CASES=""
+SCHEDULE=""
 HERE=$(dirname "$0")
 ROOT=$HERE/../..
 while [ $# -gt 0 ]; do
@@ -23,6 +27,7 @@ while [ $# -gt 0 ]; do
         --out) OUT=$2; shift 2 ;;
         --arch) ARCH=$2; shift 2 ;;
         --case) CASES="$CASES $2"; shift 2 ;;
+        --schedule) SCHEDULE="--hopper-schedule=$2"; shift 2 ;;
         *) echo "build-artifacts.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -43,7 +48,7 @@ while read -r name file kernel defines; do
     if [ -n "$CASES" ]; then
         case " $CASES " in *" $name "*) ;; *) continue ;; esac
     fi
-    set -- "$TESSC" "$ROOT/$file" --emit ptx,cubin,manifest,ir --arch "$ARCH" -o "$OUT/$name"
+    set -- "$TESSC" "$ROOT/$file" --emit ptx,cubin,manifest,ir --arch "$ARCH" -o "$OUT/$name" $SCHEDULE
     if [ "$kernel" != - ]; then set -- "$@" -k "$kernel"; fi
     if [ "$defines" != - ]; then
         for d in $(echo "$defines" | tr ',' ' '); do set -- "$@" -D "$d"; done

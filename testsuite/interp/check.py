@@ -890,6 +890,43 @@ def bench_attn_causal(rng):
     return bench_attention(rng, 1, 200, 200, 2, 64, True)
 
 
+# Two warpgroups on small tiles (D 32, 128 query rows, 16 keys a block): on
+# sm_90a each loop's ring barrier can be a release and its two wgmma dots
+# take turns (tessc --hopper-schedule, docs/codegen.md "Warpgroup schedules";
+# the GPU suite runs them built with it: testsuite/gpu/build-artifacts.sh
+# --schedule). Edges of the turns: no trip, one, stages - 1, many with a
+# masked block after, and causal's two loops with a partial query block.
+BENCH_ATTN_W8 = ["D=32", "BQ=128", "BK=16", "W=8"]
+
+
+@case("bench-attn-w8-no-trip", bench_kernel("attention.tess"), kernel="mha_fwd", defines=BENCH_ATTN_W8, tma="yes")
+def bench_attn_w8_no_trip(rng):
+    return bench_attention(rng, 1, 130, 9, 2, 32, False)       # T < BK: the loop runs no trip
+
+
+@case("bench-attn-w8-one-trip", bench_kernel("attention.tess"), kernel="mha_fwd", defines=BENCH_ATTN_W8, tma="yes")
+def bench_attn_w8_one_trip(rng):
+    return bench_attention(rng, 1, 128, 16, 1, 32, False)      # one whole block, no masked one
+
+
+@case("bench-attn-w8-s3-trips", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=BENCH_ATTN_W8 + ["NS=3"], tma="yes")
+def bench_attn_w8_s3_trips(rng):
+    return bench_attention(rng, 1, 100, 37, 2, 32, False)      # 2 = stages - 1 whole blocks, 5 keys
+
+
+@case("bench-attn-w8-many", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=BENCH_ATTN_W8 + ["NS=3"], tma="yes")
+def bench_attn_w8_many(rng):
+    return bench_attention(rng, 2, 257, 203, 1, 32, False)     # 12 blocks and 11 keys, 3 query blocks
+
+
+@case("bench-attn-w8-causal", bench_kernel("attention.tess"), kernel="mha_fwd_causal", defines=BENCH_ATTN_W8,
+      tma="yes")
+def bench_attn_w8_causal(rng):
+    return bench_attention(rng, 1, 200, 200, 2, 32, True)
+
+
 # The bench's D = 128 tiles (8 warps): K and V through 4-dim tensor maps of
 # two 128-byte panels on sm_90a.
 @case("bench-attn-d128", bench_kernel("attention.tess"), kernel="mha_fwd", defines=["D=128", "BQ=128", "W=8"],
