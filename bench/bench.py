@@ -124,7 +124,7 @@ def tessera_variants(c):
     if k == "matmul" and c["dt"] == "bf16":
         return [(v, "matmul_bf16", "matmul_bf16") for v in (
             "mm_bf16_128x128x32_w4_s4", "mm_bf16_128x256x64_w8_s3_sm90a", "mm_bf16_128x128x64_w4_s3_sm90a",
-            "mm_bf16_64x128x64_w4_s4_sm90a")]
+            "mm_bf16_64x128x64_w4_s4_sm90a", "mm_bf16_128x256x64_w8_s3_sm90a_rel")]
     if k == "matmul":
         return [(v, "matmul", "matmul") for v in ("matmul_128x128x64_w8", "matmul_64x64x32_w4", "matmul_128x128x32_w8",
                                                   "matmul_128x64x64_w4", "matmul_128x128x64_w8_s3",
@@ -139,7 +139,9 @@ def tessera_variants(c):
                                                   "matmul_256x128x64_w8_s3_sm90a", "matmul_128x128x64_w8_s4_sm90a",
                                                   "matmul_128x64x64_w4_s4_sm90a", "matmul_128x128x64_w8_s3_sm90a",
                                                   "matmul_128x128x64_w4_s3_sm90a", "matmul_64x128x64_w4_s4_sm90a",
-                                                  "matmul_64x64x64_w4_s4_sm90a", "matmul_128x64x128_w4_s3_sm90a")]
+                                                  "matmul_64x64x64_w4_s4_sm90a", "matmul_128x64x128_w4_s3_sm90a",
+                                                  "matmul_128x256x64_w8_s3_sm90a_rel", "matmul_128x256x64_w8_s4_sm90a_rel",
+                                                  "matmul_256x128x64_w8_s3_sm90a_rel", "matmul_128x128x64_w8_s4_sm90a_rel")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:

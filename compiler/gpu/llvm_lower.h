@@ -163,6 +163,9 @@ void llvm_tma_begin(Lowering *L);      /* the counters and mbarriers, at the sta
 void llvm_tma_copy(Lowering *L, IrOp *op);
 void llvm_tma_commit(Lowering *L);
 void llvm_tma_wait(Lowering *L, const IrOp *op);
+/* A ring barrier as a release (OpPlan.ring_release): the block's last warp
+   to count itself in issues the open group's copies and arms it. */
+void llvm_tma_release(Lowering *L);
 
 /* llvm_convert.c: layout conversions and shape ops through shared memory.
    `barriers`: the BarrierStep bits barrier_plan set for the conversion. */

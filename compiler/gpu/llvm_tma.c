@@ -122,7 +122,7 @@ void llvm_tma_begin(Lowering *L) {
 /* The ring's barrier as a release (above): this warp counts itself in on
    the open group's counter, and the issuing rank becomes the lane in the
    last warp to do so, out of range in every other. */
-static void release(Lowering *L) {
+void llvm_tma_release(Lowering *L) {
     LLVMValueRef all = llvm_kernel_i32(L, -1);
     llvm_kernel_intrinsic(L, "llvm.nvvm.bar.warp.sync", NULL, 0, &all, 1);
     LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
@@ -161,7 +161,7 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
     if (p->barriers & (1u << BARRIER_BEFORE_WRITE))
         llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
     if (p->ring_release)
-        release(L);
+        llvm_tma_release(L);
     else
         llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
     const IrValue *coord_values[IR_MAX_RANK];

@@ -217,8 +217,9 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
     }
     if (p->ring_release) {
         indent(depth, out);
-        fprintf(out, "release: the barrier above is each warp counting itself out (counter group mod %d); "
-                "the last warp issues this group's copies and arms it\n", P->plan->tma_barriers);
+        fprintf(out, "release: %s is each warp counting itself out (counter group mod %d); "
+                "the last warp issues this group's copies and arms it\n",
+                p->wgmma_async ? "the async wgmma's barrier" : "the barrier above", P->plan->tma_barriers);
     }
     if (p->tma_map) {
         indent(depth, out);

@@ -240,9 +240,10 @@ bool tma_plan(KernelPlan *plan) {
 /* Whether loop `loop`'s ring barriers can be releases: every barrier
    barrier.c placed in its body is a ring's before an async copy (no
    conversion, reduction or staging through shared memory: nothing else
-   that warps share), no async wgmma (whose barrier is its own), no nested
-   loop, and every copy at most 32 boxes. Then the warps meet only over the
-   ring's slots.
+   that warps share) or an async wgmma's own (after its wait for the
+   previous group, before the copies deferred past it), no nested loop, and
+   every copy at most 32 boxes. Then the warps meet only over the ring's
+   slots.
 
    Why a counter per group number g (mod B, the mbarriers' count) is never
    shared by two releases at once: a warp counts itself in on g + B only
@@ -271,8 +272,10 @@ static bool loop_releases(const KernelPlan *plan, const OpPlan *loop) {
     }
     for (int i = loop->index + 1; i <= loop->end_index; i++) {
         const OpPlan *p = &plan->ops[i];
-        if (p->op->opcode == IR_FOR || p->wgmma_async || p->mma_carry_wait)
+        if (p->op->opcode == IR_FOR || p->mma_carry_wait)
             return false;
+        if (p->wgmma_async)   /* its own barrier (llvm_dot.c), before the copies deferred past it */
+            ring = true;
         if (p->op->opcode == IR_ASYNC_COPY && copy_boxes(plan, p) > 32)
             return false;   /* a release's boxes go out from one warp's lanes */
     }
@@ -307,7 +310,7 @@ void tma_schedule(KernelPlan *plan, HopperSchedule schedule) {
             continue;
         for (int k = loop->index + 1; k <= loop->end_index; k++) {
             OpPlan *p = &plan->ops[k];
-            if (p->op->opcode == IR_ASYNC_COPY && (p->barriers & (1u << BARRIER_BEFORE_WRITE)))
+            if ((p->op->opcode == IR_ASYNC_COPY && (p->barriers & (1u << BARRIER_BEFORE_WRITE))) || p->wgmma_async)
                 p->ring_release = any = true;
         }
         OpPlan *dots[2];
