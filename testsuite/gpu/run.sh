@@ -5,6 +5,7 @@
 #
 #   sh testsuite/gpu/run.sh [--artifacts DIR] [--build DIR] [--libs DIR] [--tmp DIR]
 #                           [--case NAME]... [--device interp] [--sanitizer TOOL]
+#                           [--timeout SECONDS]
 #
 # Every case of testsuite/interp/check.py runs through
 #   check.py CASE --runner tessrun --device gpu --compare-interp
@@ -18,6 +19,8 @@
 # --sanitizer TOOL (racecheck, synccheck, memcheck, initcheck) runs each case's
 # GPU launch under compute-sanitizer --tool TOOL; a report fails the case (the
 # sanitizer's exit code 86), the interpreter runs stay as they are.
+# --timeout SECONDS (default 300) bounds each case, its processes included: a
+# kernel that hangs (a barrier never completed) fails its case, not the run.
 # Defaults: --build build, --artifacts BUILD/gpu-artifacts, --tmp BUILD/gpu-run.
 set -u
 BUILD_DIR=${BUILD:-build}
@@ -27,6 +30,7 @@ TMP=""
 CASES=""
 DEVICE=gpu
 SANITIZER=""
+CASE_TIMEOUT=300
 HERE=$(dirname "$0")
 ROOT=$HERE/../..
 while [ $# -gt 0 ]; do
@@ -38,6 +42,7 @@ while [ $# -gt 0 ]; do
         --case) CASES="$CASES $2"; shift 2 ;;
         --device) DEVICE=$2; shift 2 ;;
         --sanitizer) SANITIZER=$2; shift 2 ;;
+        --timeout) CASE_TIMEOUT=$2; shift 2 ;;
         *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -93,13 +98,19 @@ while read -r name file kernel defines; do
     if [ -n "$CASES" ]; then
         case " $CASES " in *" $name "*) ;; *) continue ;; esac
     fi
-    if "$PYTHON" "$ROOT/testsuite/interp/check.py" "$name" --runner tessrun \
+    timeout -k 10 "$CASE_TIMEOUT" "$PYTHON" "$ROOT/testsuite/interp/check.py" "$name" --runner tessrun \
             --tessrun "$TESSRUN" --artifacts "$ARTIFACTS" --device "$DEVICE" \
-            --compare-interp --tmp "$TMP/$name" > "$log" 2>&1; then
+            --compare-interp --tmp "$TMP/$name" > "$log" 2>&1
+    status=$?
+    if [ $status -eq 0 ]; then
         echo "PASS: $name"
         passed=$((passed + 1))
     else
-        echo "FAIL: $name"
+        if [ $status -eq 124 ] || [ $status -eq 137 ]; then
+            echo "FAIL: $name (timed out after $CASE_TIMEOUT s: a hang?)"
+        else
+            echo "FAIL: $name"
+        fi
         sed 's/^/    /' "$log"
         failed=$((failed + 1))
     fi
