@@ -160,7 +160,10 @@ def tessera_variants(c):
                                                  "attn_d128_bq64_w4_sm90a", "attn_d128_bq128_bk128_w8_s3_sm90a",
                                                  "attn_d128_bq128_bk128_w8_sm90a_rel", "attn_d128_bq128_bk128_w8_sm90a_pp",
                                                  "attn_d128_bq128_bk128_w8_s3_sm90a_rel",
-                                                 "attn_d128_bq128_bk128_w8_s3_sm90a_pp", "attn_d128_bq128_w8_s3_sm90a_pp")]
+                                                 "attn_d128_bq128_bk128_w8_s3_sm90a_pp", "attn_d128_bq128_w8_s3_sm90a_pp",
+                                                 "attn_d128_bq128_bk128_w8_s3_sm90a_hf",
+                                                 "attn_d128_bq128_bk128_w8_sm90a_pp_hf",
+                                                 "attn_d128_bq128_bk128_w8_s3_sm90a_pp_hf")]
     return []
 
 

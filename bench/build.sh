@@ -169,6 +169,9 @@ attn_d128_bq128_bk128_w8_sm90a_pp attention D=128 BQ=128 BK=128 W=8 --arch=sm_90
 attn_d128_bq128_bk128_w8_s3_sm90a_rel attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=release
 attn_d128_bq128_bk128_w8_s3_sm90a_pp attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=pingpong
 attn_d128_bq128_w8_s3_sm90a_pp attention D=128 BQ=128 BK=64 W=8 NS=3 --arch=sm_90a --hopper-schedule=pingpong
+attn_d128_bq128_bk128_w8_s3_sm90a_hf attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --grid-order=heavy-first
+attn_d128_bq128_bk128_w8_sm90a_pp_hf attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=pingpong --grid-order=heavy-first
+attn_d128_bq128_bk128_w8_s3_sm90a_pp_hf attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=pingpong --grid-order=heavy-first
 attn_d64_bq128_w8_sm90a_pp attention D=64 BQ=128 BK=64 W=8 --arch=sm_90a --hopper-schedule=pingpong
 attn_d64_bq128_bk128_w8_sm90a_pp attention D=64 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=pingpong
 '

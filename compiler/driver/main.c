@@ -78,6 +78,7 @@ typedef struct Options {
     int opt_level;
     const char *dump_after;
     HopperSchedule hopper_schedule;  /* --hopper-schedule */
+    bool grid_heavy_first;           /* --grid-order=heavy-first */
     bool emit_given;             /* --emit was on the command line */
     bool depfile_wanted;         /* -MD or -MF */
     bool debug;                  /* -g: print and assert kept */
@@ -125,6 +126,11 @@ static void usage(FILE *out) {
             "                    barrier a trip (lockstep, the default), releases counted\n"
             "                    per warp (release), or releases and two warpgroups taking\n"
             "                    turns at their wgmma dots (pingpong)\n"
+            "  --grid-order=launch|heavy-first\n"
+            "                    heavy-first: where a loop with a dot runs more trips the\n"
+            "                    higher program_id(0) is (causal attention), run program\n"
+            "                    id 0 backwards so the heaviest blocks start first\n"
+            "                    (default launch: %%ctaid order)\n"
             "\n"
             "build integration (docs/build-integration.md):\n"
             "  -MD               also write a make depfile, DIR/FILE.d, naming the outputs\n"
@@ -361,6 +367,12 @@ static void parse_args(Options *opt, int argc, char **argv) {
                 opt->hopper_schedule = SCHEDULE_PINGPONG;
             else
                 usage_error("unknown --hopper-schedule '%s' (known: lockstep, release, pingpong)", v);
+        } else if (option_is(arg, "--grid-order")) {
+            const char *v = option_value(argc, argv, &i, arg, 12);
+            if (strcmp(v, "launch") == 0 || strcmp(v, "heavy-first") == 0)
+                opt->grid_heavy_first = v[0] == 'h';
+            else
+                usage_error("unknown --grid-order '%s' (known: launch, heavy-first)", v);
         } else if (arg[0] == '-' && arg[1] != '\0') {
             usage_error("unknown option '%s'", arg);
         } else {
@@ -954,6 +966,7 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         .num_ptxas_args = opt->ptxas_args.len,
         .dump_after = opt->dump_after,
         .hopper_schedule = opt->hopper_schedule,
+        .grid_heavy_first = opt->grid_heavy_first,
     };
     int n = module->kernels.len;
     for (int k = 0; k < n; k++)   /* per target: layout to ptxas started (pipeline.c) */

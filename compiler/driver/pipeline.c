@@ -25,6 +25,7 @@ static void pipeline_dump(KernelPlan *plan, const CodegenOptions *options, const
 
 /* The plan phases after layout assignment, each with its --dump-after hook. */
 static void pipeline_plan(KernelPlan *plan, const CodegenOptions *options) {
+    plan->heavy_first = options->grid_heavy_first;
     pipeline_dump(plan, options, "layout");
     convert_plan(plan);
     pipeline_dump(plan, options, "convert");

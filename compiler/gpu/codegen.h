@@ -277,6 +277,7 @@ typedef struct KernelPlan {
     int64_t shared_bytes;              /* from shared_alloc: the dynamic shared size */
     bool wgmma;                        /* some dot runs on wgmma: cp.async waits end with
                                           fence.proxy.async, allocs are 1024-aligned */
+    bool heavy_first;                  /* --grid-order=heavy-first (CodegenOptions.grid_heavy_first) */
     /* tma_plan (tma.c): every async copy a TMA bulk copy completing on an
        mbarrier, through the tensor maps below (one kernel parameter each,
        after the kernel's own); false in a plan that was not asked for it */
@@ -550,6 +551,11 @@ typedef struct CodegenOptions {
     const char *dump_after;
     FILE *dump_out;
     HopperSchedule hopper_schedule;
+    /* --grid-order=heavy-first: where a loop with a dot runs more trips the
+       higher program id 0 is, program id 0 runs backwards, so that the
+       block scheduler starts the heaviest blocks first (llvm_kernel.c
+       heavy_first_grid) */
+    bool grid_heavy_first;
 } CodegenOptions;
 
 /* The backend phases --dump-after accepts, for --help and errors. */

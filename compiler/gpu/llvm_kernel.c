@@ -528,6 +528,66 @@ static bool grouped_grid(const KernelPlan *plan) {
     return false;
 }
 
+/* How scalar `v` moves with program id 0: 1 never down and not constant
+   in it, 0 independent of it, -1 unknown (or down). */
+static int rises_with_pid0(const IrKernel *kernel, const IrValue *v, int depth) {
+    const IrOp *op = v->def;
+    if (depth > 32 || v->type.kind != IRT_TILE || v->type.rank != 0)
+        return -1;
+    if (!op) {   /* a parameter is fixed; a loop's argument is not known */
+        for (int i = 0; i < kernel->num_params; i++)
+            if (kernel->params[i].value == v)
+                return 0;
+        return -1;
+    }
+    if (op->opcode == IR_PROGRAM_ID)
+        return op->axis == 0 ? 1 : 0;
+    int a = op->num_operands > 0 ? rises_with_pid0(kernel, op->operands[0], depth + 1) : 0;
+    int b = op->num_operands > 1 ? rises_with_pid0(kernel, op->operands[1], depth + 1) : 0;
+    const IrOp *rhs = op->num_operands > 1 ? op->operands[1]->def : NULL;
+    bool positive = rhs && rhs->opcode == IR_CONST && !dtype_is_float(rhs->results[0]->type.dtype) && rhs->int_value > 0;
+    switch (op->opcode) {
+    case IR_ADD:
+    case IR_MIN:
+    case IR_MAX: return a < 0 || b < 0 ? -1 : a > b ? a : b;
+    case IR_SUB: return b == 0 ? a : -1;
+    case IR_MUL:
+    case IR_DIV: return b == 0 && (a == 0 || positive) ? a : op->opcode == IR_MUL && a == 0 && b == 1 &&
+                                                                  op->operands[0]->def &&
+                                                                  op->operands[0]->def->opcode == IR_CONST &&
+                                                                  op->operands[0]->def->int_value > 0 ? 1 : -1;
+    default:
+        for (int i = 0; i < op->num_operands; i++)
+            if (rises_with_pid0(kernel, op->operands[i], depth + 1) != 0)
+                return -1;
+        return op->opcode == IR_NUM_PROGRAMS || op->opcode == IR_CONST || op->num_operands > 0 ? 0 : -1;
+    }
+}
+
+/* --grid-order=heavy-first (KernelPlan.heavy_first): whether program id 0
+   runs backwards, the last first. Where a loop with a dot runs more trips
+   the higher program id 0 is (causal attention's key loop: every query
+   block sees the keys up to it), the block scheduler, which starts blocks
+   in the order of %ctaid.x, would otherwise start the heaviest blocks of
+   the grid last and leave the multiprocessors that finish early idle
+   behind them (FlashAttention-3's scheduler starts heavy tiles first).
+   Programs run in no defined order (docs/language.md), so only the speed
+   changes. */
+static bool heavy_first_grid(const KernelPlan *plan) {
+    if (!plan->heavy_first || plan->kernel->grid_rank < 1)
+        return false;
+    for (int i = 0; i < plan->num_ops; i++) {
+        const OpPlan *loop = &plan->ops[i];
+        if (loop->op->opcode != IR_FOR || rises_with_pid0(plan->kernel, loop->op->operands[0], 0) != 0 ||
+            rises_with_pid0(plan->kernel, loop->op->operands[1], 0) != 1)
+            continue;
+        for (int k = loop->index + 1; k <= loop->end_index; k++)
+            if (plan->ops[k].op->opcode == IR_DOT)
+                return true;
+    }
+    return false;
+}
+
 /* Program ids (0, 1) of a grouped grid, computed once in the entry block
    from %ctaid: the block scheduler starts blocks in the order of
    x + y * nctaid.x, and that order runs PROGRAM_GROUP_ROWS values of
@@ -569,6 +629,9 @@ static LLVMValueRef program_value(Lowering *L, IrOpcode opcode, int axis) {
     bool grouped = opcode == IR_PROGRAM_ID && axis < 2 && L->grouped_grid;
     if (grouped && !L->program_ids[0])
         program_ids(L);
+    if (opcode == IR_PROGRAM_ID && axis == 0 && L->heavy_first)   /* nctaid.x - 1 - ctaid.x */
+        return LLVMBuildSub(L->b, LLVMBuildSub(L->b, sreg(L, nctaid[0]), sreg(L, ctaid[0]), ""),
+                            llvm_kernel_i32(L, 1), "pid0");
     return grouped ? L->program_ids[axis] : sreg(L, opcode == IR_PROGRAM_ID ? ctaid[axis] : nctaid[axis]);
 }
 
@@ -680,6 +743,7 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     Lowering lowering = {.ctx = ctx, .module = module, .plan = plan, .kernel = kernel};
     Lowering *L = &lowering;
     L->grouped_grid = grouped_grid(plan);
+    L->heavy_first = !L->grouped_grid && heavy_first_grid(plan);
     L->i1 = LLVMInt1TypeInContext(ctx);
     L->i8 = LLVMInt8TypeInContext(ctx);
     L->i16 = LLVMInt16TypeInContext(ctx);

@@ -95,6 +95,7 @@ typedef struct Lowering {
     LLVMValueRef tid, lane, warp;      /* i32 */
     LoopLowering *loop;                /* the innermost `for` being lowered; NULL outside */
     bool grouped_grid;                 /* program ids in groups of rows (llvm_kernel.c program_ids) */
+    bool heavy_first;                  /* program id 0 backwards (llvm_kernel.c heavy_first_grid) */
     LLVMValueRef program_ids[2];       /* ... computed at the first program_id */
     LLVMValueRef tma_armed, tma_waited, tma_bytes, tma_history;   /* a TMA plan's counters (llvm_tma.c) */
     LLVMValueRef tma_rank;             /* ... with releases: the issuing rank (alloca); NULL: tid */

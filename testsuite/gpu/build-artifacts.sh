@@ -4,14 +4,15 @@
 # (it needs tessc, so LLVM); run it from the repository root.
 #
 #   sh testsuite/gpu/build-artifacts.sh [--tessc PATH] [--out DIR] [--arch LIST] [--case NAME]...
-#                                       [--schedule lockstep|release|pingpong]
+#                                       [--schedule lockstep|release|pingpong] [--option OPT]...
 #
 # For each case: tessc FILE [-k KERNEL] [-D ...] --emit ptx,cubin,manifest,ir
 # --arch LIST -o OUT/CASE, giving OUT/CASE/STEM.manifest.json with the PTX, the
 # cubins and the tile IR (the manifest's "interp" entry) beside it. Defaults:
 # build/tessc, build/gpu-artifacts, sm_80,sm_90, every case. --schedule passes
 # --hopper-schedule to tessc (the sm_90a TMA entries' warpgroup schedule,
-# docs/codegen.md). Prints one line per case and exits non-zero when any fails
+# docs/codegen.md), --option any other tessc option (--option
+# --grid-order=heavy-first). Prints one line per case and exits non-zero when any fails
 # to compile.
 set -u
 TESSC=${BUILD:-build}/tessc
@@ -27,7 +28,8 @@ while [ $# -gt 0 ]; do
         --out) OUT=$2; shift 2 ;;
         --arch) ARCH=$2; shift 2 ;;
         --case) CASES="$CASES $2"; shift 2 ;;
-        --schedule) SCHEDULE="--hopper-schedule=$2"; shift 2 ;;
+        --schedule) SCHEDULE="$SCHEDULE --hopper-schedule=$2"; shift 2 ;;
+        --option) SCHEDULE="$SCHEDULE $2"; shift 2 ;;
         *) echo "build-artifacts.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
