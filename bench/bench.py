@@ -141,7 +141,10 @@ def tessera_variants(c):
                                                   "matmul_128x128x64_w4_s3_sm90a", "matmul_64x128x64_w4_s4_sm90a",
                                                   "matmul_64x64x64_w4_s4_sm90a", "matmul_128x64x128_w4_s3_sm90a",
                                                   "matmul_128x256x64_w8_s3_sm90a_rel", "matmul_128x256x64_w8_s4_sm90a_rel",
-                                                  "matmul_256x128x64_w8_s3_sm90a_rel", "matmul_128x128x64_w8_s4_sm90a_rel")]
+                                                  "matmul_256x128x64_w8_s3_sm90a_rel", "matmul_128x128x64_w8_s4_sm90a_rel",
+                                                  "matmul_128x64x64_w4_s6_sm90a", "matmul_128x64x64_w4_s8_sm90a",
+                                                  "matmul_64x128x64_w4_s6_sm90a", "matmul_64x128x64_w4_s8_sm90a",
+                                                  "matmul_128x128x64_w8_s6_sm90a_rel")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:

@@ -159,6 +159,11 @@ attn_d64_bq128_bk128_w8_sm90a attention D=64 BQ=128 BK=128 W=8 --arch=sm_90a
 attn_d64_bq64_w4_s3_sm90a attention D=64 BQ=64 BK=64 W=4 NS=3 --arch=sm_90a
 attn_d64_bq128_w4_s3_sm90a attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a
 attn_d128_bq128_bk128_w8_s3_sm90a attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a
+matmul_128x64x64_w4_s6_sm90a  matmul BM=128 BN=64 BK=64 W=4 NS=6 --arch=sm_90a
+matmul_128x64x64_w4_s8_sm90a  matmul BM=128 BN=64 BK=64 W=4 NS=8 --arch=sm_90a
+matmul_64x128x64_w4_s6_sm90a  matmul BM=64 BN=128 BK=64 W=4 NS=6 --arch=sm_90a
+matmul_64x128x64_w4_s8_sm90a  matmul BM=64 BN=128 BK=64 W=4 NS=8 --arch=sm_90a
+matmul_128x128x64_w8_s6_sm90a_rel matmul BM=128 BN=128 BK=64 W=8 NS=6 --arch=sm_90a --hopper-schedule=release
 matmul_128x256x64_w8_s3_sm90a_rel matmul BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a --hopper-schedule=release
 matmul_128x256x64_w8_s4_sm90a_rel matmul BM=128 BN=256 BK=64 W=8 NS=4 --arch=sm_90a --hopper-schedule=release
 matmul_256x128x64_w8_s3_sm90a_rel matmul BM=256 BN=128 BK=64 W=8 NS=3 --arch=sm_90a --hopper-schedule=release
