@@ -439,50 +439,62 @@ static void wgmma_pin(Lowering *L, LLVMValueRef *values, int count) {
 /* Ping-pong (tma.c tma_schedule; docs/codegen.md "Warpgroup schedules"):
    warpgroup g takes its turn by waiting at named barrier 1 + g
    (bar.sync, 256 threads: its own 128 and the other's arrival), and passes
-   it by arriving at the other's, 2 - g (bar.arrive). Warp-uniform: every
-   lane of a warp executes the same one (.aligned). */
-void llvm_dot_pingpong(Lowering *L, PingPongStep step) {
-    LLVMValueRef wg = LLVMBuildLShr(L->b, L->warp, llvm_kernel_i32(L, 2), "warpgroup");
-    LLVMValueRef threads = llvm_kernel_i32(L, 256);
-    if (step == PINGPONG_TAKE_BEFORE) {
-        LLVMValueRef args[2] = {LLVMBuildAdd(L->b, wg, llvm_kernel_i32(L, 1), ""), threads};
-        llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.count", NULL, 0, args, 2);
-    } else {
-        LLVMValueRef args[2] = {LLVMBuildSub(L->b, llvm_kernel_i32(L, 2), wg, ""), threads};
-        llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.arrive.aligned.count", NULL, 0, args, 2);
-    }
+   it by arriving at the other's, 2 - g (bar.arrive). Each warpgroup
+   branches to its own constant ids: a barrier id in a register makes ptxas
+   reserve all 16 of the block's named barriers. Warp-uniform: every lane
+   of a warp executes the same one (.aligned). */
+static void named_barrier(Lowering *L, bool sync, int id) {
+    LLVMValueRef args[2] = {llvm_kernel_i32(L, id), llvm_kernel_i32(L, 256)};
+    llvm_kernel_intrinsic(L, sync ? "llvm.nvvm.barrier.cta.sync.aligned.count"
+                                  : "llvm.nvvm.barrier.cta.arrive.aligned.count", NULL, 0, args, 2);
 }
 
-/* Code under `if (warpgroup 0)`: returns the block to continue in after. */
-static LLVMBasicBlockRef begin_warpgroup0(Lowering *L) {
-    LLVMBasicBlockRef then = llvm_kernel_block(L, "pingpong.wg0");
+/* sync (or arrive) at id0 in warpgroup 0 and at id1 in warpgroup 1;
+   0: nothing there. */
+static void per_warpgroup(Lowering *L, bool sync0, int id0, bool sync1, int id1) {
+    LLVMBasicBlockRef wg0 = llvm_kernel_block(L, "pingpong.wg0");
+    LLVMBasicBlockRef wg1 = llvm_kernel_block(L, "pingpong.wg1");
     LLVMBasicBlockRef done = llvm_kernel_block(L, "pingpong.done");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, L->warp, llvm_kernel_i32(L, 4), ""), then, done);
-    LLVMPositionBuilderAtEnd(L->b, then);
-    return done;
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, L->warp, llvm_kernel_i32(L, 4), ""), wg0, wg1);
+    LLVMPositionBuilderAtEnd(L->b, wg0);
+    if (id0)
+        named_barrier(L, sync0, id0);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, wg1);
+    if (id1)
+        named_barrier(L, sync1, id1);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, done);
+}
+
+void llvm_dot_pingpong(Lowering *L, PingPongStep step) {
+    if (step == PINGPONG_TAKE_BEFORE)
+        per_warpgroup(L, true, 1, true, 2);
+    else
+        per_warpgroup(L, false, 2, false, 1);
 }
 
 /* In front of a ping-pong loop: warpgroup 0 gives itself the first turn
    (arrives at its own barrier), then each warpgroup takes its turn, so
-   warpgroup 1 waits for warpgroup 0's first pass. Each warpgroup then
-   takes the turn once more a trip than the other passes it, but for
-   warpgroup 0's pass after the loop (llvm_dot_pingpong_leave): every
-   barrier phase completes. */
+   warpgroup 1 waits for warpgroup 0's first pass. In the loop each
+   warpgroup takes the turn once a trip and passes it once. */
 void llvm_dot_pingpong_enter(Lowering *L) {
-    LLVMBasicBlockRef done = begin_warpgroup0(L);
-    LLVMValueRef args[2] = {llvm_kernel_i32(L, 1), llvm_kernel_i32(L, 256)};
-    llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.arrive.aligned.count", NULL, 0, args, 2);
-    LLVMBuildBr(L->b, done);
-    LLVMPositionBuilderAtEnd(L->b, done);
+    per_warpgroup(L, false, 1, false, 0);
     llvm_dot_pingpong(L, PINGPONG_TAKE_BEFORE);
 }
 
-/* After it: warpgroup 0 passes the turn for warpgroup 1's last p @ v. */
+/* After it: warpgroup 0 passes the turn for warpgroup 1's last p @ v, then
+   the two meet once more at barrier 1 (warpgroup 0 waits, warpgroup 1
+   arrives), which closes both barriers' last phases: warpgroup 0 goes on
+   only once warpgroup 1 is past its last wait at barrier 2, so that no
+   later arrival there (the next ping-pong loop's) can complete that phase
+   instead. For n trips barrier 1 completes n + 2 phases (warpgroup 0's
+   first turn; then one a trip and one here, each warpgroup 0's wait and
+   warpgroup 1's arrival) and barrier 2 n + 1 (warpgroup 1's waits,
+   warpgroup 0's arrivals): 256 threads each, for any n, zero included. */
 void llvm_dot_pingpong_leave(Lowering *L) {
-    LLVMBasicBlockRef done = begin_warpgroup0(L);
-    llvm_dot_pingpong(L, PINGPONG_PASS_AFTER);
-    LLVMBuildBr(L->b, done);
-    LLVMPositionBuilderAtEnd(L->b, done);
+    per_warpgroup(L, false, 2, false, 0);
+    per_warpgroup(L, true, 1, false, 1);
 }
 
 /* wgmma.wait_group.sync.aligned N: at most N groups still in flight. */

@@ -43,7 +43,8 @@
  * (box b by lane b) and its lane 0 arms the group. Which threads issue is
  * a per-thread rank (tma.rank: the thread index outside releases; the lane
  * in the last warp after one, out of range in the others), put back at the
- * commit. No warp waits for another here: a slot is refilled once the
+ * commit; a second bar.warp.sync after the count's shfl carries lane 0's
+ * acquire to the lanes that issue. No warp waits for another here: a slot is refilled once the
  * slowest warp has left it.
  */
 #include "llvm_lower.h"
@@ -143,6 +144,9 @@ void llvm_tma_release(Lowering *L) {
     LLVMAddIncoming(phi, values, blocks, 2);
     LLVMValueRef args[4] = {all, phi, llvm_kernel_i32(L, 0), llvm_kernel_i32(L, 31)};
     LLVMValueRef arrivals = llvm_kernel_intrinsic(L, "llvm.nvvm.shfl.sync.idx.i32", NULL, 0, args, 4);
+    /* lane 0's acquire to every lane that issues (shfl orders no memory;
+       bar.warp.sync does, among the warp's threads) */
+    llvm_kernel_intrinsic(L, "llvm.nvvm.bar.warp.sync", NULL, 0, &all, 1);
     int warps = L->plan->threads / 32;   /* a power of two (tma.c) */
     LLVMValueRef mine = LLVMBuildAdd(L->b, arrivals, llvm_kernel_i32(L, 1), "");
     LLVMValueRef last = LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildAnd(L->b, mine, llvm_kernel_i32(L, warps - 1), ""),
@@ -158,12 +162,13 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
        an epilogue's scratch sharing the ring's bytes) are made visible to
        the async proxy before the barrier that orders them before the bulk
        copies (PTX ISA 9.7.13.4.18, proxy fences). */
-    if (p->barriers & (1u << BARRIER_BEFORE_WRITE))
-        llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
-    if (p->ring_release)
+    if (p->ring_release) {   /* no generic write in its loop (tma.c): no proxy fence */
         llvm_tma_release(L);
-    else
+    } else {
+        if (p->barriers & (1u << BARRIER_BEFORE_WRITE))
+            llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
         llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
+    }
     const IrValue *coord_values[IR_MAX_RANK];
     int tile_dim[IR_MAX_RANK];
     tma_source_dims(L->plan, op, coord_values, tile_dim);

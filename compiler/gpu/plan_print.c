@@ -291,6 +291,11 @@ void plan_print(KernelPlan *plan, const char *phase, FILE *out) {
     if (P.phase >= PHASE_BARRIER && plan->tma_release_offset)
         fprintf(out, "// release counters: %d at [%lld, %lld)\n", plan->tma_barriers, (long long)plan->tma_release_offset,
                 (long long)(plan->tma_release_offset + 4 * plan->tma_barriers));
-    if (P.phase >= PHASE_BARRIER)
+    int releases = 0;
+    for (int i = 0; i < plan->num_ops; i++)
+        releases += plan->ops[i].ring_release && plan->ops[i].op->opcode == IR_ASYNC_COPY;
+    if (P.phase >= PHASE_BARRIER && releases)
+        fprintf(out, "// barriers: %d (%d of them releases)\n", plan->num_barriers, releases);
+    else if (P.phase >= PHASE_BARRIER)
         fprintf(out, "// barriers: %d\n", plan->num_barriers);
 }

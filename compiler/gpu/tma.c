@@ -260,7 +260,7 @@ static int64_t copy_boxes(const KernelPlan *plan, const OpPlan *p) {
 }
 
 static bool loop_releases(const KernelPlan *plan, const OpPlan *loop) {
-    bool ring = false;
+    int ring = 0, commits = 0;
     for (int i = 0; i < plan->num_barriers; i++) {
         const BarrierRecord *r = &plan->barrier_list[i];
         const OpPlan *site = r->op;   /* a hoisted conversion's: its loop, outside the body */
@@ -268,18 +268,22 @@ static bool loop_releases(const KernelPlan *plan, const OpPlan *loop) {
             continue;
         if (r->convert || site->op->opcode != IR_ASYNC_COPY || r->step != BARRIER_BEFORE_WRITE)
             return false;
-        ring = true;
+        ring++;
     }
     for (int i = loop->index + 1; i <= loop->end_index; i++) {
         const OpPlan *p = &plan->ops[i];
         if (p->op->opcode == IR_FOR || p->mma_carry_wait)
             return false;
         if (p->wgmma_async)   /* its own barrier (llvm_dot.c), before the copies deferred past it */
-            ring = true;
+            ring++;
+        commits += p->op->opcode == IR_ASYNC_COMMIT;
         if (p->op->opcode == IR_ASYNC_COPY && copy_boxes(plan, p) > 32)
             return false;   /* a release's boxes go out from one warp's lanes */
     }
-    return ring;
+    /* One release a trip, for the trip's one group: a counter then takes
+       one round of arrivals a group (two releases of one group would count
+       twice on it, and could elect a warp while another still reads). */
+    return ring == 1 && commits == 1;
 }
 
 /* The loop's wgmma dots, directly in its body, when there are exactly two
@@ -303,6 +307,11 @@ void tma_schedule(KernelPlan *plan, HopperSchedule schedule) {
        power of two of warps, so that a counter's arrivals wrap cleanly. */
     if (!plan->tma || schedule == SCHEDULE_LOCKSTEP || warps < 8 || (warps & (warps - 1)))
         return;
+    /* one counter per mbarrier, after them (a release is numbered by the
+       group its copies fill); where they do not fit, lockstep */
+    int64_t offset = (plan->shared_bytes + 3) / 4 * 4, end = offset + 4 * (int64_t)plan->tma_barriers;
+    if (end > plan->target->shared_bytes_max)
+        return;
     bool any = false;
     for (int i = 0; i < plan->num_ops; i++) {
         OpPlan *loop = &plan->ops[i];
@@ -320,10 +329,8 @@ void tma_schedule(KernelPlan *plan, HopperSchedule schedule) {
             dots[1]->pingpong |= 1u << PINGPONG_TAKE_BEFORE;
         }
     }
-    if (!any)
-        return;
-    /* one counter per mbarrier: a release is numbered by the group its
-       copies fill */
-    plan->tma_release_offset = (plan->shared_bytes + 3) / 4 * 4;
-    plan->shared_bytes = plan->tma_release_offset + 4 * (int64_t)plan->tma_barriers;
+    if (any) {
+        plan->tma_release_offset = offset;
+        plan->shared_bytes = end;
+    }
 }
