@@ -213,7 +213,8 @@ typedef struct OpPlan {
                                           its group stays in flight into the next iteration, the
                                           ring's copies before it deferred past it (layout.c
                                           plan_wgmma_async, llvm_dot.c) */
-    struct OpPlan *deferred_to;        /* an op lowered after this async wgmma dot, not in place */
+    struct OpPlan *deferred_to;        /* an op lowered after this dot (an async wgmma's, or a
+                                          ping-pong turn's first: the ring's copies), not in place */
     bool mma_fp8;                      /* mma: fp8 tensor cores (mma.sync.m16n8k32, or wgmma's k32
                                           form): a `dot fp8` of cast a8 and cast x8.T, the casts
                                           and the transpose elided; a8 and x8 (k-major) read in
@@ -338,6 +339,9 @@ typedef enum PingPongStep {
     PINGPONG_PASS_AFTER,               /* a wgmma dot: the turn passed once its group is committed */
     PINGPONG_TAKE_BEFORE,              /* a wgmma dot: the turn taken before its wgmma.fence */
 } PingPongStep;
+/* Whether `op` is an `if` that only issues async copies (a ring's fill,
+   passes/pipeline.c): views, async_copy, scalars and an empty yield. */
+bool layout_copies_only(const IrOp *op);
 /* After barrier_plan, on a TMA plan: under `schedule`, marks each loop whose
    only barriers are its ring's (OpPlan.ring_release, KernelPlan.
    tma_release_offset, with room for the counters) and, for pingpong, the

@@ -1644,7 +1644,7 @@ static bool pure_scalar(const IrOp *op) {
 
 /* Whether `op` is an `if` that only issues async copies (a ring's fill,
    passes/pipeline.c): views, async_copy and an empty yield in its blocks. */
-static bool copies_only(const IrOp *op) {
+bool layout_copies_only(const IrOp *op) {
     if (op->opcode != IR_IF || op->num_results != 0)
         return false;
     const IrBlock *blocks[2] = {op->body, op->else_body};
@@ -1687,7 +1687,7 @@ static void plan_wgmma_async(KernelPlan *plan, OpPlan *p) {
     int copies = 0;
     for (IrOp *o = body->first; o != dot; o = o->next) {
         bool elided = layout_op_plan(plan, o)->elided;
-        if (copies_only(o) || o->opcode == IR_ASYNC_COMMIT)
+        if (layout_copies_only(o) || o->opcode == IR_ASYNC_COMMIT)
             copies++;
         else if (!(pure_scalar(o) || o->opcode == IR_VIEW || elided))   /* elided: the dot's loads, x.T */
             return;
@@ -1705,7 +1705,7 @@ static void plan_wgmma_async(KernelPlan *plan, OpPlan *p) {
         return;
     p->wgmma_async = true;
     for (IrOp *o = body->first; o != dot; o = o->next)
-        if (copies_only(o) || o->opcode == IR_ASYNC_COMMIT)
+        if (layout_copies_only(o) || o->opcode == IR_ASYNC_COMMIT)
             layout_op_plan(plan, o)->deferred_to = p;
 }
 

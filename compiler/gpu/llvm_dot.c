@@ -672,8 +672,10 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
         }
     }
     llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.commit_group.sync.aligned", NULL, 0, NULL, 0);
-    if (p->pingpong & (1u << PINGPONG_PASS_AFTER))   /* issued: the other warpgroup's turn */
+    if (p->pingpong & (1u << PINGPONG_PASS_AFTER)) {   /* issued: the other warpgroup's turn */
         llvm_dot_pingpong(L, PINGPONG_PASS_AFTER);
+        llvm_kernel_lower_deferred(L, p);   /* the ring's copies, out of the turn (tma.c) */
+    }
     if (p->wgmma_async) {
         /* The previous iteration's group done in this warpgroup, then in
            every one (the barrier): its slot is free for the deferred
