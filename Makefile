@@ -196,7 +196,9 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/parser.h
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(INC_front) -Igrammar -MMD -MP $(GEN_WARN) $(OPT) -c -o $@ $<
 
--include $(shell find $(BUILD)/obj $(BUILD)/obj-pic -name '*.d' 2>/dev/null)
+# ... and of the fuzz build's objects ($(BUILD)/fuzz/obj, below): without
+# them a header change (a struct's layout) left its old objects linked in.
+-include $(shell find $(BUILD)/obj $(BUILD)/obj-pic $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)
 
 $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: grammar/parser.y
 	@mkdir -p $(BUILD)/gen
