@@ -528,6 +528,11 @@ static bool grouped_grid(const KernelPlan *plan) {
     return false;
 }
 
+static bool positive_const(const IrValue *v) {
+    const IrOp *op = v->def;
+    return op && op->opcode == IR_CONST && !dtype_is_float(v->type.dtype) && op->int_value > 0;
+}
+
 /* How scalar `v` moves with program id 0: 1 never down and not constant
    in it, 0 independent of it, -1 unknown (or down). */
 static int rises_with_pid0(const IrKernel *kernel, const IrValue *v, int depth) {
@@ -544,18 +549,18 @@ static int rises_with_pid0(const IrKernel *kernel, const IrValue *v, int depth) 
         return op->axis == 0 ? 1 : 0;
     int a = op->num_operands > 0 ? rises_with_pid0(kernel, op->operands[0], depth + 1) : 0;
     int b = op->num_operands > 1 ? rises_with_pid0(kernel, op->operands[1], depth + 1) : 0;
-    const IrOp *rhs = op->num_operands > 1 ? op->operands[1]->def : NULL;
-    bool positive = rhs && rhs->opcode == IR_CONST && !dtype_is_float(rhs->results[0]->type.dtype) && rhs->int_value > 0;
+    if (a < 0 || b < 0)
+        return -1;
     switch (op->opcode) {
     case IR_ADD:
     case IR_MIN:
-    case IR_MAX: return a < 0 || b < 0 ? -1 : a > b ? a : b;
+    case IR_MAX: return a > b ? a : b;
     case IR_SUB: return b == 0 ? a : -1;
-    case IR_MUL:
-    case IR_DIV: return b == 0 && (a == 0 || positive) ? a : op->opcode == IR_MUL && a == 0 && b == 1 &&
-                                                                  op->operands[0]->def &&
-                                                                  op->operands[0]->def->opcode == IR_CONST &&
-                                                                  op->operands[0]->def->int_value > 0 ? 1 : -1;
+    case IR_MUL:   /* by a positive constant, either side */
+        if (a + b == 0)
+            return 0;
+        return positive_const(a ? op->operands[1] : op->operands[0]) ? 1 : -1;
+    case IR_DIV: return a + b == 0 ? 0 : b == 0 && positive_const(op->operands[1]) ? a : -1;
     default:
         for (int i = 0; i < op->num_operands; i++)
             if (rises_with_pid0(kernel, op->operands[i], depth + 1) != 0)
