@@ -3,7 +3,8 @@
 # root on the GPU machine:
 #   python3 bench/ab_pair.py --pkg DIR --shape B,S,H,D [--causal] LABEL=MANIFEST:KERNEL ...
 # DIR holds libtessrt.so (and libcjson.so.1); MANIFEST paths are relative to DIR. The first
-# entry is the base: each line gives its TFLOP/s, the largest error and the ratio to the base.
+# entry is the base: each line gives its TFLOP/s, the largest error and the ratio to the base;
+# a last line times torch SDPA's cuDNN back end in the same rounds (the peer).
 import argparse, os, statistics, sys
 import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -31,13 +32,28 @@ for e in a.entries:
     kern = rt.load(os.path.join(a.pkg, man)).kernel(kname)
     how = kern.prepare()
     calls.append((label, kern.bind(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), D ** -0.5, B, S, H, S), how))
+from torch.nn.attention import sdpa_kernel, SDPBackend
+qt, kt, vt = [x.transpose(1, 2).contiguous() for x in (q, k, v)]
+checking = False  # the check launches copy cuDNN's output into o; the timed ones do not
+
+
+def cudnn(_st):
+    with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+        out = torch.nn.functional.scaled_dot_product_attention(qt, kt, vt, is_causal=a.causal, scale=D ** -0.5)
+    if checking:
+        o.copy_(out.transpose(1, 2))
+
+
+calls.append(("cudnn", cudnn, "torch SDPA cuDNN"))
 times = {c[0]: [] for c in calls}
 errs = {}
 for rep in range(7):
     for label, call, _ in calls:
         o.zero_()
+        checking = True
         for _ in range(2): call(st)
         torch.cuda.synchronize()
+        checking = False
         errs[label] = float((o.float() - ref).abs().max())
         e0 = torch.cuda.Event(enable_timing=True); e1 = torch.cuda.Event(enable_timing=True)
         e0.record()
