@@ -474,27 +474,31 @@ void llvm_dot_pingpong(Lowering *L, PingPongStep step) {
         per_warpgroup(L, false, 2, false, 1);
 }
 
-/* In front of a ping-pong loop: warpgroup 0 gives itself the first turn
-   (arrives at its own barrier), then each warpgroup takes its turn, so
-   warpgroup 1 waits for warpgroup 0's first pass. In the loop each
-   warpgroup takes the turn once a trip and passes it once. */
+/* In front of a ping-pong loop: the first turn is warpgroup 0's, which
+   goes straight to its first q @ k.T; warpgroup 1 waits for warpgroup 0's
+   first pass. In the loop each warpgroup takes the turn once a trip and
+   passes it once. */
 void llvm_dot_pingpong_enter(Lowering *L) {
-    per_warpgroup(L, false, 1, false, 0);
-    llvm_dot_pingpong(L, PINGPONG_TAKE_BEFORE);
+    per_warpgroup(L, false, 0, true, 2);
 }
 
 /* After it: warpgroup 0 passes the turn for warpgroup 1's last p @ v, then
-   the two meet once more at barrier 1 (warpgroup 0 waits, warpgroup 1
-   arrives), which closes both barriers' last phases: warpgroup 0 goes on
-   only once warpgroup 1 is past its last wait at barrier 2, so that no
-   later arrival there (the next ping-pong loop's) can complete that phase
-   instead. For n trips barrier 1 completes n + 2 phases (warpgroup 0's
-   first turn; then one a trip and one here, each warpgroup 0's wait and
-   warpgroup 1's arrival) and barrier 2 n + 1 (warpgroup 1's waits,
-   warpgroup 0's arrivals): 256 threads each, for any n, zero included. */
+   the block meets at barrier 0. For n trips barrier 1 completes n phases
+   (warpgroup 0's waits, warpgroup 1's arrivals) and barrier 2 n + 1
+   (warpgroup 1's waits, the first in front of the loop; warpgroup 0's
+   arrivals, the last here): 256 threads each, for any n, zero included.
+   The block barrier closes both: past it, each warpgroup has done every
+   wait and arrival of the loop, so no later arrival (a next ping-pong
+   loop's) can complete a phase of this one, and whatever follows the loop
+   starts with the two warpgroups together, as lockstep's loop ends. (An
+   earlier form had warpgroup 0 arrive at its own barrier in front of the
+   loop and meet warpgroup 1 at barrier 1 after it, one warpgroup waiting
+   and the other arriving: equivalent, but compute-sanitizer's racecheck
+   reported hazards after such a loop that it does not report here.) */
 void llvm_dot_pingpong_leave(Lowering *L) {
     per_warpgroup(L, false, 2, false, 0);
-    per_warpgroup(L, true, 1, false, 1);
+    LLVMValueRef id = llvm_kernel_i32(L, 0);
+    llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &id, 1);
 }
 
 /* wgmma.wait_group.sync.aligned N: at most N groups still in flight. */

@@ -188,7 +188,7 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
     }
     if (p->pingpong & (1u << PINGPONG_LOOP)) {
         indent(depth, out);
-        fputs("pingpong: warpgroup 0 holds the first turn (named barriers 1, 2); after the loop it passes it\n", out);
+        fputs("pingpong: warpgroup 0 holds the first turn (named barriers 1, 2); after the loop it passes it, then the block meets (bar.sync 0)\n", out);
     }
     if (p->pingpong & (1u << PINGPONG_TAKE_BEFORE)) {
         indent(depth, out);
