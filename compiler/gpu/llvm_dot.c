@@ -493,8 +493,9 @@ void llvm_dot_pingpong_enter(Lowering *L) {
    starts with the two warpgroups together, as lockstep's loop ends. (An
    earlier form had warpgroup 0 arrive at its own barrier in front of the
    loop and meet warpgroup 1 at barrier 1 after it, one warpgroup waiting
-   and the other arriving: equivalent, but compute-sanitizer's racecheck
-   reported hazards after such a loop that it does not report here.) */
+   and the other arriving: equivalent. racecheck reports hazards under
+   both, and the outputs at the bench's size are wrong under both: the
+   race is elsewhere in the schedule, docs/performance.md.) */
 void llvm_dot_pingpong_leave(Lowering *L) {
     per_warpgroup(L, false, 2, false, 0);
     LLVMValueRef id = llvm_kernel_i32(L, 0);
