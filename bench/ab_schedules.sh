@@ -50,6 +50,5 @@ date -u
 echo "== bench quick"
 mkdir -p /tmp/bo; OUT=/tmp/bo timeout 330 sh bench/run.sh --pkg $P --quick --only matmul,attention --no-pallas --no-compile-time > $OUT/bench-quick.log 2>&1; cp /tmp/bo/bench.json $OUT/ 2>/dev/null
 tail -60 $OUT/bench-quick.log
-date -u
 fi
 date -u

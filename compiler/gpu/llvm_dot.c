@@ -498,8 +498,7 @@ void llvm_dot_pingpong_enter(Lowering *L) {
    race is elsewhere in the schedule, docs/performance.md.) */
 void llvm_dot_pingpong_leave(Lowering *L) {
     per_warpgroup(L, false, 2, false, 0);
-    LLVMValueRef id = llvm_kernel_i32(L, 0);
-    llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &id, 1);
+    llvm_kernel_block_barrier(L);
 }
 
 /* wgmma.wait_group.sync.aligned N: at most N groups still in flight. */
@@ -687,12 +686,10 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
            copies. This group runs on under them, the ring's wait and the
            next iteration's issue; the loop's exit waits for the last one. */
         wgmma_wait(L, 1);
-        if (p->ring_release) {   /* or each warp counts itself out, the last issues (llvm_tma.c) */
+        if (p->ring_release)   /* or each warp counts itself out, the last issues (llvm_tma.c) */
             llvm_tma_release(L);
-        } else {
-            LLVMValueRef id = llvm_kernel_i32(L, 0);
-            llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &id, 1);
-        }
+        else
+            llvm_kernel_block_barrier(L);
         wgmma_pin(L, acc, count * (int)slabs);   /* as CUTLASS's warpgroup_fence_operand after its wait */
         llvm_kernel_lower_deferred(L, p);
     } else {

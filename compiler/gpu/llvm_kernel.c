@@ -97,13 +97,18 @@ void llvm_kernel_async_wait(Lowering *L, const IrOp *wait) {
 }
 
 /* __syncthreads: `barrier.cta.sync.aligned.all 0` (PTX ISA 9.7.13.1, bar /
-   barrier), which LLVM 22 prints as bar.sync 0, where barrier_plan put one
-   (bit `step` of `barriers`). Every thread reaches it: barrier.c says why. */
-void llvm_kernel_barrier_at(Lowering *L, unsigned barriers, BarrierStep step) {
-    if (!(barriers & (1u << step)))
-        return;
+   barrier), which LLVM 22 prints as bar.sync 0. Every thread of the block
+   must reach it. */
+void llvm_kernel_block_barrier(Lowering *L) {
     LLVMValueRef zero = llvm_kernel_i32(L, 0);
     llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
+}
+
+/* A block barrier where barrier_plan put one (bit `step` of `barriers`);
+   barrier.c says why every thread reaches it. */
+void llvm_kernel_barrier_at(Lowering *L, unsigned barriers, BarrierStep step) {
+    if (barriers & (1u << step))
+        llvm_kernel_block_barrier(L);
 }
 
 LLVMBasicBlockRef llvm_kernel_block(Lowering *L, const char *name) {

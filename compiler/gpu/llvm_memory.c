@@ -981,9 +981,6 @@ static bool indexed_needs_order(const Lowering *L, const IrOp *op) {
     return accesses_with(L->kernel->body, op, root_array(op->operands[0]), false);
 }
 
-static void block_barrier(Lowering *L) {
-    llvm_kernel_barrier_at(L, 1u << BARRIER_BEFORE_WRITE, BARRIER_BEFORE_WRITE);
-}
 
 /* gather ref[indices] mask other: one predicated ld.global per element,
    the value `other` (or 0) where the index is outside or the mask off. */
@@ -1002,7 +999,7 @@ void llvm_memory_gather(Lowering *L, IrOp *op) {
     bool ordered = !shared && indexed_needs_order(L, op);
     shared_phase(L, op, r);
     if (ordered)
-        block_barrier(L);
+        llvm_kernel_block_barrier(L);
     for (int64_t reg = 0; reg < t->num_regs; reg++) {
         LLVMValueRef coords[IR_MAX_RANK];
         for (int d = 0; d < rank; d++)
@@ -1016,7 +1013,7 @@ void llvm_memory_gather(Lowering *L, IrOp *op) {
                                        : guarded_load(L, r, ptr, pred, fallback);
     }
     if (ordered)
-        block_barrier(L);
+        llvm_kernel_block_barrier(L);
     llvm_kernel_set_tile(L, v, t);
 }
 
@@ -1038,7 +1035,7 @@ void llvm_memory_scatter(Lowering *L, IrOp *op) {
     bool ordered = !shared && indexed_needs_order(L, op);
     shared_phase(L, op, r);
     if (ordered)
-        block_barrier(L);
+        llvm_kernel_block_barrier(L);
     for (int64_t reg = 0; reg < t->num_regs; reg++) {
         LLVMValueRef coords[IR_MAX_RANK];
         for (int d = 0; d < rank; d++)
@@ -1057,7 +1054,7 @@ void llvm_memory_scatter(Lowering *L, IrOp *op) {
         guarded_atomic(L, op->combine, r->dtype, ptr, t->regs[reg], m);
     }
     if (ordered)
-        block_barrier(L);
+        llvm_kernel_block_barrier(L);
 }
 
 /* async_copy dst, src [mask]: each thread's vectors of the default load

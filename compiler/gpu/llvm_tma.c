@@ -116,8 +116,7 @@ void llvm_tma_begin(Lowering *L) {
         llvm_kernel_intrinsic(L, "llvm.nvvm.prefetch.tensormap", &type, 1, &map, 1);
     }
     end_guarded(L, done);
-    LLVMValueRef zero = llvm_kernel_i32(L, 0);
-    llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
+    llvm_kernel_block_barrier(L);
 }
 
 /* The ring's barrier as a release (above): this warp counts itself in on
