@@ -213,8 +213,8 @@ typedef struct OpPlan {
                                           its group stays in flight into the next iteration, the
                                           ring's copies before it deferred past it (layout.c
                                           plan_wgmma_async, llvm_dot.c) */
-    struct OpPlan *deferred_to;        /* an op lowered after this dot (an async wgmma's, or a
-                                          ping-pong turn's first: the ring's copies), not in place */
+    struct OpPlan *deferred_to;        /* an op lowered after this dot (an async wgmma's: the
+                                          ring's copies), not in place */
     bool mma_fp8;                      /* mma: fp8 tensor cores (mma.sync.m16n8k32, or wgmma's k32
                                           form): a `dot fp8` of cast a8 and cast x8.T, the casts
                                           and the transpose elided; a8 and x8 (k-major) read in

@@ -493,9 +493,7 @@ void llvm_dot_pingpong_enter(Lowering *L) {
    starts with the two warpgroups together, as lockstep's loop ends. (An
    earlier form had warpgroup 0 arrive at its own barrier in front of the
    loop and meet warpgroup 1 at barrier 1 after it, one warpgroup waiting
-   and the other arriving: equivalent. racecheck reports hazards under
-   both, and the outputs at the bench's size are wrong under both: the
-   race is elsewhere in the schedule, docs/performance.md.) */
+   and the other arriving: equivalent.) */
 void llvm_dot_pingpong_leave(Lowering *L) {
     per_warpgroup(L, false, 2, false, 0);
     llvm_kernel_block_barrier(L);
@@ -676,10 +674,8 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
         }
     }
     llvm_kernel_intrinsic(L, "llvm.nvvm.wgmma.commit_group.sync.aligned", NULL, 0, NULL, 0);
-    if (p->pingpong & (1u << PINGPONG_PASS_AFTER)) {   /* issued: the other warpgroup's turn */
+    if (p->pingpong & (1u << PINGPONG_PASS_AFTER))   /* issued: the other warpgroup's turn */
         llvm_dot_pingpong(L, PINGPONG_PASS_AFTER);
-        llvm_kernel_lower_deferred(L, p);   /* the ring's copies, out of the turn (tma.c) */
-    }
     if (p->wgmma_async) {
         /* The previous iteration's group done in this warpgroup, then in
            every one (the barrier): its slot is free for the deferred

@@ -197,12 +197,6 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
     if (p->pingpong & (1u << PINGPONG_PASS_AFTER)) {
         indent(depth, out);
         fputs("pingpong: the turn passed after the commit (bar.arrive 2 - warpgroup, 256)\n", out);
-        for (const IrOp *o = op->parent->first; o && o != op; o = o->next)
-            if (layout_op_plan(P->plan, o)->deferred_to == p) {
-                indent(depth, out);
-                fputs("pingpong: then the ring's copies and commit above (the release out of the turn)\n", out);
-                break;
-            }
     }
     if (p->mma_fp8 && !p->wgmma) {
         indent(depth, out);

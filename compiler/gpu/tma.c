@@ -301,46 +301,6 @@ static bool pingpong_dots(KernelPlan *plan, const OpPlan *loop, OpPlan **dots) {
     return n == 2;
 }
 
-/* The slot index of `ref`, a view alloc[s, :, :] (NULL: not one). */
-static const IrValue *slot_index(const IrValue *ref) {
-    const IrOp *view = ref ? ref->def : NULL;
-    if (!view || view->opcode != IR_VIEW || view->view_dims[0].kind != VIEW_INDEX)
-        return NULL;
-    return view->operands[view->view_dims[0].offset_operand];
-}
-
-/* Ping-pong: the ring's copies and their commit before the turn's first
-   dot (q @ k.T) are lowered after it, once the turn is passed
-   (OpPlan.deferred_to, as an async wgmma's are): the release and the bulk
-   copies' issue leave the turn, which is then the previous trip's p @ v
-   and this trip's q @ k.T, back to back on the tensor cores. Only where
-   each copy writes a slot the dot does not read: a ring of two or more
-   slots whose copy's slot index is not the one the dot reads (the
-   pipeline fills the slot the previous trip read). */
-static void defer_copies(KernelPlan *plan, OpPlan *dot) {
-    IrBlock *body = dot->op->parent;
-    for (IrOp *o = body->first; o != dot->op; o = o->next) {
-        if (!layout_copies_only(o))
-            continue;
-        for (IrOp *c = o->body->first; c; c = c->next) {
-            if (c->opcode != IR_ASYNC_COPY)
-                continue;
-            const IrOp *alloc = layout_alloc_of(c->operands[0]);
-            const IrValue *slot = slot_index(c->operands[0]);
-            if (!alloc || !slot || alloc->results[0]->type.rank != 3 || alloc->results[0]->type.dims[0].size < 2)
-                return;
-            for (int k = 0; k < 2; k++) {
-                const IrValue *ref = layout_in_place_ref(dot, k);
-                if (ref && layout_alloc_of(ref) == alloc && slot_index(ref) == slot)
-                    return;
-            }
-        }
-    }
-    for (IrOp *o = body->first; o != dot->op; o = o->next)
-        if (layout_copies_only(o) || o->opcode == IR_ASYNC_COMMIT)
-            layout_op_plan(plan, o)->deferred_to = dot;
-}
-
 void tma_schedule(KernelPlan *plan, HopperSchedule schedule) {
     int warps = plan->threads / 32;
     /* Two warpgroups at least (one is in step by its wgmmas anyway), and a
@@ -367,7 +327,11 @@ void tma_schedule(KernelPlan *plan, HopperSchedule schedule) {
             loop->pingpong |= 1u << PINGPONG_LOOP;
             dots[0]->pingpong |= 1u << PINGPONG_PASS_AFTER;
             dots[1]->pingpong |= 1u << PINGPONG_TAKE_BEFORE;
-            defer_copies(plan, dots[0]);
+            /* The ring's copies stay where the body has them, in front of
+               q @ k.T, inside the turn. Lowered after the pass instead (out
+               of the turn, OpPlan.deferred_to) they made ptxas 13.0 put p's
+               A fragments in q's registers: from the second trip on q @ k.T
+               read p (docs/performance.md, run s27-1). */
         }
     }
     if (any) {

@@ -941,6 +941,26 @@ def bench_attn_d128_causal(rng):
     return bench_attention(rng, 1, 270, 270, 2, 128, True)
 
 
+# The bench's own sm_90a tiles (D 128, BQ 128, BK 128, 8 warps, 3 stages), with
+# several trips of the pipelined loop: ptxas 13.0 once put p's A fragments in q's
+# registers under a ping-pong variant at exactly these tiles (q @ k.T read p from
+# the second trip on; docs/performance.md, run s27-1), which the smaller tiles
+# above did not show.
+BENCH_ATTN_D128_BK128 = ["D=128", "BQ=128", "BK=128", "W=8", "NS=3"]
+
+
+@case("bench-attn-d128-bk128", bench_kernel("attention.tess"), kernel="mha_fwd", defines=BENCH_ATTN_D128_BK128,
+      tma="yes")
+def bench_attn_d128_bk128(rng):
+    return bench_attention(rng, 1, 200, 700, 2, 128, False)     # 5 whole blocks and 60 keys, 2 query blocks
+
+
+@case("bench-attn-d128-bk128-causal", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
+      defines=BENCH_ATTN_D128_BK128, tma="yes")
+def bench_attn_d128_bk128_causal(rng):
+    return bench_attention(rng, 1, 520, 520, 1, 128, True)      # the last query block: 4 trips below the diagonal
+
+
 @case("loops", inputs("loops.tess"), kernel="loops")
 def loops(rng):
     n, n_iter = 101, 9
