@@ -114,9 +114,12 @@ LLVMValueRef llvm_kernel_intrinsic(Lowering *L, const char *name, LLVMTypeRef *t
                                    LLVMValueRef *args, int num_args);
 LLVMValueRef llvm_kernel_i32(Lowering *L, int64_t v);
 LLVMValueRef llvm_kernel_i64(Lowering *L, int64_t v);
-/* bar.sync 0 iff barrier_plan set bit `step` of `barriers` (an OpPlan's
-   or a ConvertRecord's): the lowering places no barrier of its own. */
+/* bar.sync 0, every thread of the block: for the lowering's own protocols
+   (the TMA prologue, an async wgmma's ring, a ping-pong exit, ordered
+   gather/scatter). */
 void llvm_kernel_block_barrier(Lowering *L);
+/* bar.sync 0 iff barrier_plan set bit `step` of `barriers` (an OpPlan's
+   or a ConvertRecord's). */
 void llvm_kernel_barrier_at(Lowering *L, unsigned barriers, BarrierStep step);
 /* An async_wait op: the wait, the proxy fence a wgmma kernel needs, its barrier. */
 void llvm_kernel_async_wait(Lowering *L, const IrOp *wait);

@@ -981,7 +981,6 @@ static bool indexed_needs_order(const Lowering *L, const IrOp *op) {
     return accesses_with(L->kernel->body, op, root_array(op->operands[0]), false);
 }
 
-
 /* gather ref[indices] mask other: one predicated ld.global per element,
    the value `other` (or 0) where the index is outside or the mask off. */
 void llvm_memory_gather(Lowering *L, IrOp *op) {

@@ -12,8 +12,9 @@
 # build/tessc, build/gpu-artifacts, sm_80,sm_90, every case. --schedule passes
 # --hopper-schedule to tessc (the sm_90a TMA entries' warpgroup schedule,
 # docs/codegen.md), --option any other tessc option (--option
-# --grid-order=heavy-first). Prints one line per case and exits non-zero when any fails
-# to compile.
+# --grid-order=heavy-first). A case whose ARCHS (check.py --list) share none of
+# --arch's targets is skipped: OUT/CASE/SKIPPED says why, and run.sh reports it.
+# Prints one line per case and exits non-zero when any fails to compile.
 set -u
 TESSC=${BUILD:-build}/tessc
 OUT=${BUILD:-build}/gpu-artifacts
@@ -46,9 +47,17 @@ trap 'rm -f "$list"' EXIT
 mkdir -p "$OUT"
 built=0
 failed=0
-while read -r name file kernel defines; do
+skipped=0
+while read -r name file kernel defines archs; do
     if [ -n "$CASES" ]; then
         case " $CASES " in *" $name "*) ;; *) continue ;; esac
+    fi
+    if [ "$archs" != - ] && ! echo ",$ARCH," | grep -qE ",($(echo "$archs" | tr ',' '|')),"; then
+        rm -rf "${OUT:?}/$name"; mkdir -p "$OUT/$name"
+        echo "compiles only for $archs, not for $ARCH" > "$OUT/$name/SKIPPED"
+        echo "skipped $name (only for $archs)"
+        skipped=$((skipped + 1))
+        continue
     fi
     set -- "$TESSC" "$ROOT/$file" --emit ptx,cubin,manifest,ir --arch "$ARCH" -o "$OUT/$name" $SCHEDULE
     if [ "$kernel" != - ]; then set -- "$@" -k "$kernel"; fi
@@ -78,5 +87,5 @@ case " ${CASES:- debug } " in
     fi
     ;;
 esac
-echo "$built built, $failed failed (in $OUT)"
+echo "$built built, $failed failed, $skipped skipped (in $OUT)"
 [ "$failed" -eq 0 ]

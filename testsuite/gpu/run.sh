@@ -11,6 +11,8 @@
 #   check.py CASE --runner tessrun --device gpu --compare-interp
 # (numpy float64 reference, and the interpreter on the same inputs must agree
 # with the GPU), then build/tests/runtime_launch on testsuite/gpu/Inputs/kernels.json.
+# A case build-artifacts.sh skipped (CASE/SKIPPED: its tiles fit other targets
+# only) prints "SKIPPED: CASE (why)" and counts as neither.
 # Prints "N passed, N failed" last and exits non-zero on a failure. Without a
 # CUDA device (nvidia-smi -L fails) prints "skipped: no CUDA device" and exits 0.
 # --libs DIR goes first on LD_LIBRARY_PATH (libcjson.so.1 when the machine lacks
@@ -94,9 +96,13 @@ list=$(mktemp)
 log=$(mktemp)
 trap 'rm -f "$list" "$log"' EXIT
 "$PYTHON" "$ROOT/testsuite/interp/check.py" --list > "$list" || exit 1
-while read -r name file kernel defines; do
+while read -r name file kernel defines archs; do
     if [ -n "$CASES" ]; then
         case " $CASES " in *" $name "*) ;; *) continue ;; esac
+    fi
+    if [ -f "$ARTIFACTS/$name/SKIPPED" ]; then   # build-artifacts.sh: not for these targets
+        echo "SKIPPED: $name ($(cat "$ARTIFACTS/$name/SKIPPED"))"
+        continue
     fi
     timeout -k 10 "$CASE_TIMEOUT" "$PYTHON" "$ROOT/testsuite/interp/check.py" "$name" --runner tessrun \
             --tessrun "$TESSRUN" --artifacts "$ARTIFACTS" --device "$DEVICE" \
