@@ -124,7 +124,9 @@ def tessera_variants(c):
     if k == "matmul" and c["dt"] == "bf16":
         return [(v, "matmul_bf16", "matmul_bf16") for v in (
             "mm_bf16_128x128x32_w4_s4", "mm_bf16_128x256x64_w8_s3_sm90a", "mm_bf16_128x128x64_w4_s3_sm90a",
-            "mm_bf16_64x128x64_w4_s4_sm90a", "mm_bf16_128x256x64_w8_s3_sm90a_rel")]
+            "mm_bf16_64x128x64_w4_s4_sm90a", "mm_bf16_128x256x64_w8_s3_sm90a_rel",
+            # the f16 kernel's winners at 1024^3 (NS 6) and 8192^3 (NS 4), run s28-10
+            "mm_bf16_64x128x64_w4_s6_sm90a", "mm_bf16_128x256x64_w8_s4_sm90a")]
     if k == "matmul":
         return [(v, "matmul", "matmul") for v in ("matmul_128x128x64_w8", "matmul_64x64x32_w4", "matmul_128x128x32_w8",
                                                   "matmul_128x64x64_w4", "matmul_128x128x64_w8_s3",

@@ -149,6 +149,8 @@ mm_bf16_128x128x32_w4_s4 matmul_bf16 BM=128 BN=128 BK=32 W=4 NS=4
 mm_bf16_128x256x64_w8_s3_sm90a matmul_bf16 BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a
 mm_bf16_128x128x64_w4_s3_sm90a matmul_bf16 BM=128 BN=128 BK=64 W=4 NS=3 --arch=sm_90a
 mm_bf16_64x128x64_w4_s4_sm90a  matmul_bf16 BM=64 BN=128 BK=64 W=4 NS=4 --arch=sm_90a
+mm_bf16_64x128x64_w4_s6_sm90a  matmul_bf16 BM=64 BN=128 BK=64 W=4 NS=6 --arch=sm_90a
+mm_bf16_128x256x64_w8_s4_sm90a matmul_bf16 BM=128 BN=256 BK=64 W=8 NS=4 --arch=sm_90a
 attn_d128_bq128_w8_sm90a attention D=128 BQ=128 BK=64 W=8 --arch=sm_90a
 attn_d128_bq128_w8_s3_sm90a attention D=128 BQ=128 BK=64 W=8 NS=3 --arch=sm_90a
 attn_d128_bq128_bk128_w8_sm90a attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a
