@@ -4,7 +4,7 @@
     check.py CASE --tessc TESSC --examples DIR --tmp DIR [--seed N] [-O N]
     check.py CASE --runner tessrun --tessrun TESSRUN --artifacts DIR --tmp DIR
                   [--device gpu|interp] [--compare-interp] [--seed N]
-    check.py --list
+    check.py --list [--arch LIST]
 
 The first form compiles the case in memory and runs it on the interpreter.
 The second runs what `testsuite/gpu/build-artifacts.sh` compiled ahead of
@@ -19,8 +19,10 @@ sorted by name, for build scripts:
 FILE relative to the repository root; KERNEL the kernel's name or "-" when
 the file has one; DEFINES the -D values joined by "," or "-"; ARCHS the
 targets the case compiles for at all, joined by ",", or "-" for any (a case
-whose tiles fit only sm_90a's shared memory: build-artifacts.sh skips it in
-a build for none of them).
+whose tiles fit only sm_90a's shared memory). With `--arch LIST` (tessc's
+--arch), ARCHS is "-" for every case that compiles for one of LIST's
+targets, so that a build script skips exactly the cases whose ARCHS is not
+"-" (build-artifacts.sh, bench/ptxdiff.sh).
 
 Each case draws random inputs with numpy, runs one kernel on them through
 `tessc run`, and compares every output with a float64 numpy reference, with
@@ -2139,11 +2141,14 @@ def case_file(name, examples):
     return CASES[name][0].replace("%examples", examples)
 
 
-def list_cases():
+def list_cases(build_archs=None):
     for name in sorted(CASES):
         file, kernel, defines, _ = CASES[name]
         path = os.path.relpath(case_file(name, os.path.join(ROOT, "examples")), ROOT)
-        print(f"{name} {path} {kernel or '-'} {','.join(defines) or '-'} {','.join(CASE_ARCHS.get(name, ())) or '-'}")
+        archs = CASE_ARCHS.get(name, ())
+        if build_archs is not None and set(archs) & build_archs:
+            archs = ()   # compiles for one of the build's targets
+        print(f"{name} {path} {kernel or '-'} {','.join(defines) or '-'} {','.join(archs) or '-'}")
     return 0
 
 
@@ -2211,7 +2216,11 @@ def find_manifest(artifacts, name):
 
 def main():
     if "--list" in sys.argv[1:]:
-        return list_cases()
+        lp = argparse.ArgumentParser()
+        lp.add_argument("--list", action="store_true")
+        lp.add_argument("--arch")
+        la = lp.parse_args()
+        return list_cases(set(la.arch.split(",")) if la.arch else None)
     ap = argparse.ArgumentParser()
     ap.add_argument("case", choices=sorted(CASES))
     ap.add_argument("--runner", choices=["tessc", "tessrun"], default="tessc")
