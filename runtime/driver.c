@@ -342,8 +342,14 @@ static void driver_load_tma(const tessrt_kernel *kernel, const DriverDevice *d, 
         slot->tma_unusable = "the TMA entry's shared memory does not fit the device";
         return;
     }
+    int max_threads = 0;
+    if (drv.func_get_attribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) != CUDA_SUCCESS ||
+        max_threads < a->tma->threads) {
+        slot->tma_unusable = "the TMA entry cannot run its block's threads on the device";
+        return;
+    }
     if (shared > 0)
-        driver_set_carveout(d, f, a->threads, shared);
+        driver_set_carveout(d, f, a->tma->threads, shared);
     if (!slot->tma_cache && !(slot->tma_cache = calloc(TESSRT_TMA_CACHE, sizeof *slot->tma_cache))) {
         slot->tma_unusable = "out of memory for its tensor maps";
         return;
@@ -421,7 +427,7 @@ static bool driver_tma_map(const tessrt_kernel *k, const TessrtTmaMap *m, const 
 }
 
 bool tessrt_driver_tma(const tessrt_kernel *kernel, int ordinal, const tessrt_arg *args, const int64_t *sizes,
-                       void **function, int *shared_bytes, void *maps, char *why, size_t why_size) {
+                       void **function, int *threads, int *shared_bytes, void *maps, char *why, size_t why_size) {
     const TessrtLoaded *slot = &kernel->loaded[ordinal];
     const TessrtArtifact *a = &kernel->artifacts[slot->artifact];
     if (!a->tma) {
@@ -479,6 +485,7 @@ bool tessrt_driver_tma(const tessrt_kernel *kernel, int ordinal, const tessrt_ar
     if (!ok)
         return false;
     *function = slot->tma_function;
+    *threads = a->tma->threads;
     *shared_bytes = slot->tma_shared_bytes;
     return true;
 }

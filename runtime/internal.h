@@ -115,6 +115,7 @@ typedef struct TessrtTmaCached {
 typedef struct TessrtTma {
     const char *entry;
     int shared_bytes;
+    int threads;                 /* per block: the artifact's, or more (a producer warpgroup) */
     TessrtTmaMap *maps;
     int num_maps;
 } TessrtTma;
@@ -219,9 +220,9 @@ tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int device, void *
    tensor maps for these arguments (`maps`: 128-byte CUtensorMaps, one per
    map of the artifact's tma record): true when it can run them; false, and
    `why` says why not (the argument or rule that fails), when the plain
-   entry must. Needs tessrt_driver_load first. */
+   entry must; `threads` is then its block's. Needs tessrt_driver_load first. */
 bool tessrt_driver_tma(const tessrt_kernel *kernel, int device, const tessrt_arg *args, const int64_t *sizes,
-                       void **function, int *shared_bytes, void *maps, char *why, size_t why_size);
+                       void **function, int *threads, int *shared_bytes, void *maps, char *why, size_t why_size);
 tessrt_status tessrt_driver_launch(const tessrt_kernel *kernel, int device, void *function,
                                    const uint32_t grid[3], int threads, int shared_bytes, void *stream,
                                    void **params);

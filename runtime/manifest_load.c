@@ -385,15 +385,22 @@ static int array_param(const tessrt_kernel *k, const char *name) {
     return -1;
 }
 
-/* An artifact's "tma" record (docs/manifest.md): version 1, its entry, and
+/* An artifact's "tma" record (docs/manifest.md): version 1 (or 2, with the
+   entry's own threads), its entry, and
    per tensor map an array parameter of 16-bit elements, one box extent per
    dim (1 to 256), and a swizzle of 32, 64 or 128 bytes that the innermost
    box's bytes fit. */
 static bool load_tma(Loader *ld, const cJSON *obj, const char *where, TessrtArtifact *a) {
-    int64_t version = 0, shared = 0;
-    member_int(ld, obj, where, "version", 1, 1, &version);
+    int64_t version = 0, shared = 0, threads = a->threads;
+    member_int(ld, obj, where, "version", 1, 2, &version);
     const char *entry = member_string(ld, obj, where, "entry");
     member_int(ld, obj, where, "shared_bytes", 0, INT32_MAX, &shared);
+    if (ld->status == TESSRT_OK && version == 2)   /* the entry's own threads: a producer warpgroup's more */
+        member_int(ld, obj, where, "threads", a->threads, 1024, &threads);
+    if (ld->status == TESSRT_OK && version == 1 && cJSON_GetObjectItemCaseSensitive(obj, "threads"))
+        return load_fail(ld, where, "'threads' needs version 2");
+    if (ld->status == TESSRT_OK && version == 2 && threads % 32 != 0)
+        return load_fail(ld, where, "'threads' is %lld, not a whole number of warps", (long long)threads);
     member_count_or_null(ld, obj, where, "registers");
     member_count_or_null(ld, obj, where, "spills");
     const cJSON *maps = member(ld, obj, where, "maps", WANT_ARRAY);
@@ -407,6 +414,7 @@ static bool load_tma(Loader *ld, const cJSON *obj, const char *where, TessrtArti
         return load_fail(ld, where, "out of memory");
     t->entry = entry;
     t->shared_bytes = (int)shared;
+    t->threads = (int)threads;
     t->num_maps = n;
     const tessrt_kernel *k = ld->kernel;
     for (int i = 0; i < n; i++) {

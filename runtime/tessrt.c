@@ -462,8 +462,9 @@ static tessrt_status entry_for(const tessrt_kernel *k, int device, bool interp, 
     }
     _Alignas(64) unsigned char maps[TESSRT_MAX_TMA_MAPS][128];
     char why[300];
-    if (tessrt_driver_tma(k, ordinal, args, sizes, &function, &shared, maps, why, sizeof why))
-        snprintf(desc, desc_size, "entry %s (TMA, %d tensor maps)", a->tma->entry, a->tma->num_maps);
+    if (tessrt_driver_tma(k, ordinal, args, sizes, &function, &threads, &shared, maps, why, sizeof why))
+        snprintf(desc, desc_size, "entry %s (TMA, %d tensor maps%s)", a->tma->entry, a->tma->num_maps,
+                 threads > a->threads ? ", a producer warpgroup" : "");
     else
         snprintf(desc, desc_size, "entry %s, not the TMA entry %s: %s", k->entry, a->tma->entry, why);
     return TESSRT_OK;
@@ -531,7 +532,7 @@ tessrt_status tessrt_launch(const tessrt_kernel *k, int device, const tessrt_arg
             _Alignas(64) unsigned char maps[TESSRT_MAX_TMA_MAPS][128];
             char why[8];
             const TessrtArtifact *a = &k->artifacts[k->loaded[ordinal].artifact];
-            if (a->tma && tessrt_driver_tma(k, ordinal, args, sizes, &function, &shared, maps, why, sizeof why))
+            if (a->tma && tessrt_driver_tma(k, ordinal, args, sizes, &function, &threads, &shared, maps, why, sizeof why))
                 for (int i = 0; i < a->tma->num_maps; i++)
                     params[k->num_params + i] = maps[i];
             s = tessrt_driver_launch(k, ordinal, function, grid, threads, shared, stream, params);

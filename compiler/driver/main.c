@@ -120,13 +120,17 @@ static void usage(FILE *out) {
             "  --dump-after=PASS print the tile IR to stderr after PASS (%s),\n"
             "                    or the backend's plan or LLVM IR after a backend phase\n"
             "                    (%s; llvm and opt for the first arch)\n"
-            "  --hopper-schedule=lockstep|release|pingpong\n"
+            "  --hopper-schedule=lockstep|release|pingpong|producer|producer-pingpong\n"
             "                    how the warpgroups of an sm_90a TMA entry share a loop's\n"
             "                    ring (docs/codegen.md, \"Warpgroup schedules\"): a block\n"
             "                    barrier a trip (lockstep, the default), releases counted\n"
             "                    per warp (release), or releases and two warpgroups taking\n"
             "                    turns at their wgmma dots (pingpong: experimental,\n"
-            "                    measured slower than lockstep, docs/performance.md)\n"
+            "                    measured slower than lockstep, docs/performance.md), or\n"
+            "                    a producer warpgroup of its own issuing the copies\n"
+            "                    (producer: experimental, warp specialization), and\n"
+            "                    with two consumer warpgroups pingpong's turns between\n"
+            "                    them (producer-pingpong: experimental)\n"
             "  --grid-order=launch|heavy-first\n"
             "                    heavy-first: where a loop with a dot runs more trips the\n"
             "                    higher program_id(0) is (causal attention), run program\n"
@@ -366,8 +370,13 @@ static void parse_args(Options *opt, int argc, char **argv) {
                 opt->hopper_schedule = SCHEDULE_RELEASE;
             else if (strcmp(v, "pingpong") == 0)
                 opt->hopper_schedule = SCHEDULE_PINGPONG;
+            else if (strcmp(v, "producer") == 0)
+                opt->hopper_schedule = SCHEDULE_PRODUCER;
+            else if (strcmp(v, "producer-pingpong") == 0)
+                opt->hopper_schedule = SCHEDULE_PRODUCER_PINGPONG;
             else
-                usage_error("unknown --hopper-schedule '%s' (known: lockstep, release, pingpong)", v);
+                usage_error("unknown --hopper-schedule '%s' (known: lockstep, release, pingpong, producer, "
+                            "producer-pingpong)", v);
         } else if (option_is(arg, "--grid-order")) {
             const char *v = option_value(argc, argv, &i, arg, 12);
             if (strcmp(v, "launch") == 0 || strcmp(v, "heavy-first") == 0)
@@ -852,6 +861,7 @@ static const ManifestTma *backend_tma(const IrKernel *kernel, const CodegenArch 
     }
     ManifestTma *t = ARENA_NEW(&driver_arena, ManifestTma);
     *t = (ManifestTma){.entry = arch->tma_entry, .shared_bytes = (long)arch->tma_shared_bytes,
+                       .threads = arch->tma_threads != arch->threads ? arch->tma_threads : 0,
                        .registers = arch->cubin ? arch->tma_registers : -1,
                        .spills = arch->cubin ? arch->tma_spills : -1, .maps = maps, .num_maps = arch->num_tma_maps};
     return t;

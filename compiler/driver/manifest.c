@@ -212,9 +212,14 @@ static void add_ptxas_count(cJSON *o, const char *key, bool cubin, int value) {
    map after the kernel's parameters when the arguments meet TMA's rules. */
 static cJSON *manifest_tma(const ManifestTma *t, bool cubin) {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "version", 1);
+    /* version 2: the entry's own threads (a producer warpgroup's,
+       --hopper-schedule producer), which a reader of version 1 would not
+       launch it with: it refuses the record instead */
+    cJSON_AddNumberToObject(o, "version", t->threads ? 2 : 1);
     cJSON_AddStringToObject(o, "entry", t->entry);
     cJSON_AddNumberToObject(o, "shared_bytes", (double)t->shared_bytes);
+    if (t->threads)
+        cJSON_AddNumberToObject(o, "threads", t->threads);
     add_ptxas_count(o, "registers", cubin, t->registers);
     add_ptxas_count(o, "spills", cubin, t->spills);
     cJSON *maps = cJSON_AddArrayToObject(o, "maps");

@@ -32,6 +32,7 @@ typedef struct ManifestTmaMap {
 typedef struct ManifestTma {
     const char *entry;
     long shared_bytes;
+    int threads;                   /* its block's; 0: the artifact's (written only when they differ) */
     int registers, spills;         /* -1: unknown (PTX), written as null */
     const ManifestTmaMap *maps;
     int num_maps;

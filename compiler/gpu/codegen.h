@@ -238,6 +238,14 @@ typedef struct OpPlan {
                                           warp counts itself in; the last one issues the copies) */
     unsigned pingpong;                 /* PingPongStep bits: the loop's entry and exit, a dot's
                                           turn taken before its issue or passed on after it */
+    /* ... under --hopper-schedule producer (tma.c producer_slice): */
+    bool producer;                     /* the producer warpgroup runs it too: an async copy or
+                                          commit, or what their operands, guards and trip
+                                          counts come from (scalars, views, allocs, for, if) */
+    bool consumer_barrier;             /* async_copy, async wgmma dot: the consumers keep the
+                                          barrier barrier.c (or the dot) put there, as their own
+                                          (a copy's after fence.proxy.async): it is not in a loop
+                                          whose warps share nothing but the ring (tma.c) */
     bool elided;                       /* not lowered: its only user reads its operand instead */
     int64_t scratch_bytes;             /* shared scratch this op needs (alloc: its buffer) */
     int64_t scratch_offset;            /* from shared_alloc */
@@ -289,6 +297,14 @@ typedef struct KernelPlan {
     int64_t tma_barrier_offset;        /* shared_alloc: their 8-byte words, after every buffer */
     int64_t tma_release_offset;        /* tma_schedule: the release counters' 4-byte words, one
                                           per mbarrier, after them; 0: no release */
+    /* tma_schedule under --hopper-schedule producer: a warpgroup of its own
+       issues the copies (warp specialization; docs/codegen.md "Warpgroup
+       schedules"). `threads` stays the consumers', whose layouts it sizes. */
+    int producer_threads;              /* 128, after the consumers' threads; 0: none */
+    bool *producer_values;             /* by IrValue.id: the values the producer computes */
+    int64_t tma_empty_offset;          /* the empty mbarriers' 8-byte words, one per full one */
+    int producer_registers;            /* setmaxnreg: the producer's and the consumers' */
+    int consumer_registers;            /* registers a thread (0: no setmaxnreg) */
     struct ConvertRecord **converts;   /* convert_plan: every conversion, in program order */
     int num_converts;
     struct SharedBuffer *buffers;      /* shared_alloc: every buffer, in program order */
@@ -328,8 +344,14 @@ bool tma_plan(KernelPlan *plan);
    block barrier every trip; release: each warp counts itself out of a slot
    and the last one refills it, so warpgroups drift apart; pingpong: release,
    and two warpgroups take turns issuing their wgmma dots (FlashAttention-3's
-   schedule), one's softmax beside the other's tensor-core work. */
-typedef enum HopperSchedule { SCHEDULE_LOCKSTEP, SCHEDULE_RELEASE, SCHEDULE_PINGPONG } HopperSchedule;
+   schedule), one's softmax beside the other's tensor-core work.
+   Producer: one more warpgroup issues every copy and the consumers only
+   wait for full slots and count themselves out of empty ones
+   (FlashAttention-3's and CUTLASS's warp specialization); producer-pingpong:
+   that, and pingpong's turns between the two consumer warpgroups. */
+typedef enum HopperSchedule {
+    SCHEDULE_LOCKSTEP, SCHEDULE_RELEASE, SCHEDULE_PINGPONG, SCHEDULE_PRODUCER, SCHEDULE_PRODUCER_PINGPONG
+} HopperSchedule;
 
 /* OpPlan.pingpong bits. Warpgroup g's turn is named barrier 1 + g, of
    both warpgroups' threads: it takes its turn by waiting there (bar.sync)
@@ -527,6 +549,9 @@ typedef struct CodegenArch {
     const struct TmaMap *tma_maps;
     int num_tma_maps;
     int64_t tma_shared_bytes;
+    int tma_threads;                   /* its block's threads: a producer warpgroup's more */
+    int tma_registers_needed;          /* the fewest registers a thread at launch for its
+                                          setmaxnreg split (a producer warpgroup's); 0: any */
     int tma_registers, tma_spills;
     struct PtxasJob *ptxas_job;        /* running until ptxas_collect (ptxas.c) */
 } CodegenArch;

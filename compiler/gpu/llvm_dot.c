@@ -684,7 +684,7 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
         wgmma_wait(L, 1);
         if (p->ring_release)   /* or each warp counts itself out, the last issues (llvm_tma.c) */
             llvm_tma_release(L);
-        else
+        else if (!L->plan->producer_threads || p->consumer_barrier)   /* or each warp's commit counts it out */
             llvm_kernel_block_barrier(L);
         wgmma_pin(L, acc, count * (int)slabs);   /* as CUTLASS's warpgroup_fence_operand after its wait */
         llvm_kernel_lower_deferred(L, p);

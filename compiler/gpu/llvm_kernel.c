@@ -98,8 +98,17 @@ void llvm_kernel_async_wait(Lowering *L, const IrOp *wait) {
 
 /* __syncthreads: `barrier.cta.sync.aligned.all 0` (PTX ISA 9.7.13.1, bar /
    barrier), which LLVM 22 prints as bar.sync 0. Every thread of the block
-   must reach it. */
+   must reach it; past a producer warpgroup's split, every consumer thread
+   (`bar.sync 3, threads`). */
 void llvm_kernel_block_barrier(Lowering *L) {
+    if (L->producer_mode)   /* the producer runs no op that has one (tma.c producer_slice) */
+        INTERNAL_ERROR("kernel '%s': a block barrier in the producer warpgroup's code", L->kernel->name);
+    if (L->consumers_only) {   /* the producer warpgroup never comes: barrier 3 of the consumers
+                                  (1 and 2 are ping-pong's turns, llvm_dot.c) */
+        LLVMValueRef args[2] = {llvm_kernel_i32(L, 3), llvm_kernel_i32(L, L->plan->threads)};
+        llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.count", NULL, 0, args, 2);
+        return;
+    }
     LLVMValueRef zero = llvm_kernel_i32(L, 0);
     llvm_kernel_intrinsic(L, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
 }
@@ -268,11 +277,13 @@ LLVMValueRef llvm_kernel_coord(Lowering *L, const Tile *t, const ThreadInfo *ti,
 
 static void lower_block(Lowering *L, IrBlock *block);
 
-/* The registers a yield hands back, each in its result's layout. */
-static Tile **yield_tiles(Lowering *L, IrOp *yield, int n) {
+/* The registers a yield hands back, each in its result's layout: those
+   whose `wanted` entry is set (NULL: every one). */
+static Tile **yield_tiles(Lowering *L, IrOp *yield, int n, Tile **wanted) {
     Tile **tiles = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++)
-        tiles[i] = yield->operands[i]->type.kind == IRT_TILE ? llvm_kernel_operand(L, yield, i) : NULL;
+        tiles[i] = yield->operands[i]->type.kind == IRT_TILE && (!wanted || wanted[i]) ? llvm_kernel_operand(L, yield, i)
+                                                                                        : NULL;
     return tiles;
 }
 
@@ -281,7 +292,8 @@ static Tile **yield_tiles(Lowering *L, IrOp *yield, int n) {
    need not dominate what follows an enclosing if). */
 static void hoist_conversions(Lowering *L, const OpPlan *loop) {
     for (int k = 0; k < loop->num_hoisted; k++)
-        L->converted[loop->hoisted[k]->id] = run_conversion(L, loop->hoisted[k]);
+        if (!L->producer_mode || L->plan->producer_values[loop->hoisted[k]->value->id])
+            L->converted[loop->hoisted[k]->id] = run_conversion(L, loop->hoisted[k]);
 }
 
 static void drop_hoisted(Lowering *L, const OpPlan *loop) {
@@ -327,6 +339,12 @@ static bool async_zero_start(Lowering *L, const IrOp *op, int i) {
            init->float_value == 0.0 && !signbit(init->float_value);
 }
 
+/* Whether the lowering carries loop argument or if result `v`: every one,
+   but in the producer's slice only those it needs. */
+static bool lowered_value(Lowering *L, const IrValue *v) {
+    return !L->producer_mode || L->plan->producer_values[v->id];
+}
+
 static void lower_for(Lowering *L, IrOp *op) {
     LLVMValueRef lo = llvm_kernel_scalar(L, op->operands[0]);
     LLVMValueRef hi = llvm_kernel_scalar(L, op->operands[1]);
@@ -343,8 +361,10 @@ static void lower_for(Lowering *L, IrOp *op) {
     bool *zero_start = ARENA_ARRAY(&L->kernel->arena, bool, n + 1);
     Tile **original_inits = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++) {
+        if (!lowered_value(L, op->body->args[i + 1]))
+            continue;
         inits[i] = original_inits[i] = llvm_kernel_operand(L, op, 3 + i);
-        zero_start[i] = async_zero_start(L, op, i);
+        zero_start[i] = !L->producer_mode && async_zero_start(L, op, i);
         if (zero_start[i]) {   /* ptxas would serialise the wgmmas behind the movs of zeros (C7515) */
             Tile *undef = llvm_kernel_tile_new(L, inits[i]->layout, &inits[i]->type);
             for (int64_t r = 0; r < undef->num_regs; r++)
@@ -354,7 +374,7 @@ static void lower_for(Lowering *L, IrOp *op) {
     }
     OpPlan *plan_op = layout_op_plan(L->plan, op);
     hoist_conversions(L, plan_op);
-    bool pingpong = plan_op->pingpong & (1u << PINGPONG_LOOP);
+    bool pingpong = (plan_op->pingpong & (1u << PINGPONG_LOOP)) && !L->producer_mode;   /* the consumers' turns */
     if (pingpong)
         llvm_dot_pingpong_enter(L);
     /* A loop with an async wgmma dot runs behind a guard of its own: ptxas
@@ -363,7 +383,7 @@ static void lower_for(Lowering *L, IrOp *op) {
        zero-trip test, without a wgmma; the skip edge gives the merge the
        results' initial values (zero_start: zeros). */
     bool guarded = false;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && !L->producer_mode; i++)
         guarded |= async_result(L, op, i);
     LLVMBasicBlockRef skip = NULL;
     if (guarded) {
@@ -391,6 +411,8 @@ static void lower_for(Lowering *L, IrOp *op) {
     Tile **carried = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++) {
         IrValue *arg = op->body->args[i + 1];
+        if (!inits[i])
+            continue;
         carried[i] = llvm_kernel_tile_new(L, inits[i]->layout, &arg->type);
         for (int64_t r = 0; r < carried[i]->num_regs; r++) {
             carried[i]->regs[r] = LLVMBuildPhi(L->b, llvm_kernel_reg_type(L, arg->type.dtype), "");
@@ -419,7 +441,7 @@ static void lower_for(Lowering *L, IrOp *op) {
     IrOp *yield = op->body->last;
     if (!yield || yield->opcode != IR_YIELD || yield->num_operands != n)
         INTERNAL_ERROR("kernel '%s': for body without a matching yield", L->kernel->name);
-    Tile **next = yield_tiles(L, yield, n);
+    Tile **next = yield_tiles(L, yield, n, inits);
     /* After the last trip iv + step may wrap; that value is never used. */
     LLVMValueRef iv_next = LLVMBuildAdd(L->b, iv, step, "iv.next");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
@@ -429,7 +451,7 @@ static void lower_for(Lowering *L, IrOp *op) {
         LLVMAddIncoming(left, &left_next, &latch, 1);
     }
     for (int i = 0; i < n; i++)
-        for (int64_t r = 0; r < carried[i]->num_regs; r++)
+        for (int64_t r = 0; carried[i] && r < carried[i]->num_regs; r++)
             LLVMAddIncoming(carried[i]->regs[r], &next[i]->regs[r], &latch, 1);
     for (int i = 0; i < loop.phis.len; i++) {
         LLVMValueRef carried_next = loop.nexts.items[i];
@@ -444,7 +466,7 @@ static void lower_for(Lowering *L, IrOp *op) {
     Tile **exits = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++) {
         exits[i] = carried[i];
-        if (async_result(L, op, i)) {
+        if (carried[i] && !L->producer_mode && async_result(L, op, i)) {
             Tile *drained = llvm_kernel_tile_new(L, carried[i]->layout, &op->results[i]->type);
             for (int64_t r = 0; r < carried[i]->num_regs; r++)
                 drained->regs[r] = carried[i]->regs[r];
@@ -474,7 +496,8 @@ static void lower_for(Lowering *L, IrOp *op) {
     if (pingpong)
         llvm_dot_pingpong_leave(L);
     for (int i = 0; i < n; i++)
-        llvm_kernel_set_tile(L, op->results[i], exits[i]);
+        if (exits[i])
+            llvm_kernel_set_tile(L, op->results[i], exits[i]);
     drop_hoisted(L, plan_op);
 }
 
@@ -496,8 +519,12 @@ static void lower_if(Lowering *L, IrOp *op) {
             IrOp *yield = blocks[k]->last;
             if (n > 0 && (!yield || yield->opcode != IR_YIELD || yield->num_operands != n))
                 INTERNAL_ERROR("kernel '%s': if branch without a matching yield", L->kernel->name);
-            if (n > 0)
-                values[k] = yield_tiles(L, yield, n);
+            if (n > 0) {
+                Tile **wanted = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
+                for (int i = 0; i < n; i++)   /* any non-NULL marks a wanted result */
+                    wanted[i] = lowered_value(L, op->results[i]) ? (Tile *)op : NULL;
+                values[k] = yield_tiles(L, yield, n, wanted);
+            }
         }
         ends[k] = LLVMGetInsertBlock(L->b);
         LLVMBuildBr(L->b, merge);
@@ -505,7 +532,7 @@ static void lower_if(Lowering *L, IrOp *op) {
     LLVMPositionBuilderAtEnd(L->b, merge);
     for (int i = 0; i < n; i++) {
         IrValue *r = op->results[i];
-        if (r->type.kind != IRT_TILE || !values[0] || !values[1])
+        if (r->type.kind != IRT_TILE || !values[0] || !values[1] || !lowered_value(L, r))
             continue;
         Tile *t = llvm_kernel_tile_new(L, layout_of(L->plan, r), &r->type);
         for (int64_t reg = 0; reg < t->num_regs; reg++) {
@@ -719,9 +746,12 @@ static void lower_op(Lowering *L, IrOp *op) {
 }
 
 static void lower_block(Lowering *L, IrBlock *block) {
-    for (IrOp *op = block->first; op; op = op->next)
-        if (!layout_op_plan(L->plan, op)->deferred_to)
+    for (IrOp *op = block->first; op; op = op->next) {
+        const OpPlan *p = layout_op_plan(L->plan, op);
+        /* the producer has no dot to defer its copies past */
+        if (L->producer_mode ? p->producer : !p->deferred_to)
             lower_op(L, op);
+    }
 }
 
 void llvm_kernel_lower_deferred(Lowering *L, const OpPlan *dot) {
@@ -731,6 +761,57 @@ void llvm_kernel_lower_deferred(Lowering *L, const OpPlan *dot) {
 }
 
 /* ---- the kernel function ------------------------------------------------------------------ */
+
+/* setmaxnreg.{inc,dec}.sync.aligned.u32 (PTX ISA 9.7.19.5): every warp of
+   the warpgroup, before the registers are used. */
+static void set_max_registers(Lowering *L, bool more, int registers) {
+    if (registers == 0)
+        return;
+    LLVMValueRef n = llvm_kernel_i32(L, registers);
+    llvm_kernel_intrinsic(L, more ? "llvm.nvvm.setmaxnreg.inc.sync.aligned.u32" : "llvm.nvvm.setmaxnreg.dec.sync.aligned.u32",
+                          NULL, 0, &n, 1);
+}
+
+/* Warp specialization (--hopper-schedule producer, tma.c
+   producer_schedule): the threads from plan->threads on are the producer
+   warpgroup. It gives registers up, and its first warp runs the producer's
+   slice of the body (OpPlan.producer: every async copy and commit, and the
+   scalars, views and control flow they depend on; llvm_tma.c issues and
+   arms them) and returns. The consumers take the registers and go on with
+   the whole body, in which an async copy only counts its bytes and a
+   commit counts each warp out of the slot (llvm_tma.c); their block
+   barriers are their own from here on. The values the producer lowered
+   are forgotten: the consumers lower every op afresh. */
+static void split_producer(Lowering *L) {
+    const KernelPlan *plan = L->plan;
+    LLVMBasicBlockRef producer = llvm_kernel_block(L, "producer");
+    LLVMBasicBlockRef issue = llvm_kernel_block(L, "producer.issue");
+    LLVMBasicBlockRef idle = llvm_kernel_block(L, "producer.done");
+    LLVMBasicBlockRef consumer = llvm_kernel_block(L, "consumer");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntUGE, L->tid, llvm_kernel_i32(L, plan->threads), ""), producer,
+                    consumer);
+    LLVMPositionBuilderAtEnd(L->b, producer);
+    set_max_registers(L, false, plan->producer_registers);
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->warp, llvm_kernel_i32(L, plan->threads / 32), ""), issue,
+                    idle);
+    LLVMPositionBuilderAtEnd(L->b, issue);
+    size_t bytes = sizeof(Tile *) * (size_t)(plan->num_values + 1), ref_bytes = sizeof(Ref *) * (size_t)(plan->num_values + 1);
+    Tile **tiles = ARENA_ARRAY(&L->kernel->arena, Tile *, plan->num_values + 1);
+    Ref **refs = ARENA_ARRAY(&L->kernel->arena, Ref *, plan->num_values + 1);
+    memcpy(tiles, L->tiles, bytes);
+    memcpy(refs, L->refs, ref_bytes);
+    L->producer_mode = true;
+    lower_block(L, L->kernel->body);
+    L->producer_mode = false;
+    memcpy(L->tiles, tiles, bytes);
+    memcpy(L->refs, refs, ref_bytes);
+    LLVMBuildBr(L->b, idle);
+    LLVMPositionBuilderAtEnd(L->b, idle);
+    LLVMBuildRetVoid(L->b);
+    LLVMPositionBuilderAtEnd(L->b, consumer);
+    set_max_registers(L, true, plan->consumer_registers);
+    L->consumers_only = true;
+}
 
 static LLVMTypeRef param_type(Lowering *L, const IrParam *p) {
     if (p->kind == PARAM_ARRAY)
@@ -781,11 +862,23 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     L->fn = LLVMAddFunction(module, entry, fty);
     LLVMSetFunctionCallConv(L->fn, LLVMPTXKernelCallConv);
     char threads[32];
-    snprintf(threads, sizeof threads, "%d,1,1", plan->threads);
+    snprintf(threads, sizeof threads, "%d,1,1", plan->threads + plan->producer_threads);
+    /* A producer warpgroup's entry launched with fewer threads would have
+       no producer, and its consumers would wait forever: `.reqntid` makes
+       such a launch fail instead (CUDA_ERROR_INVALID_VALUE). */
+    const char *ntid = plan->producer_threads ? "nvvm.reqntid" : "nvvm.maxntid";
     LLVMAddAttributeAtIndex(L->fn, LLVMAttributeFunctionIndex,
-                            LLVMCreateStringAttribute(ctx, "nvvm.maxntid", 12, threads, (unsigned)strlen(threads)));
-    int blocks = target_blocks_per_sm(plan);   /* .minnctapersm: ptxas then keeps the registers to fit */
-    if (blocks > 1) {
+                            LLVMCreateStringAttribute(ctx, ntid, 12, threads, (unsigned)strlen(threads)));
+    /* .minnctapersm: ptxas then keeps the registers to fit; with a
+       producer warpgroup one block a multiprocessor, as setmaxnreg's split
+       of the registers assumes */
+    int blocks = plan->producer_threads ? 1 : target_blocks_per_sm(plan);
+    /* ... and with setmaxnreg, `.minnctapersm 1` says so: ptxas then gives
+       the entry all of maxntid's registers (65536 / 384 = 168), which the
+       consumers' setmaxnreg.inc takes from the block's own pool (PTX ISA
+       9.7.19.5: it blocks until the pool has them). Without it ptxas may
+       give fewer (76 on a D 32 attention), and the increase never returns. */
+    if (blocks > 1 || plan->consumer_registers) {
         char text[16];
         snprintf(text, sizeof text, "%d", blocks);
         LLVMAddAttributeAtIndex(L->fn, LLVMAttributeFunctionIndex,
@@ -854,6 +947,8 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     LLVMPositionBuilderAtEnd(L->b, body_bb);
     if (plan->tma)
         llvm_tma_begin(L);
+    if (plan->producer_threads)
+        split_producer(L);
     lower_block(L, kernel->body);
     LLVMBuildRetVoid(L->b);
     LLVMDisposeBuilder(L->b);

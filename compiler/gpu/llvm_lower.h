@@ -99,6 +99,10 @@ typedef struct Lowering {
     LLVMValueRef program_ids[2];       /* ... computed at the first program_id */
     LLVMValueRef tma_armed, tma_waited, tma_bytes, tma_history;   /* a TMA plan's counters (llvm_tma.c) */
     LLVMValueRef tma_rank;             /* ... with releases: the issuing rank (alloca); NULL: tid */
+    bool producer_mode;                /* lowering the producer warpgroup's slice (llvm_kernel.c
+                                          split_producer): only OpPlan.producer ops */
+    bool consumers_only;               /* past the split: a block barrier is the consumers' own
+                                          (named barrier 3 of KernelPlan.threads) */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
 } Lowering;
 

@@ -57,12 +57,45 @@ static LLVMValueRef entry_counter(Lowering *L, const char *name) {
     return slot;
 }
 
-/* mbarrier of group `group` (i32): barrier group mod B. */
-static LLVMValueRef group_barrier(Lowering *L, LLVMValueRef group) {
+/* mbarrier of group `group` (i32) among those at `offset`: group mod B. */
+static LLVMValueRef barrier_at(Lowering *L, int64_t offset, LLVMValueRef group) {
     LLVMValueRef index = LLVMBuildAnd(L->b, group, llvm_kernel_i32(L, L->plan->tma_barriers - 1), "");
-    LLVMValueRef byte = LLVMBuildAdd(L->b, llvm_kernel_i32(L, L->plan->tma_barrier_offset),
-                                     LLVMBuildShl(L->b, index, llvm_kernel_i32(L, 3), ""), "");
+    LLVMValueRef byte = LLVMBuildAdd(L->b, llvm_kernel_i32(L, offset), LLVMBuildShl(L->b, index, llvm_kernel_i32(L, 3), ""), "");
     return llvm_kernel_smem(L, byte);
+}
+
+/* The full mbarrier of group `group`: its bytes have landed. */
+static LLVMValueRef group_barrier(Lowering *L, LLVMValueRef group) {
+    return barrier_at(L, L->plan->tma_barrier_offset, group);
+}
+
+/* Under a producer warpgroup, the empty mbarrier of group `group`: every
+   consumer warp is done with the slot its copies fill. */
+static LLVMValueRef empty_barrier(Lowering *L, LLVMValueRef group) {
+    return barrier_at(L, L->plan->tma_empty_offset, group);
+}
+
+/* The parity of `group`'s round on its mbarrier: (group / B) mod 2. */
+static LLVMValueRef phase_parity(Lowering *L, LLVMValueRef group) {
+    int shift = 0;
+    while ((1 << shift) < L->plan->tma_barriers)
+        shift++;
+    return LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, group, llvm_kernel_i32(L, shift), ""), llvm_kernel_i32(L, 1), "");
+}
+
+/* Spins until the phase of `group`'s round on mbarrier `bar` has completed
+   (PTX ISA 9.7.13.15.16). */
+static void wait_phase(Lowering *L, LLVMValueRef bar, LLVMValueRef group) {
+    LLVMValueRef parity = phase_parity(L, group);
+    LLVMBasicBlockRef spin = llvm_kernel_block(L, "tma.spin");
+    LLVMBasicBlockRef done = llvm_kernel_block(L, "tma.landed");
+    LLVMBuildBr(L->b, spin);
+    LLVMPositionBuilderAtEnd(L->b, spin);
+    LLVMValueRef args[2] = {bar, parity};
+    LLVMValueRef landed = llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta", NULL,
+                                                0, args, 2);
+    LLVMBuildCondBr(L->b, landed, done, spin);
+    LLVMPositionBuilderAtEnd(L->b, done);
 }
 
 /* Code under `if (tid == 0)`: returns the block to continue in after. */
@@ -89,8 +122,16 @@ static LLVMValueRef group_counter(Lowering *L, LLVMValueRef group) {
 }
 
 /* This thread's rank among the threads that issue the open group: the
-   thread index, or after a release (below) the lane in its last warp. */
-static LLVMValueRef issue_rank(Lowering *L) { return L->tma_rank ? load_i32(L, L->tma_rank) : L->tid; }
+   thread index, after a release (below) the lane in its last warp, in
+   the producer warpgroup's issuing warp the lane. */
+static LLVMValueRef issue_rank(Lowering *L) {
+    if (L->producer_mode)
+        return L->lane;
+    return L->tma_rank ? load_i32(L, L->tma_rank) : L->tid;
+}
+
+/* A consumer under a producer warpgroup (llvm_kernel.c split_producer). */
+static bool consumer(const Lowering *L) { return L->plan->producer_threads && !L->producer_mode; }
 
 void llvm_tma_begin(Lowering *L) {
     L->tma_armed = entry_counter(L, "tma.armed");
@@ -106,6 +147,10 @@ void llvm_tma_begin(Lowering *L) {
     for (int i = 0; i < L->plan->tma_barriers; i++) {
         LLVMValueRef args[2] = {group_barrier(L, llvm_kernel_i32(L, i)), llvm_kernel_i32(L, 1)};
         llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.init.shared", NULL, 0, args, 2);
+        if (L->plan->producer_threads) {   /* one arrival a consumer warp */
+            LLVMValueRef empty[2] = {empty_barrier(L, llvm_kernel_i32(L, i)), llvm_kernel_i32(L, L->plan->threads / 32)};
+            llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.init.shared", NULL, 0, empty, 2);
+        }
         if (L->plan->tma_release_offset)
             LLVMBuildStore(L->b, llvm_kernel_i32(L, 0), group_counter(L, llvm_kernel_i32(L, i)));
     }
@@ -157,11 +202,28 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
     const OpPlan *p = layout_op_plan(L->plan, op);
     const TmaMap *map = &L->plan->tma_maps[p->tma_map - 1];
     const SharedSwizzle *sw = &layout_op_plan(L->plan, layout_alloc_of(op->operands[0]))->alloc_swizzle;
+    LLVMValueRef slot_bytes = llvm_kernel_i32(L, sw->rows * sw->cols * 2);
+    if (consumer(L)) {   /* the producer issues it: count its bytes for the commit */
+        if (p->consumer_barrier && (p->barriers & (1u << BARRIER_BEFORE_WRITE))) {
+            /* generic accesses of the ring's bytes before the arrival, and
+               whatever else barrier.c ordered here (tma.c) */
+            llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
+            llvm_kernel_block_barrier(L);
+        }
+        LLVMBuildStore(L->b, LLVMBuildAdd(L->b, load_i32(L, L->tma_bytes), slot_bytes, ""), L->tma_bytes);
+        return;
+    }
     /* Bytes that threads wrote through the generic proxy (a conversion's or
        an epilogue's scratch sharing the ring's bytes) are made visible to
        the async proxy before the barrier that orders them before the bulk
-       copies (PTX ISA 9.7.13.4.18, proxy fences). */
-    if (p->ring_release) {   /* no generic write in its loop (tma.c): no proxy fence */
+       copies (PTX ISA 9.7.13.4.18, proxy fences). The producer instead
+       waits until every consumer warp has counted itself out of the slot
+       (at its commit of this group; a second copy of the group finds the
+       phase complete). */
+    if (L->producer_mode) {
+        LLVMValueRef group = load_i32(L, L->tma_armed);
+        wait_phase(L, empty_barrier(L, group), group);
+    } else if (p->ring_release) {   /* no generic write in its loop (tma.c): no proxy fence */
         llvm_tma_release(L);
     } else {
         if (p->barriers & (1u << BARRIER_BEFORE_WRITE))
@@ -192,7 +254,7 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
     char name[64];
     snprintf(name, sizeof name, "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.%dd", map->row_warps ? 5 : map->rank);
     LLVMTypeRef ptr_cluster = LLVMPointerTypeInContext(L->ctx, 7);
-    int threads = L->plan->threads;
+    int threads = L->producer_mode ? 32 : L->plan->threads;   /* the producer: one warp issues */
     LLVMValueRef rank = issue_rank(L);
     for (int64_t first = 0; first < boxes; first += threads) {
         LLVMValueRef box = LLVMBuildAdd(L->b, rank, llvm_kernel_i32(L, first), "");
@@ -241,8 +303,7 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
         llvm_kernel_intrinsic(L, name, NULL, 0, args, n);
         end_guarded(L, done);
     }
-    LLVMValueRef bytes = LLVMBuildAdd(L->b, load_i32(L, L->tma_bytes), llvm_kernel_i32(L, sw->rows * sw->cols * 2), "");
-    LLVMBuildStore(L->b, bytes, L->tma_bytes);
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, load_i32(L, L->tma_bytes), slot_bytes, ""), L->tma_bytes);
 }
 
 void llvm_tma_commit(Lowering *L) {
@@ -258,10 +319,24 @@ void llvm_tma_commit(Lowering *L) {
     LLVMValueRef armed = load_i32(L, L->tma_armed);
     LLVMBasicBlockRef arrive = llvm_kernel_block(L, "tma.arrive");
     LLVMBasicBlockRef after = llvm_kernel_block(L, "tma.done");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, issue_rank(L), llvm_kernel_i32(L, 0), ""), arrive, after);
-    LLVMPositionBuilderAtEnd(L->b, arrive);
-    LLVMValueRef args[2] = {group_barrier(L, armed), bytes};
-    llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", NULL, 0, args, 2);
+    if (consumer(L)) {
+        /* This warp is done with the slot the group fills (its reads, and
+           its wgmma groups that read it, come before this in program
+           order): lane 0 counts the warp out on the group's empty
+           mbarrier, a release of the warp's accesses (bar.warp.sync
+           orders them before lane 0's). */
+        LLVMValueRef all = llvm_kernel_i32(L, -1);
+        llvm_kernel_intrinsic(L, "llvm.nvvm.bar.warp.sync", NULL, 0, &all, 1);
+        LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, llvm_kernel_i32(L, 0), ""), arrive, after);
+        LLVMPositionBuilderAtEnd(L->b, arrive);
+        LLVMValueRef args[2] = {empty_barrier(L, armed), llvm_kernel_i32(L, 1)};
+        llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.arrive.scope.cta.space.cta", NULL, 0, args, 2);
+    } else {
+        LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, issue_rank(L), llvm_kernel_i32(L, 0), ""), arrive, after);
+        LLVMPositionBuilderAtEnd(L->b, arrive);
+        LLVMValueRef args[2] = {group_barrier(L, armed), bytes};
+        llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", NULL, 0, args, 2);
+    }
     end_guarded(L, after);
     LLVMBuildStore(L->b, LLVMBuildAdd(L->b, armed, llvm_kernel_i32(L, 1), ""), L->tma_armed);
     LLVMBuildBr(L->b, done);
@@ -289,11 +364,7 @@ void llvm_tma_wait(Lowering *L, const IrOp *op) {
     LLVMValueRef group = load_i32(L, L->tma_waited);
     LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, group, target, ""), spin, done);
     LLVMPositionBuilderAtEnd(L->b, spin);
-    int shift = 0;
-    while ((1 << shift) < L->plan->tma_barriers)
-        shift++;
-    LLVMValueRef parity = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, group, llvm_kernel_i32(L, shift), ""),
-                                       llvm_kernel_i32(L, 1), "");
+    LLVMValueRef parity = phase_parity(L, group);
     LLVMValueRef args[2] = {group_barrier(L, group), parity};
     LLVMValueRef landed = llvm_kernel_intrinsic(L, "llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta", NULL,
                                                 0, args, 2);

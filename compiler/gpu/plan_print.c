@@ -188,7 +188,8 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
     }
     if (p->pingpong & (1u << PINGPONG_LOOP)) {
         indent(depth, out);
-        fputs("pingpong: warpgroup 0 holds the first turn (named barriers 1, 2); after the loop it passes it, then the block meets (bar.sync 0)\n", out);
+        fprintf(out, "pingpong: warpgroup 0 holds the first turn (named barriers 1, 2); after the loop it passes it, "
+                "then the %s\n", P->plan->producer_threads ? "consumers meet (bar.sync 3)" : "block meets (bar.sync 0)");
     }
     if (p->pingpong & (1u << PINGPONG_TAKE_BEFORE)) {
         indent(depth, out);
@@ -221,9 +222,19 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
                 "the last warp issues this group's copies and arms it\n",
                 p->wgmma_async ? "the async wgmma's barrier" : "the barrier above", P->plan->tma_barriers);
     }
-    if (p->tma_map) {
+    if (p->tma_map && P->plan->producer_threads) {
+        indent(depth, out);
+        fprintf(out, "tma: the producer waits on the slot's empty mbarrier (group mod %d), then issues bulk copies "
+                "through map #%d; the consumers count the bytes%s\n", P->plan->tma_barriers, p->tma_map - 1,
+                p->consumer_barrier && (p->barriers & (1u << BARRIER_BEFORE_WRITE))
+                    ? " after fence.proxy.async and the barrier above (theirs)" : "");
+    } else if (p->tma_map) {
         indent(depth, out);
         fprintf(out, "tma: bulk copies through map #%d, completing on the group's mbarrier\n", p->tma_map - 1);
+    } else if (P->plan->producer_threads && op->opcode == IR_ASYNC_COMMIT) {
+        indent(depth, out);
+        fprintf(out, "tma: the producer's lane 0 arrives on mbarrier (group mod %d) expecting the group's bytes; "
+                "each consumer warp's lane 0 arrives on its empty mbarrier\n", P->plan->tma_barriers);
     } else if (P->plan->tma && op->opcode == IR_ASYNC_COMMIT) {
         indent(depth, out);
         fprintf(out, "tma: %s arrives on mbarrier (group mod %d) expecting the group's bytes\n",
@@ -264,7 +275,7 @@ void plan_print(KernelPlan *plan, const char *phase, FILE *out) {
     for (int i = 0; P.phase >= PHASE_CONVERT && i < plan->num_converts; i++)
         layout_number(&P, plan->converts[i]->to);
     fprintf(out, "// plan after %s: kernel %s, %d threads%s\n", phase, plan->kernel->name, plan->threads,
-            plan->tma ? ", the TMA entry" : "");
+            !plan->tma ? "" : plan->producer_threads ? ", the TMA entry (and a producer warpgroup of 128)" : ", the TMA entry");
     for (int i = 0; plan->tma && i < plan->num_tma_maps; i++) {
         const TmaMap *m = &plan->tma_maps[i];
         fprintf(out, "// tma map #%d: %s, box [", i, plan->kernel->params[m->param].name);
@@ -288,6 +299,17 @@ void plan_print(KernelPlan *plan, const char *phase, FILE *out) {
     if (P.phase >= PHASE_SHARED && plan->tma)
         fprintf(out, "// mbarriers: %d at [%lld, %lld)\n", plan->tma_barriers, (long long)plan->tma_barrier_offset,
                 (long long)(plan->tma_barrier_offset + 8 * plan->tma_barriers));
+    if (P.phase >= PHASE_BARRIER && plan->producer_threads) {
+        int ops = 0;
+        for (int i = 0; i < plan->num_ops; i++)
+            ops += plan->ops[i].producer;
+        fprintf(out, "// producer warpgroup: threads [%d, %d), its first warp runs %d ops (every copy and commit and "
+                "what they need); setmaxnreg %d / %d\n", plan->threads, plan->threads + plan->producer_threads, ops,
+                plan->producer_registers, plan->consumer_registers);
+        fprintf(out, "// empty mbarriers: %d at [%lld, %lld), %d arrivals each (a consumer warp's)\n", plan->tma_barriers,
+                (long long)plan->tma_empty_offset, (long long)(plan->tma_empty_offset + 8 * plan->tma_barriers),
+                plan->threads / 32);
+    }
     if (P.phase >= PHASE_BARRIER && plan->tma_release_offset)
         fprintf(out, "// release counters: %d at [%lld, %lld)\n", plan->tma_barriers, (long long)plan->tma_release_offset,
                 (long long)(plan->tma_release_offset + 4 * plan->tma_barriers));

@@ -300,7 +300,15 @@ static void ptxas_job_reap(PtxasJob *job) {
                             ptxas_number_before(section, " bytes spill loads");
         }
         a->ptxas_shared_bytes = ptxas_number_before(report ? report : "", " bytes smem");
-        if (!a->cubin) {
+        if (a->tma_registers >= 0 && a->tma_registers < a->tma_registers_needed) {
+            /* setmaxnreg.inc would wait forever for registers the block's pool never gets */
+            job->failed = true;
+            snprintf(job->error, sizeof job->error,
+                     "ptxas gave the TMA entry of '%s' %d registers a thread, fewer than its producer warpgroup's "
+                     "setmaxnreg split needs (%d)", job->entry, a->tma_registers, a->tma_registers_needed);
+            free(a->cubin);
+            a->cubin = NULL;
+        } else if (!a->cubin) {
             job->failed = true;
             snprintf(job->error, sizeof job->error, "ptxas wrote no cubin for '%s'", job->entry);
         } else if (!ptxas_cubin_complete((const unsigned char *)a->cubin, a->cubin_size)) {

@@ -142,6 +142,10 @@ bool target_check_shared(const KernelPlan *plan, const CodegenTarget *target, co
             a->tma_maps = tma->tma_maps;
             a->num_tma_maps = tma->num_tma_maps;
             a->tma_shared_bytes = tma->shared_bytes;
+            a->tma_threads = tma->threads + tma->producer_threads;
+            if (tma->consumer_registers)   /* what the block's pool must hold, a thread */
+                a->tma_registers_needed = (tma->threads * tma->consumer_registers + tma->producer_threads *
+                                           tma->producer_registers + a->tma_threads - 1) / a->tma_threads;
         }
     }
     return true;

@@ -301,7 +301,245 @@ static bool pingpong_dots(KernelPlan *plan, const OpPlan *loop, OpPlan **dots) {
     return n == 2;
 }
 
+/* ---- The producer warpgroup (--hopper-schedule producer) ------------------------------------ */
+
+/* Whether the producer can run `op` on its own: scalars (rank-0 tiles),
+   refs, and the structure around them. No load: what the copies depend on
+   must be computable without the consumers' data. */
+static bool producer_can_run(const IrOp *op) {
+    for (int i = 0; i < op->num_results; i++) {
+        const IrType *t = &op->results[i]->type;
+        if (t->kind == IRT_TILE && t->rank != 0 && op->opcode != IR_FOR && op->opcode != IR_IF)
+            return false;
+    }
+    switch (op->opcode) {
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_VIEW: case IR_ALLOC:
+    case IR_FOR: case IR_IF: case IR_YIELD: case IR_ASYNC_COPY: case IR_ASYNC_COMMIT: case IR_SELECT:
+    case IR_CAST:
+        return true;
+    default:
+        return ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode);
+    }
+}
+
+typedef struct Slice {
+    KernelPlan *plan;
+    bool *needed;                      /* by IrValue.id */
+    bool changed;
+} Slice;
+
+static void need_value(Slice *s, const IrValue *v) {
+    if (v && !s->needed[v->id]) {
+        s->needed[v->id] = true;
+        s->changed = true;
+    }
+}
+
+static void need_op(Slice *s, const IrOp *op) {
+    OpPlan *p = layout_op_plan(s->plan, op);
+    if (!p->producer) {
+        p->producer = true;
+        s->changed = true;
+    }
+}
+
+/* The yield that ends `block`, if it has one: the lowering reads the
+   values it hands back. */
+static void need_yield(Slice *s, const IrBlock *block) {
+    if (block && block->last && block->last->opcode == IR_YIELD)
+        need_op(s, block->last);
+}
+
+static const IrValue *yield_operand(const IrBlock *block, int i) {
+    const IrOp *y = block ? block->last : NULL;
+    return y && y->opcode == IR_YIELD && i < y->num_operands ? y->operands[i] : NULL;
+}
+
+/* What the producer needs of `op`, once it runs it. */
+static void slice_op(Slice *s, const IrOp *op) {
+    for (const IrBlock *b = op->parent; b && b->parent_op; b = b->parent_op->parent)
+        need_op(s, b->parent_op);   /* the loops and ifs around it */
+    switch (op->opcode) {
+    case IR_FOR:   /* its bounds and step; `until`'s flag; carried values only when needed */
+        for (int i = 0; i < 3; i++)
+            need_value(s, op->operands[i]);
+        if (op->int_value > 0)
+            need_value(s, op->body->args[op->int_value]);
+        need_yield(s, op->body);
+        break;
+    case IR_IF:
+        need_value(s, op->operands[0]);
+        need_yield(s, op->body);
+        need_yield(s, op->else_body);
+        break;
+    case IR_YIELD: break;   /* its operands one by one, as their results are needed */
+    default:
+        for (int i = 0; i < op->num_operands; i++)
+            need_value(s, op->operands[i]);
+    }
+}
+
+/* What the producer needs for value `v`. */
+static void slice_value(Slice *s, const IrValue *v) {
+    if (v->def) {
+        need_op(s, v->def);
+        if (v->def->opcode == IR_FOR)
+            need_value(s, v->def->body->args[v->result_index + 1]);
+        if (v->def->opcode == IR_IF) {
+            need_value(s, yield_operand(v->def->body, v->result_index));
+            need_value(s, yield_operand(v->def->else_body, v->result_index));
+        }
+    } else if (v->arg_of && v->arg_of->parent_op) {
+        const IrOp *loop = v->arg_of->parent_op;
+        need_op(s, loop);
+        for (int a = 1; a < v->arg_of->num_args; a++)
+            if (v->arg_of->args[a] == v) {   /* a carried value: where it starts, what comes back */
+                need_value(s, loop->operands[3 + a - 1]);
+                need_value(s, yield_operand(loop->body, a - 1));
+            }
+    }
+}
+
+/* Marks OpPlan.producer on every async copy and commit and on what they
+   depend on; false (marks cleared) when the producer could not run some
+   of that on its own (producer_can_run), or a needed result of a for or
+   an if is not a scalar. */
+static bool producer_slice(KernelPlan *plan) {
+    Slice s = {.plan = plan, .needed = ARENA_ARRAY(&plan->kernel->arena, bool, plan->num_values + 1)};
+    for (int i = 0; i < plan->num_ops; i++)
+        if (plan->ops[i].op->opcode == IR_ASYNC_COPY || plan->ops[i].op->opcode == IR_ASYNC_COMMIT)
+            plan->ops[i].producer = true;
+    do {
+        s.changed = false;
+        for (int i = 0; i < plan->num_ops; i++) {
+            const IrOp *op = plan->ops[i].op;
+            if (plan->ops[i].producer)
+                slice_op(&s, op);
+            for (int r = 0; r < op->num_results; r++)
+                if (s.needed[op->results[r]->id])
+                    slice_value(&s, op->results[r]);
+            const IrBlock *blocks[2] = {op->body, op->else_body};
+            for (int k = 0; k < 2; k++)
+                for (int a = 0; blocks[k] && a < blocks[k]->num_args; a++)
+                    if (s.needed[blocks[k]->args[a]->id])
+                        slice_value(&s, blocks[k]->args[a]);
+        }
+    } while (s.changed);
+    bool ok = true;
+    for (int i = 0; i < plan->num_ops && ok; i++) {
+        const OpPlan *p = &plan->ops[i];
+        if (!p->producer)
+            continue;
+        ok = producer_can_run(p->op);
+        for (int r = 0; ok && r < p->op->num_results; r++) {
+            const IrType *t = &p->op->results[r]->type;
+            ok = !s.needed[p->op->results[r]->id] || t->kind == IRT_REF || t->rank == 0;
+        }
+    }
+    if (!ok)
+        for (int i = 0; i < plan->num_ops; i++)
+            plan->ops[i].producer = false;
+    plan->producer_values = ok ? s.needed : NULL;
+    return ok;
+}
+
+/* Whether loop `loop`'s warps share nothing but its ring: every barrier
+   barrier.c placed in its body is a ring's, before an async copy, and no
+   op in it reads or writes shared memory otherwise (a load of a ring slot
+   that a wgmma reads in place is elided; any other access of an alloc, a
+   conversion or reduction through scratch, a shape op via shared memory
+   is not). Then the consumers' arrivals at the commits are all the order
+   the ring needs. */
+static bool loop_shares_only_ring(const KernelPlan *plan, const OpPlan *loop) {
+    for (int i = 0; i < plan->num_barriers; i++) {
+        const BarrierRecord *r = &plan->barrier_list[i];
+        const OpPlan *site = r->op;
+        if (site->index > loop->index && site->index <= loop->end_index &&
+            (r->convert || site->op->opcode != IR_ASYNC_COPY || r->step != BARRIER_BEFORE_WRITE))
+            return false;
+    }
+    for (int i = loop->index + 1; i <= loop->end_index; i++) {
+        const OpPlan *p = &plan->ops[i];
+        IrOpcode o = p->op->opcode;
+        bool access = o == IR_LOAD || o == IR_STORE || o == IR_ATOMIC || o == IR_GATHER || o == IR_SCATTER ||
+                      o == IR_SCATTER_ATOMIC;
+        if (access && p->op->operands[0]->type.space == SPACE_SHARED && !p->elided)
+            return false;
+        if ((p->via_shared && !p->remat) || (o != IR_ALLOC && p->scratch_bytes > 0))
+            return false;
+        for (int k = 0; p->operand_converts && k < p->op->num_operands; k++)
+            if (p->operand_converts[k] && p->operand_converts[k]->method == CONVERT_SHARED)
+                return false;
+    }
+    return true;
+}
+
+/* The innermost loop around the op at index `at`, or NULL. */
+static const OpPlan *enclosing_loop(const KernelPlan *plan, int at) {
+    const OpPlan *best = NULL;
+    for (int i = 0; i < at; i++) {
+        const OpPlan *p = &plan->ops[i];
+        if (p->op->opcode == IR_FOR && p->end_index >= at)
+            best = p;   /* the innermost: the last one opened before `at` */
+    }
+    return best;
+}
+
+/* --hopper-schedule producer: a warpgroup of its own (warp
+   specialization) issues every copy, the consumers' ring barriers become
+   arrivals on per-slot empty mbarriers, and setmaxnreg moves registers
+   from the producer to the consumers. One, two or three consumer
+   warpgroups; else the plan stays as it is (lockstep). */
+static void producer_schedule(KernelPlan *plan, bool pingpong) {
+    int consumers = plan->threads / 128;
+    if (plan->threads % 128 != 0 || consumers < 1 || consumers > 3 || !producer_slice(plan))
+        return;
+    int64_t offset = (plan->shared_bytes + 7) / 8 * 8, end = offset + 8 * (int64_t)plan->tma_barriers;
+    if (end > plan->target->shared_bytes_max) {
+        for (int i = 0; i < plan->num_ops; i++)
+            plan->ops[i].producer = false;
+        plan->producer_values = NULL;
+        return;
+    }
+    plan->producer_threads = 128;
+    plan->tma_empty_offset = offset;
+    plan->shared_bytes = end;
+    /* FlashAttention-3's split (flash_fwd_kernel_sm90.h): 24 / 240 with two
+       consumer warpgroups, 32 / 160 with three (all 65536 registers); one
+       consumer warpgroup has 255 already (256 threads). */
+    plan->producer_registers = consumers == 2 ? 24 : consumers == 3 ? 32 : 0;
+    plan->consumer_registers = consumers == 2 ? 240 : consumers == 3 ? 160 : 0;
+    for (int i = 0; i < plan->num_ops; i++) {
+        OpPlan *p = &plan->ops[i];
+        bool ring_barrier = p->op->opcode == IR_ASYNC_COPY && (p->barriers & (1u << BARRIER_BEFORE_WRITE));
+        if (!ring_barrier && !p->wgmma_async)
+            continue;
+        /* The arrivals replace the barrier only in a loop whose warps
+           share nothing but the ring: elsewhere (a prologue after another
+           loop's conversion scratch, a loop with a reduction or a shared
+           alloc of the user's) barrier.c may count on it for other bytes,
+           and generic writes of the ring's bytes may precede it. */
+        const OpPlan *loop = enclosing_loop(plan, p->index);
+        p->consumer_barrier = !loop || !loop_shares_only_ring(plan, loop);
+    }
+    /* producer-pingpong: two consumer warpgroups take turns at a two-dot
+       loop's wgmmas (pingpong's, below), with no copies in the turn: the
+       producer issues them. */
+    for (int i = 0; pingpong && consumers == 2 && i < plan->num_ops; i++) {
+        OpPlan *loop = &plan->ops[i], *dots[2];
+        if (loop->op->opcode != IR_FOR || !pingpong_dots(plan, loop, dots))
+            continue;
+        loop->pingpong |= 1u << PINGPONG_LOOP;
+        dots[0]->pingpong |= 1u << PINGPONG_PASS_AFTER;
+        dots[1]->pingpong |= 1u << PINGPONG_TAKE_BEFORE;
+    }
+}
+
 void tma_schedule(KernelPlan *plan, HopperSchedule schedule) {
+    if (plan->tma && (schedule == SCHEDULE_PRODUCER || schedule == SCHEDULE_PRODUCER_PINGPONG)) {
+        producer_schedule(plan, schedule == SCHEDULE_PRODUCER_PINGPONG);
+        return;
+    }
     int warps = plan->threads / 32;
     /* Two warpgroups at least (one is in step by its wgmmas anyway), and a
        power of two of warps, so that a counter's arrivals wrap cleanly. */

@@ -39,7 +39,7 @@ def setter(path, value):
 
 DELETE = object()
 run("valid", lambda t: None)
-run("version-2", setter(["version"], 2))
+run("version-3", setter(["version"], 3))
 run("no-entry", setter(["entry"], DELETE))
 run("entry-not-symbol", setter(["entry"], "a b"))
 run("maps-not-list", setter(["maps"], {}))
@@ -56,3 +56,18 @@ run("swizzle-48", setter(["maps", 1, "swizzle"], 48))
 run("rows-order", setter(["maps", 0, "rows", "order"], "plain"))
 run("rows-warps-6", setter(["maps", 0, "rows", "warps"], 6))
 run("rows-box", setter(["maps", 0, "box"], [32, 64]))
+
+
+def version2(threads):
+    def edit(t):
+        t["version"] = 2
+        t["threads"] = threads
+    return edit
+
+
+run("v2-threads", version2(1024))
+run("v2-threads-fewer", version2(32))
+run("v2-threads-1025", version2(1025))
+run("v2-threads-not-warps", version2(200))
+run("v2-no-threads", setter(["version"], 2))
+run("v1-threads", setter(["threads"], 256))
