@@ -465,11 +465,15 @@ static bool loop_shares_only_ring(const KernelPlan *plan, const OpPlan *loop) {
                       o == IR_SCATTER_ATOMIC;
         if (access && p->op->operands[0]->type.space == SPACE_SHARED && !p->elided)
             return false;
-        if ((p->via_shared && !p->remat) || (o != IR_ALLOC && p->scratch_bytes > 0))
+        /* scratch of its own; a wgmma dot's is its operands' conversions',
+           checked below (a hoisted one, q's in attention, runs before the loop) */
+        if ((p->via_shared && !p->remat) || (o != IR_ALLOC && p->scratch_bytes > 0 && !p->wgmma))
             return false;
-        for (int k = 0; p->operand_converts && k < p->op->num_operands; k++)
-            if (p->operand_converts[k] && p->operand_converts[k]->method == CONVERT_SHARED)
+        for (int k = 0; p->operand_converts && k < p->op->num_operands; k++) {
+            const ConvertRecord *c = p->operand_converts[k];
+            if (c && c->method == CONVERT_SHARED && !c->loop)   /* a hoisted one runs before the loop */
                 return false;
+        }
     }
     return true;
 }
@@ -488,11 +492,12 @@ static const OpPlan *enclosing_loop(const KernelPlan *plan, int at) {
 /* --hopper-schedule producer: a warpgroup of its own (warp
    specialization) issues every copy, the consumers' ring barriers become
    arrivals on per-slot empty mbarriers, and setmaxnreg moves registers
-   from the producer to the consumers. One, two or three consumer
-   warpgroups; else the plan stays as it is (lockstep). */
+   from the producer to the consumers. One or two consumer warpgroups
+   (warps are a power of two: four would leave the producer no threads
+   under 1024, nor registers); else the plan stays as it is (lockstep). */
 static void producer_schedule(KernelPlan *plan, bool pingpong) {
     int consumers = plan->threads / 128;
-    if (plan->threads % 128 != 0 || consumers < 1 || consumers > 3 || !producer_slice(plan))
+    if (plan->threads % 128 != 0 || consumers < 1 || consumers > 2 || !producer_slice(plan))
         return;
     int64_t offset = (plan->shared_bytes + 7) / 8 * 8, end = offset + 8 * (int64_t)plan->tma_barriers;
     if (end > plan->target->shared_bytes_max) {
@@ -505,10 +510,10 @@ static void producer_schedule(KernelPlan *plan, bool pingpong) {
     plan->tma_empty_offset = offset;
     plan->shared_bytes = end;
     /* FlashAttention-3's split (flash_fwd_kernel_sm90.h): 24 / 240 with two
-       consumer warpgroups, 32 / 160 with three (all 65536 registers); one
-       consumer warpgroup has 255 already (256 threads). */
-    plan->producer_registers = consumers == 2 ? 24 : consumers == 3 ? 32 : 0;
-    plan->consumer_registers = consumers == 2 ? 240 : consumers == 3 ? 160 : 0;
+       consumer warpgroups (64512 of the 65536 registers: 168 a thread at
+       launch); one consumer warpgroup has 255 already (256 threads). */
+    plan->producer_registers = consumers == 2 ? 24 : 0;
+    plan->consumer_registers = consumers == 2 ? 240 : 0;
     for (int i = 0; i < plan->num_ops; i++) {
         OpPlan *p = &plan->ops[i];
         bool ring_barrier = p->op->opcode == IR_ASYNC_COPY && (p->barriers & (1u << BARRIER_BEFORE_WRITE));
