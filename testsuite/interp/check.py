@@ -33,6 +33,7 @@ random, so an element that no program writes fails the comparison.
 bf16 arrays travel as uint16 raw bits (the upper half of an f32).
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -2188,8 +2189,20 @@ def run(cmd, said=None):
     return True
 
 
-def tma_entry_ok(name, said):
-    """Checks the entry `tessrun -v` says ran against TMA_EXPECT; returns
+def producer_entries(manifest):
+    """Whether an sm_90a artifact of the manifest has a TMA entry with a
+    producer warpgroup (its tma record's own threads, version 2)."""
+    try:
+        kernels = json.load(open(manifest))["kernels"]
+    except (OSError, ValueError, KeyError):
+        return False
+    return any((a.get("tma") or {}).get("threads") for k in kernels for a in k.get("artifacts", [])
+               if a.get("arch") == "sm_90a")
+
+
+def tma_entry_ok(name, said, manifest=None):
+    """Checks the entry `tessrun -v` says ran against TMA_EXPECT, and that a
+    TMA entry with a producer warpgroup ran with its threads; returns
     (ok, what ran)."""
     line = next((l for l in said.splitlines() if l.startswith("tessrun: ran")), "")
     ran = line.split(" with ", 1)[1] if " with " in line else line
@@ -2199,6 +2212,9 @@ def tma_entry_ok(name, said):
     offered = took or fell_back
     if expect and offered and took != (expect == "yes"):
         print(f"FAIL {name}: expected the {'TMA' if expect == 'yes' else 'plain'} entry, but tessrun ran {ran}")
+        return False, ran
+    if took and "sm_90a" in ran and manifest and producer_entries(manifest) and "a producer warpgroup" not in ran:
+        print(f"FAIL {name}: the TMA entry has a producer warpgroup, but tessrun ran {ran}")
         return False, ran
     return True, ran
 
@@ -2249,6 +2265,7 @@ def main():
     rng = np.random.default_rng(seed)
     args, reference = make(rng)
 
+    manifest = None
     if opts.runner == "tessc":
         cmd = [opts.tessc, "run", file, "--device", "interp"]
         if kernel:
@@ -2268,7 +2285,7 @@ def main():
     verbose = ["-v"] if opts.runner == "tessrun" and opts.device == "gpu" else []
     if not run(cmd[:1] + verbose + cmd[1:] + write_inputs(args, opts.tmp), said):
         return 1
-    entry_ok, ran = tma_entry_ok(opts.case, said[0]) if verbose else (True, "")
+    entry_ok, ran = tma_entry_ok(opts.case, said[0], manifest) if verbose else (True, "")
     got = read_outputs(args, opts.tmp)
     want = reference()
     ok = entry_ok
