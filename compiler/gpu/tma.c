@@ -529,10 +529,12 @@ static void producer_schedule(KernelPlan *plan, bool pingpong) {
     }
     /* producer-pingpong: two consumer warpgroups take turns at a two-dot
        loop's wgmmas (pingpong's, below), with no copies in the turn: the
-       producer issues them. */
+       producer issues them. Only where the consumers meet at no barrier in
+       the loop: one warpgroup waiting for its turn while the other waits
+       for it at a barrier of both would never end. */
     for (int i = 0; pingpong && consumers == 2 && i < plan->num_ops; i++) {
         OpPlan *loop = &plan->ops[i], *dots[2];
-        if (loop->op->opcode != IR_FOR || !pingpong_dots(plan, loop, dots))
+        if (loop->op->opcode != IR_FOR || !pingpong_dots(plan, loop, dots) || !loop_shares_only_ring(plan, loop))
             continue;
         loop->pingpong |= 1u << PINGPONG_LOOP;
         dots[0]->pingpong |= 1u << PINGPONG_PASS_AFTER;
