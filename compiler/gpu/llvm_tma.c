@@ -46,6 +46,20 @@
  * commit; a second bar.warp.sync after the count's shfl carries lane 0's
  * acquire to the lanes that issue. No warp waits for another here: a slot is refilled once the
  * slowest warp has left it.
+ *
+ * Under a producer warpgroup (KernelPlan.producer_threads, tma.c
+ * producer_schedule; llvm_kernel.c split_producer lowers the body twice):
+ *   - the producer's copy waits for the phase of its group's empty
+ *     mbarrier (every consumer warp out of the slot), then its lanes issue
+ *     the boxes (box b by lane b mod 32); its commit arms the full
+ *     mbarrier from lane 0, as thread 0 does above; it has no waits;
+ *   - a consumer's copy only counts its bytes (after fence.proxy.async and
+ *     the consumers' barrier where tma.c keeps the ring's barrier); its
+ *     commit of a group with bytes is each warp counting itself out of the
+ *     slot: bar.warp.sync, then lane 0 arrives on the group's empty
+ *     mbarrier (one arrival a consumer warp completes its phase); its waits
+ *     are as above.
+ * Both sides count armed groups alike (the same scalars decide every guard).
  */
 #include "llvm_lower.h"
 
