@@ -342,10 +342,19 @@ static void driver_load_tma(const tessrt_kernel *kernel, const DriverDevice *d, 
         slot->tma_unusable = "the TMA entry's shared memory does not fit the device";
         return;
     }
-    int max_threads = 0;
+    int max_threads = 0, registers = 0;
     if (drv.func_get_attribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) != CUDA_SUCCESS ||
         max_threads < a->tma->threads) {
         slot->tma_unusable = "the TMA entry cannot run its block's threads on the device";
+        return;
+    }
+    /* setmaxnreg.inc takes registers from the block's own pool and waits
+       until it has them: an entry given fewer at launch (a PTX artifact
+       the driver compiled otherwise than tessc's ptxas) would never end */
+    if (a->tma->min_registers &&
+        (drv.func_get_attribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f) != CUDA_SUCCESS ||
+         registers < a->tma->min_registers)) {
+        slot->tma_unusable = "the TMA entry has fewer registers a thread than its producer warpgroup's split needs";
         return;
     }
     if (shared > 0)

@@ -116,6 +116,7 @@ typedef struct TessrtTma {
     const char *entry;
     int shared_bytes;
     int threads;                 /* per block: the artifact's, or more (a producer warpgroup) */
+    int min_registers;           /* a thread at launch, for its setmaxnreg split; 0: any */
     TessrtTmaMap *maps;
     int num_maps;
 } TessrtTma;

@@ -395,8 +395,12 @@ static bool load_tma(Loader *ld, const cJSON *obj, const char *where, TessrtArti
     member_int(ld, obj, where, "version", 1, 2, &version);
     const char *entry = member_string(ld, obj, where, "entry");
     member_int(ld, obj, where, "shared_bytes", 0, INT32_MAX, &shared);
-    if (ld->status == TESSRT_OK && version == 2)   /* the entry's own threads: a producer warpgroup's more */
+    int64_t min_registers = 0;
+    if (ld->status == TESSRT_OK && version == 2) {   /* the entry's own threads: a producer warpgroup's more */
         member_int(ld, obj, where, "threads", a->threads, 1024, &threads);
+        if (cJSON_GetObjectItemCaseSensitive(obj, "min_registers"))   /* optional: setmaxnreg's split */
+            member_int(ld, obj, where, "min_registers", 1, 255, &min_registers);
+    }
     if (ld->status == TESSRT_OK && version == 1 && cJSON_GetObjectItemCaseSensitive(obj, "threads"))
         return load_fail(ld, where, "'threads' needs version 2");
     if (ld->status == TESSRT_OK && version == 2 && threads % 32 != 0)
@@ -415,6 +419,7 @@ static bool load_tma(Loader *ld, const cJSON *obj, const char *where, TessrtArti
     t->entry = entry;
     t->shared_bytes = (int)shared;
     t->threads = (int)threads;
+    t->min_registers = (int)min_registers;
     t->num_maps = n;
     const tessrt_kernel *k = ld->kernel;
     for (int i = 0; i < n; i++) {

@@ -862,6 +862,7 @@ static const ManifestTma *backend_tma(const IrKernel *kernel, const CodegenArch 
     ManifestTma *t = ARENA_NEW(&driver_arena, ManifestTma);
     *t = (ManifestTma){.entry = arch->tma_entry, .shared_bytes = (long)arch->tma_shared_bytes,
                        .threads = arch->tma_threads != arch->threads ? arch->tma_threads : 0,
+                       .min_registers = arch->tma_registers_needed,
                        .registers = arch->cubin ? arch->tma_registers : -1,
                        .spills = arch->cubin ? arch->tma_spills : -1, .maps = maps, .num_maps = arch->num_tma_maps};
     return t;

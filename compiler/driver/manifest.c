@@ -220,6 +220,8 @@ static cJSON *manifest_tma(const ManifestTma *t, bool cubin) {
     cJSON_AddNumberToObject(o, "shared_bytes", (double)t->shared_bytes);
     if (t->threads)
         cJSON_AddNumberToObject(o, "threads", t->threads);
+    if (t->min_registers)   /* the runtime checks what the driver's JIT gave a PTX artifact */
+        cJSON_AddNumberToObject(o, "min_registers", t->min_registers);
     add_ptxas_count(o, "registers", cubin, t->registers);
     add_ptxas_count(o, "spills", cubin, t->spills);
     cJSON *maps = cJSON_AddArrayToObject(o, "maps");

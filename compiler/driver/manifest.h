@@ -33,6 +33,7 @@ typedef struct ManifestTma {
     const char *entry;
     long shared_bytes;
     int threads;                   /* its block's; 0: the artifact's (written only when they differ) */
+    int min_registers;             /* a thread at launch, for its setmaxnreg split; 0: any */
     int registers, spills;         /* -1: unknown (PTX), written as null */
     const ManifestTmaMap *maps;
     int num_maps;

@@ -71,3 +71,15 @@ run("v2-threads-1025", version2(1025))
 run("v2-threads-not-warps", version2(200))
 run("v2-no-threads", setter(["version"], 2))
 run("v1-threads", setter(["threads"], 256))
+
+
+def min_registers(n):
+    def edit(t):
+        version2(384)(t)
+        t["min_registers"] = n
+    return edit
+
+
+run("v2-min-registers", min_registers(168))
+run("v2-min-registers-0", min_registers(0))
+run("v2-min-registers-256", min_registers(256))
