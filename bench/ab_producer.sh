@@ -1,7 +1,8 @@
 #!/bin/sh
 # ab_producer.sh: on the GPU machine, from the repository root, with the bench package
 # (bench/build.sh) carried: --hopper-schedule=producer and producer-pingpong (warp
-# specialization, docs/codegen.md "Warpgroup schedules") against lockstep, cuDNN and
+# specialization, docs/codegen.md "Warpgroup schedules"), with and without
+# --stationary=shared (q by descriptor), against lockstep, cuDNN and
 # cuBLAS, interleaved and every output checked (ab_pair.py, ab_matmul.py), then ncu of
 # the attention entries. Every log lands in $OUT. PARTS (default "ab ncu") picks the
 # parts, so that two device calls can split them under the 10-minute limit of one.
@@ -19,7 +20,8 @@ for causal in "" --causal; do
     echo "== attention (4,4096,16,128) $causal"
     python3 bench/ab_pair.py --pkg $P --shape 4,4096,16,128 $causal \
       lock2=$A\_sm90a/attention.manifest.json:$k prod2=$A\_sm90a_prod/attention.manifest.json:$k \
-      prodpp2=$A\_sm90a_prodpp/attention.manifest.json:$k lock3=$A\_s3_sm90a/attention.manifest.json:$k \
+      prodpp2=$A\_sm90a_prodpp/attention.manifest.json:$k ssq2=$A\_sm90a_prod_ssq/attention.manifest.json:$k \
+      ppssq2=$A\_sm90a_prodpp_ssq/attention.manifest.json:$k lock3=$A\_s3_sm90a/attention.manifest.json:$k \
       prod3=$A\_s3_sm90a_prod/attention.manifest.json:$k prodpp3=$A\_s3_sm90a_prodpp/attention.manifest.json:$k \
       2>&1 | tee "$OUT/ab-attn$causal.log"
 done

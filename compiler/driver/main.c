@@ -79,6 +79,7 @@ typedef struct Options {
     const char *dump_after;
     HopperSchedule hopper_schedule;  /* --hopper-schedule */
     bool grid_heavy_first;           /* --grid-order=heavy-first */
+    bool stationary_shared;          /* --stationary=shared (PassOptions.stationary_shared) */
     bool emit_given;             /* --emit was on the command line */
     bool depfile_wanted;         /* -MD or -MF */
     bool debug;                  /* -g: print and assert kept */
@@ -136,6 +137,12 @@ static void usage(FILE *out) {
             "                    higher program_id(0) is (causal attention), run program\n"
             "                    id 0 backwards so the heaviest blocks start first\n"
             "                    (default launch: %%ctaid order)\n"
+            "  --stationary=auto|shared\n"
+            "                    where a pipelined loop's tensor-core dot keeps its\n"
+            "                    loop-invariant A (flash attention's q): registers unless\n"
+            "                    it would take more than 32 a thread (auto), or shared\n"
+            "                    memory always (shared: experimental; on sm_90a wgmma\n"
+            "                    reads it by descriptor)\n"
             "\n"
             "build integration (docs/build-integration.md):\n"
             "  -MD               also write a make depfile, DIR/FILE.d, naming the outputs\n"
@@ -383,6 +390,12 @@ static void parse_args(Options *opt, int argc, char **argv) {
                 opt->grid_heavy_first = v[0] == 'h';
             else
                 usage_error("unknown --grid-order '%s' (known: launch, heavy-first)", v);
+        } else if (option_is(arg, "--stationary")) {
+            const char *v = option_value(argc, argv, &i, arg, 12);
+            if (strcmp(v, "auto") == 0 || strcmp(v, "shared") == 0)
+                opt->stationary_shared = v[0] == 's';
+            else
+                usage_error("unknown --stationary '%s' (known: auto, shared)", v);
         } else if (arg[0] == '-' && arg[1] != '\0') {
             usage_error("unknown option '%s'", arg);
         } else {
@@ -1122,6 +1135,7 @@ static bool run_tile_passes(const Options *opt, IrModule *module) {
         .dump_after = opt->dump_after,
         .dump_out = stderr,
         .fp8_rings = every_arch_has_fp8_mma(opt),
+        .stationary_shared = opt->stationary_shared,
 #ifdef NDEBUG
         .verify = false,
 #else

@@ -1060,6 +1060,14 @@ static bool store_through_shared(Assign *A, const IrOp *store, const Layout *l) 
    more than a row: the 8 rows of an ldmatrix matrix start in 8 different
    bank quads): the allocs dots read in place, and the rings async copies
    fill. */
+/* Whether `v` is a load of an alloc in wgmma's swizzled layout, which
+   ldmatrix cannot read in place (a stationary A that a wgmma dot reads
+   and a later mma.sync dot loads: plan_wgmma). */
+static bool swizzled_source(Assign *A, const IrValue *v) {
+    const IrOp *alloc = v->def && v->def->opcode == IR_LOAD ? layout_alloc_of(v->def->operands[0]) : NULL;
+    return alloc && layout_op_plan(A->plan, alloc)->alloc_swizzle.rows;
+}
+
 static void pad_alloc_rows(Assign *A, const IrValue *ref) {
     const IrOp *alloc = layout_alloc_of(ref);
     const IrType *t = alloc ? &alloc->results[0]->type : NULL;
@@ -1185,11 +1193,24 @@ static const OpPlan *wgmma_reader(Assign *A, const IrOp *load, int *role) {
     return NULL;
 }
 
+/* Whether an async copy writes `alloc` anywhere under `block`. */
+static bool alloc_copied(const IrBlock *block, const IrOp *alloc) {
+    for (const IrOp *op = block ? block->first : NULL; op; op = op->next)
+        if ((op->opcode == IR_ASYNC_COPY && layout_alloc_of(op->operands[0]) == alloc) ||
+            alloc_copied(op->body, alloc) || alloc_copied(op->else_body, alloc))
+            return true;
+    return false;
+}
+
 /* Whether every use of `alloc` (through views) in `block` is an
    async_copy into it, whole rows of a slot, or a load that a wgmma
    candidate reads in place as operand `role` with `rows` x `cols`
-   elements: what lets the alloc take that operand's swizzled layout. */
-static bool alloc_wgmma_uses(Assign *A, const IrBlock *block, const IrOp *alloc, int role, int64_t rows, int64_t cols) {
+   elements: what lets the alloc take that operand's swizzled layout. A
+   stationary A (passes/pipeline.c: no copy fills it) may also be stored
+   whole, and loaded whole by what does not read it in place (a later
+   mma.sync dot's A, through its swizzled addresses: llvm_memory.c). */
+static bool alloc_wgmma_uses(Assign *A, const IrBlock *block, const IrOp *alloc, int role, int64_t rows, int64_t cols,
+                             bool stationary) {
     for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
         for (int i = 0; i < op->num_operands; i++) {
             const IrValue *v = op->operands[i];
@@ -1197,14 +1218,19 @@ static bool alloc_wgmma_uses(Assign *A, const IrBlock *block, const IrOp *alloc,
                 continue;
             if (op->opcode == IR_ASYNC_COPY && i == 0 && views_keep_rows(v))
                 continue;
+            bool whole = stationary && v == alloc->results[0];
+            if (whole && op->opcode == IR_STORE && i == 0 && op->num_operands == 2)
+                continue;   /* the same shape as the alloc's: a store checks it */
             int r = -1;
             const IrType *t = op->num_results ? &op->results[0]->type : NULL;
+            if (whole && op->opcode == IR_LOAD && op->num_operands == 1 && !wgmma_reader(A, op, &r))
+                continue;
             if (op->opcode != IR_LOAD || !wgmma_reader(A, op, &r) || r != role || t->dims[0].size != rows ||
                 t->dims[1].size != cols)
                 return false;
         }
-        if (!alloc_wgmma_uses(A, op->body, alloc, role, rows, cols) ||
-            !alloc_wgmma_uses(A, op->else_body, alloc, role, rows, cols))
+        if (!alloc_wgmma_uses(A, op->body, alloc, role, rows, cols, stationary) ||
+            !alloc_wgmma_uses(A, op->else_body, alloc, role, rows, cols, stationary))
             return false;
     }
     return true;
@@ -1219,8 +1245,12 @@ static bool wgmma_swizzle(Assign *A, const IrValue *load_value, int role, Shared
     const IrOp *alloc = layout_alloc_of(load_value->def->operands[0]);
     int64_t rows = load_value->type.dims[0].size, cols = load_value->type.dims[1].size;
     int eb = dtype_bytes(load_value->type.dtype), widest = 128 / eb;   /* 128-byte panels at most */
+    /* a stationary buffer only at --stationary=shared: the default keeps
+       mma.sync's in-place ldmatrix of it (not measured against wgmma's) */
+    bool stationary = role == 0 && A->kernel->stationary_shared && alloc->results[0]->type.rank == 2 &&
+                      !alloc_copied(A->kernel->body, alloc);
     if (!layout_is_pow2(rows) || !layout_is_pow2(cols) || rows < 8 || cols * eb < 32 || rows * cols * eb % 1024 != 0 ||
-        !alloc_wgmma_uses(A, A->kernel->body, alloc, role, rows, cols))
+        !alloc_wgmma_uses(A, A->kernel->body, alloc, role, rows, cols, stationary))
         return false;
     *out = (SharedSwizzle){.rows = rows, .cols = cols, .panel = cols < widest ? (int)cols : widest, .elem_bytes = eb,
                            .permute_rows = role == 0};
@@ -1396,7 +1426,8 @@ static void assign_op(Assign *A, IrOp *op) {
            flash attention) and, for a loop-invariant A (q), a conversion
            the lowering does once before the loop. */
         int64_t k = op->operands[0]->type.dims[op->operands[0]->type.rank - 1].size;
-        p->mma_a_shared = p->mma && in_place_operand(A, op, op->operands[0]);
+        p->mma_a_shared = p->mma && in_place_operand(A, op, op->operands[0]) &&
+                          (p->wgmma || !swizzled_source(A, op->operands[0]));
         if (p->mma_a_shared) {
             layout_op_plan(A->plan, op->operands[0]->def)->elided = true;
             pad_alloc_rows(A, op->operands[0]->def->operands[0]);
@@ -1413,7 +1444,7 @@ static void assign_op(Assign *A, IrOp *op) {
         p->mma_b_transposed = p->mma && t && t->opcode == IR_TRANSPOSE && t->operands[0]->type.rank == 2 &&
                               A->uses[op->operands[1]->id] == 1 && !splat_source(A, t->operands[0]);
         IrValue *b_source = p->mma_b_transposed ? t->operands[0] : op->operands[1];
-        p->mma_b_shared = p->mma && in_place_operand(A, op, b_source);
+        p->mma_b_shared = p->mma && in_place_operand(A, op, b_source) && (p->wgmma || !swizzled_source(A, b_source));
         if (p->mma_b_shared) {
             layout_op_plan(A->plan, b_source->def)->elided = true;
             pad_alloc_rows(A, b_source->def->operands[0]);

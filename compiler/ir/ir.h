@@ -205,6 +205,8 @@ struct IrKernel {
     GridExpr *grid[3];
     int grid_rank;
     int warps, stages;
+    bool stationary_shared;  /* the pipeline pass stored its stationary operands at
+                                --stationary=shared: wgmma may read them by descriptor */
     IrCover *covers;         /* launch contracts of the block specs (docs/ir.md) */
     int num_covers;
     IrBlock *body;
@@ -320,6 +322,8 @@ typedef struct PassOptions {
     bool verify;                   /* run ir_verify_kernel between passes */
     bool fp8_rings;                /* every target reads rings of fp8 bytes in place (fp8 tensor
                                       cores, sm_89 and up): the pipeline pass makes them */
+    bool stationary_shared;        /* --stationary=shared: every loop-invariant A of a tensor-core
+                                      dot in a pipelined loop stored once into shared memory */
 } PassOptions;
 
 /* Runs the pass list on every kernel; returns false after a verifier failure
@@ -332,6 +336,6 @@ void pass_fold(IrKernel *kernel);  /* passes/fold.c */
 void pass_cse(IrKernel *kernel);   /* passes/cse.c */
 void pass_dce(IrKernel *kernel);   /* passes/dce.c */
 void pass_prefetch(IrKernel *kernel); /* passes/prefetch.c */
-void pass_pipeline(IrKernel *kernel, bool fp8_rings); /* passes/pipeline.c */
+void pass_pipeline(IrKernel *kernel, bool fp8_rings, bool stationary_shared); /* passes/pipeline.c */
 
 #endif

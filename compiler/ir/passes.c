@@ -57,7 +57,7 @@ static bool run_kernel_passes(IrKernel *kernel, const PassOptions *options) {
         return false;
     if (options->opt_level <= 0)
         return true;
-    pass_pipeline(kernel, options->fp8_rings);
+    pass_pipeline(kernel, options->fp8_rings, options->stationary_shared);
     if (!after_pass(kernel, "pipeline", options)) return false;
     if (!run_pass(kernel, "prefetch", pass_prefetch, options)) return false;
     if (!run_pass(kernel, "fold", pass_fold, options)) return false;

@@ -152,6 +152,7 @@ static const struct {
     {"E0024", "-D %s given twice"},
     {"E0025", "unknown --hopper-schedule '%s' (known: lockstep, release, pingpong, producer, producer-pingpong)"},
     {"E0026", "unknown --grid-order '%s' (known: launch, heavy-first)"},
+    {"E0027", "unknown --stationary '%s' (known: auto, shared)"},
     {"E0101", "cannot open '%s': %s"},
     {"E0102", "'%s' is a directory"},
     {"E0103", "'%s' is larger than %d MiB"},

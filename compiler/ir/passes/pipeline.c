@@ -376,10 +376,12 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, bool fp8_rin
    past STATIONARY_MAX_REGS it is stored once into shared memory in front
    of the loop and read in place by ldmatrix every iteration (as
    FlashAttention-2 keeps q for head dim 128), which frees the registers
-   for more rows per warp. */
+   for more rows per warp. --stationary=shared stores every one (`always`):
+   on sm_90a wgmma then reads it by descriptor, as FlashAttention-3 reads q
+   (layout.c wgmma_swizzle). */
 enum { STATIONARY_MAX_REGS = 32 };
 
-static bool stationary_candidate(const IrOp *loop, const IrOp *dot, int threads) {
+static bool stationary_candidate(const IrOp *loop, const IrOp *dot, int threads, bool always) {
     if (dot->opcode != IR_DOT || !mma_dot(dot))
         return false;
     const IrValue *a = dot->operands[0];
@@ -389,7 +391,7 @@ static bool stationary_candidate(const IrOp *loop, const IrOp *dot, int threads)
         if (b == loop->body)
             return false;   /* computed inside the loop */
     int64_t words = a->type.dims[0].size * a->type.dims[1].size * 2 / 4;
-    return words > (int64_t)STATIONARY_MAX_REGS * threads;
+    return always || words > (int64_t)STATIONARY_MAX_REGS * threads;
 }
 
 /* The tensor-core dots under `block` (any depth) that read `a` as their A
@@ -412,12 +414,12 @@ static void stationary_later_uses(IrKernel *kernel, IrOp *from, IrValue *a, IrVa
     }
 }
 
-static void stationary_operands(IrKernel *kernel, IrOp *loop, int threads) {
+static void stationary_operands(IrKernel *kernel, IrOp *loop, int threads, bool always) {
     IrBlock *body = loop->body;
     if (!body)
         return;
     for (IrOp *dot = body->first; dot; dot = dot->next) {
-        if (!stationary_candidate(loop, dot, threads))
+        if (!stationary_candidate(loop, dot, threads, always))
             continue;
         IrValue *a = dot->operands[0];
         IrOp *alloc = ir_op_new(kernel, IR_ALLOC, a->def->loc, 0, 1);
@@ -440,22 +442,25 @@ static void stationary_operands(IrKernel *kernel, IrOp *loop, int threads) {
     }
 }
 
-static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages, int threads, bool fp8_rings) {
+static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages, int threads, bool fp8_rings,
+                           bool stationary_shared) {
     for (IrOp *op = block->first; op; op = op->next) {
         if (op->body)
-            pipeline_block(kernel, op->body, stages, threads, fp8_rings);
+            pipeline_block(kernel, op->body, stages, threads, fp8_rings, stationary_shared);
         if (op->else_body)
-            pipeline_block(kernel, op->else_body, stages, threads, fp8_rings);
+            pipeline_block(kernel, op->else_body, stages, threads, fp8_rings, stationary_shared);
         if (op->opcode == IR_FOR && op->int_value == 0) {   /* not a loop that may end early */
-            stationary_operands(kernel, op, threads);
+            stationary_operands(kernel, op, threads, stationary_shared);
             pipeline_loop(kernel, op, stages, fp8_rings);
         }
     }
 }
 
-void pass_pipeline(IrKernel *kernel, bool fp8_rings) {
+void pass_pipeline(IrKernel *kernel, bool fp8_rings, bool stationary_shared) {
     if (kernel->stages < 2)
         return;
     int stages = kernel->stages > PIPELINE_MAX_STAGES ? PIPELINE_MAX_STAGES : kernel->stages;
-    pipeline_block(kernel, kernel->body, stages, (kernel->warps > 0 ? kernel->warps : 4) * 32, fp8_rings);
+    kernel->stationary_shared = stationary_shared;
+    pipeline_block(kernel, kernel->body, stages, (kernel->warps > 0 ? kernel->warps : 4) * 32, fp8_rings,
+                   stationary_shared);
 }
