@@ -424,6 +424,18 @@ static void walk_if(Barriers *B, OpPlan *p) {
 
 static bool shared_ref(const IrValue *v) { return v->type.kind == IRT_REF && v->type.space == SPACE_SHARED; }
 
+/* A whole, unmasked store into an alloc in wgmma's swizzled layout (a
+   stationary operand at --stationary=shared, layout.c): written once in
+   front of the loops whose wgmma dots read it by descriptor. A barrier
+   right after it (and fence.proxy.async, llvm_memory.c) publishes it, so
+   that the loops start with nothing pending instead of "any byte", which
+   would put a barrier in every trip. */
+static bool stationary_store(const KernelPlan *plan, const IrOp *op) {
+    const IrOp *alloc = layout_alloc_of(op->operands[0]);
+    return op->opcode == IR_STORE && op->num_operands == 2 && alloc && op->operands[0] == alloc->results[0] &&
+           layout_op_plan(plan, alloc)->alloc_swizzle.rows;
+}
+
 static void walk_op(Barriers *B, IrOp *op) {
     KernelPlan *plan = B->plan;
     OpPlan *p = layout_op_plan(plan, op);
@@ -473,6 +485,9 @@ static void walk_op(Barriers *B, IrOp *op) {
         if (shared_ref(op->operands[0])) {
             place(B, p, NULL, BARRIER_BEFORE_WRITE, "before an access of an alloc: earlier phases' accesses");
             access_any(B, "after an access of an alloc");
+            if (stationary_store(plan, op))
+                place(B, p, NULL, BARRIER_BEFORE_READ,
+                      "after a stationary operand's store: its bytes to every thread, before wgmma reads them");
         }
         return;
     default: return;

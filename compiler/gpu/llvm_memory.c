@@ -858,6 +858,13 @@ void llvm_memory_store(Lowering *L, IrOp *op) {
         a.mask = llvm_kernel_operand(L, op, 2);
     shared_phase(L, op, a.ref);
     access_tile(L, &a);
+    /* a stationary operand's store that wgmma reads by descriptor (barrier.c
+       publishes it at once, so that no loop after it starts unknown): the
+       async proxy's reads after the generic writes (PTX ISA 9.7.13.4.18) */
+    if (layout_op_plan(L->plan, op)->barriers & (1u << BARRIER_BEFORE_READ)) {
+        llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
+        llvm_kernel_block_barrier(L);
+    }
 }
 
 /* atom.add / atom.max / atom.min (PTX ISA 9.7.13.5) as relaxed atomicrmw;
