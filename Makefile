@@ -399,10 +399,15 @@ test-gpu: all
 
 # The GPU suite's kernels, compiled here for a GPU machine without LLVM (then:
 # sh testsuite/gpu/run.sh --build $(BUILD) --artifacts $(BUILD)/gpu-artifacts,
-# and on a 9.0 device --artifacts $(BUILD)/gpu-artifacts-sm90a too).
+# and on a 9.0 device --artifacts $(BUILD)/gpu-artifacts-sm90a too, and
+# gpu-artifacts-sm90a-ws with a --case for each of its cases: the
+# experimental warp specialization, as testsuite/run-gpu-tests.sh runs it;
+# one case does not fit that way and is left out).
 gpu-artifacts: $(BUILD)/tessc
 	$(Q)sh testsuite/gpu/build-artifacts.sh --tessc $(BUILD)/tessc --out $(BUILD)/gpu-artifacts
 	$(Q)sh testsuite/gpu/build-artifacts.sh --tessc $(BUILD)/tessc --arch sm_90a --out $(BUILD)/gpu-artifacts-sm90a
+	$(Q)sh testsuite/gpu/build-artifacts.sh --tessc $(BUILD)/tessc --arch sm_90a --schedule producer-pingpong \
+		--option --stationary=shared --out $(BUILD)/gpu-artifacts-sm90a-ws 2>/dev/null | tail -1
 
 # ---- install (docs/build-integration.md) ------------------------------------
 # make install PREFIX=/opt/tessera [DESTDIR=/stage]: the compiler, the
