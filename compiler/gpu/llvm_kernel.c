@@ -277,13 +277,19 @@ LLVMValueRef llvm_kernel_coord(Lowering *L, const Tile *t, const ThreadInfo *ti,
 
 static void lower_block(Lowering *L, IrBlock *block);
 
-/* The registers a yield hands back, each in its result's layout: those
-   whose `wanted` entry is set (NULL: every one). */
-static Tile **yield_tiles(Lowering *L, IrOp *yield, int n, Tile **wanted) {
+/* Whether the lowering carries loop argument or if result `v`: every one,
+   but in the producer's slice only those it needs. */
+static bool lowered_value(Lowering *L, const IrValue *v) {
+    return !L->producer_mode || L->plan->producer_values[v->id];
+}
+
+/* The registers a yield hands back to `to` (a loop's carried arguments or
+   an if's results), each in its layout: those the lowering carries. */
+static Tile **yield_tiles(Lowering *L, IrOp *yield, int n, IrValue *const *to) {
     Tile **tiles = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++)
-        tiles[i] = yield->operands[i]->type.kind == IRT_TILE && (!wanted || wanted[i]) ? llvm_kernel_operand(L, yield, i)
-                                                                                        : NULL;
+        tiles[i] = yield->operands[i]->type.kind == IRT_TILE && lowered_value(L, to[i]) ? llvm_kernel_operand(L, yield, i)
+                                                                                         : NULL;
     return tiles;
 }
 
@@ -337,12 +343,6 @@ static bool async_zero_start(Lowering *L, const IrOp *op, int i) {
     return async_result(L, op, i) && op->body->last->operands[i]->def->operands[2] == op->body->args[i + 1] &&
            init && init->opcode == IR_CONST && dtype_is_float(init->results[0]->type.dtype) &&
            init->float_value == 0.0 && !signbit(init->float_value);
-}
-
-/* Whether the lowering carries loop argument or if result `v`: every one,
-   but in the producer's slice only those it needs. */
-static bool lowered_value(Lowering *L, const IrValue *v) {
-    return !L->producer_mode || L->plan->producer_values[v->id];
 }
 
 static void lower_for(Lowering *L, IrOp *op) {
@@ -441,7 +441,7 @@ static void lower_for(Lowering *L, IrOp *op) {
     IrOp *yield = op->body->last;
     if (!yield || yield->opcode != IR_YIELD || yield->num_operands != n)
         INTERNAL_ERROR("kernel '%s': for body without a matching yield", L->kernel->name);
-    Tile **next = yield_tiles(L, yield, n, inits);
+    Tile **next = yield_tiles(L, yield, n, op->body->args + 1);
     /* After the last trip iv + step may wrap; that value is never used. */
     LLVMValueRef iv_next = LLVMBuildAdd(L->b, iv, step, "iv.next");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
@@ -519,12 +519,8 @@ static void lower_if(Lowering *L, IrOp *op) {
             IrOp *yield = blocks[k]->last;
             if (n > 0 && (!yield || yield->opcode != IR_YIELD || yield->num_operands != n))
                 INTERNAL_ERROR("kernel '%s': if branch without a matching yield", L->kernel->name);
-            if (n > 0) {
-                Tile **wanted = ARENA_ARRAY(&L->kernel->arena, Tile *, n + 1);
-                for (int i = 0; i < n; i++)   /* any non-NULL marks a wanted result */
-                    wanted[i] = lowered_value(L, op->results[i]) ? (Tile *)op : NULL;
-                values[k] = yield_tiles(L, yield, n, wanted);
-            }
+            if (n > 0)
+                values[k] = yield_tiles(L, yield, n, op->results);
         }
         ends[k] = LLVMGetInsertBlock(L->b);
         LLVMBuildBr(L->b, merge);
