@@ -121,17 +121,18 @@ static void usage(FILE *out) {
             "  --dump-after=PASS print the tile IR to stderr after PASS (%s),\n"
             "                    or the backend's plan or LLVM IR after a backend phase\n"
             "                    (%s; llvm and opt for the first arch)\n"
-            "  --hopper-schedule=lockstep|release|pingpong|producer|producer-pingpong\n"
+            "  --hopper-schedule=auto|lockstep|release|pingpong|producer|producer-pingpong\n"
             "                    how the warpgroups of an sm_90a TMA entry share a loop's\n"
             "                    ring (docs/codegen.md, \"Warpgroup schedules\"): a block\n"
-            "                    barrier a trip (lockstep, the default), releases counted\n"
-            "                    per warp (release), or releases and two warpgroups taking\n"
-            "                    turns at their wgmma dots (pingpong: experimental,\n"
-            "                    measured slower than lockstep, docs/performance.md), or\n"
-            "                    a producer warpgroup of its own issuing the copies\n"
-            "                    (producer: experimental, warp specialization), and\n"
-            "                    with two consumer warpgroups pingpong's turns between\n"
-            "                    them (producer-pingpong: experimental)\n"
+            "                    barrier a trip (lockstep), releases counted per warp\n"
+            "                    (release), or releases and two warpgroups taking turns\n"
+            "                    at their wgmma dots (pingpong: experimental), or a\n"
+            "                    producer warpgroup of its own issuing the copies\n"
+            "                    (producer: warp specialization), and with two consumer\n"
+            "                    warpgroups pingpong's turns between them\n"
+            "                    (producer-pingpong: experimental); auto, the default:\n"
+            "                    producer for a loop of two wgmma dots (attention) with\n"
+            "                    two consumer warpgroups, lockstep elsewhere\n"
             "  --grid-order=launch|heavy-first\n"
             "                    heavy-first: where a loop with a dot runs more trips the\n"
             "                    higher program_id(0) is (causal attention), run program\n"
@@ -371,7 +372,9 @@ static void parse_args(Options *opt, int argc, char **argv) {
                             arena_printf(&driver_arena, "%s; backend: %s", passes_names(), codegen_phase_names()));
         } else if (option_is(arg, "--hopper-schedule")) {
             const char *v = option_value(argc, argv, &i, arg, 17);
-            if (strcmp(v, "lockstep") == 0)
+            if (strcmp(v, "auto") == 0)
+                opt->hopper_schedule = SCHEDULE_AUTO;
+            else if (strcmp(v, "lockstep") == 0)
                 opt->hopper_schedule = SCHEDULE_LOCKSTEP;
             else if (strcmp(v, "release") == 0)
                 opt->hopper_schedule = SCHEDULE_RELEASE;
@@ -382,7 +385,7 @@ static void parse_args(Options *opt, int argc, char **argv) {
             else if (strcmp(v, "producer-pingpong") == 0)
                 opt->hopper_schedule = SCHEDULE_PRODUCER_PINGPONG;
             else
-                usage_error("unknown --hopper-schedule '%s' (known: lockstep, release, pingpong, producer, "
+                usage_error("unknown --hopper-schedule '%s' (known: auto, lockstep, release, pingpong, producer, "
                             "producer-pingpong)", v);
         } else if (option_is(arg, "--grid-order")) {
             const char *v = option_value(argc, argv, &i, arg, 12);

@@ -348,9 +348,12 @@ bool tma_plan(KernelPlan *plan);
    Producer: one more warpgroup issues every copy and the consumers only
    wait for full slots and count themselves out of empty ones
    (FlashAttention-3's and CUTLASS's warp specialization); producer-pingpong:
-   that, and pingpong's turns between the two consumer warpgroups. */
+   that, and pingpong's turns between the two consumer warpgroups.
+   Auto (the default): producer where it was measured to pay, a loop of two
+   wgmma dots (flash attention) run by two consumer warpgroups; lockstep
+   elsewhere (docs/performance.md, "Session 30"). */
 typedef enum HopperSchedule {
-    SCHEDULE_LOCKSTEP, SCHEDULE_RELEASE, SCHEDULE_PINGPONG, SCHEDULE_PRODUCER, SCHEDULE_PRODUCER_PINGPONG
+    SCHEDULE_AUTO, SCHEDULE_LOCKSTEP, SCHEDULE_RELEASE, SCHEDULE_PINGPONG, SCHEDULE_PRODUCER, SCHEDULE_PRODUCER_PINGPONG
 } HopperSchedule;
 
 /* OpPlan.pingpong bits. Warpgroup g's turn is named barrier 1 + g, of

@@ -542,7 +542,25 @@ static void producer_schedule(KernelPlan *plan, bool pingpong) {
     }
 }
 
+/* --hopper-schedule=auto: the producer where run s30-1 measured it paying,
+   flash attention's loop (two wgmma dots) with two consumer warpgroups
+   (1.09-1.17x lockstep at D 128 and D 64, 8 warps); lockstep for a matmul
+   (0.86x under the producer at 8192^3) and for one consumer warpgroup
+   (1.00x at D 64, 4 warps). */
+static HopperSchedule auto_schedule(KernelPlan *plan) {
+    if (plan->threads != 256)
+        return SCHEDULE_LOCKSTEP;
+    for (int i = 0; i < plan->num_ops; i++) {
+        OpPlan *loop = &plan->ops[i], *dots[2];
+        if (loop->op->opcode == IR_FOR && pingpong_dots(plan, loop, dots))
+            return SCHEDULE_PRODUCER;
+    }
+    return SCHEDULE_LOCKSTEP;
+}
+
 void tma_schedule(KernelPlan *plan, HopperSchedule schedule) {
+    if (plan->tma && schedule == SCHEDULE_AUTO)
+        schedule = auto_schedule(plan);
     if (plan->tma && (schedule == SCHEDULE_PRODUCER || schedule == SCHEDULE_PRODUCER_PINGPONG)) {
         producer_schedule(plan, schedule == SCHEDULE_PRODUCER_PINGPONG);
         return;

@@ -150,7 +150,7 @@ static const struct {
     {"E0022", "-Xptxas: '%s' is not an option (write an option's value as --name=value)"},
     {"E0023", "-Xptxas: tessc sets '%s' itself (use --arch and -o)"},
     {"E0024", "-D %s given twice"},
-    {"E0025", "unknown --hopper-schedule '%s' (known: lockstep, release, pingpong, producer, producer-pingpong)"},
+    {"E0025", "unknown --hopper-schedule '%s' (known: auto, lockstep, release, pingpong, producer, producer-pingpong)"},
     {"E0026", "unknown --grid-order '%s' (known: launch, heavy-first)"},
     {"E0027", "unknown --stationary '%s' (known: auto, shared)"},
     {"E0101", "cannot open '%s': %s"},
