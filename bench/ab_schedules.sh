@@ -60,16 +60,16 @@ for causal in "" --causal; do
     k=mha_fwd; [ -n "$causal" ] && k=mha_fwd_causal
     echo "== attention (4,4096,16,128) $causal"
     python3 bench/ab_pair.py --pkg $P --shape 4,4096,16,128 $causal \
-      lock2=$A\_sm90a/attention.manifest.json:$k prod2=$A\_sm90a_prod/attention.manifest.json:$k \
+      lock2=$A\_sm90a_lock/attention.manifest.json:$k prod2=$A\_sm90a/attention.manifest.json:$k \
       prodpp2=$A\_sm90a_prodpp/attention.manifest.json:$k ssq2=$A\_sm90a_prod_ssq/attention.manifest.json:$k \
-      ppssq2=$A\_sm90a_prodpp_ssq/attention.manifest.json:$k lock3=$A\_s3_sm90a/attention.manifest.json:$k \
-      prod3=$A\_s3_sm90a_prod/attention.manifest.json:$k prodpp3=$A\_s3_sm90a_prodpp/attention.manifest.json:$k \
+      ppssq2=$A\_sm90a_prodpp_ssq/attention.manifest.json:$k lock3=$A\_s3_sm90a_lock/attention.manifest.json:$k \
+      prod3=$A\_s3_sm90a/attention.manifest.json:$k prodpp3=$A\_s3_sm90a_prodpp/attention.manifest.json:$k \
       2>&1 | tee "$OUT/ab-attn$causal.log"
 done
 E=artifacts/attn_d64_bq128
 echo "== attention (4,1024,8,64)"
 python3 bench/ab_pair.py --pkg $P --shape 4,1024,8,64 \
-  lock8=$E\_w8_sm90a/attention.manifest.json:mha_fwd prod8=$E\_w8_sm90a_prod/attention.manifest.json:mha_fwd \
+  lock8=$E\_w8_sm90a_lock/attention.manifest.json:mha_fwd prod8=$E\_w8_sm90a/attention.manifest.json:mha_fwd \
   prodpp8=$E\_w8_sm90a_prodpp/attention.manifest.json:mha_fwd lock4=$E\_w4_s3_sm90a/attention.manifest.json:mha_fwd \
   prod4=$E\_w4_s3_sm90a_prod/attention.manifest.json:mha_fwd 2>&1 | tee "$OUT/ab-attn-d64.log"
 M=artifacts/matmul
@@ -86,7 +86,7 @@ python3 bench/ab_matmul.py --pkg $P --size 8192 --bf16 \
   p256s4=artifacts/mm_bf16_128x256x64_w8_s4_sm90a_prod/matmul_bf16.manifest.json:matmul_bf16 2>&1 | tee "$OUT/ab-mm-bf16.log"
 date -u
 echo "== ncu (producer)"
-OUT=/tmp/ncu timeout 200 sh bench/ncu.sh metrics "attn_d128_bq128_bk128_w8_sm90a_prod attention mha_fwd attention 4 4096 16 128" \
+OUT=/tmp/ncu timeout 200 sh bench/ncu.sh metrics "attn_d128_bq128_bk128_w8_sm90a_lock attention mha_fwd attention 4 4096 16 128" \
   "attn_d128_bq128_bk128_w8_sm90a_prodpp attention mha_fwd attention 4 4096 16 128" \
   "attn_d128_bq128_bk128_w8_sm90a attention mha_fwd attention 4 4096 16 128" > "$OUT/ncu-producer.log" 2>&1; tail -90 "$OUT/ncu-producer.log"
 fi

@@ -176,14 +176,14 @@ attn_d128_bq128_bk128_w8_sm90a_rel attention D=128 BQ=128 BK=128 W=8 --arch=sm_9
 attn_d128_bq128_bk128_w8_sm90a_pp attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=pingpong
 attn_d128_bq128_bk128_w8_s3_sm90a_rel attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=release
 attn_d128_bq128_bk128_w8_s3_sm90a_pp attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=pingpong
-attn_d128_bq128_bk128_w8_sm90a_prod attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=producer
-attn_d128_bq128_bk128_w8_s3_sm90a_prod attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=producer
+attn_d128_bq128_bk128_w8_sm90a_lock attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=lockstep
+attn_d128_bq128_bk128_w8_s3_sm90a_lock attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=lockstep
 attn_d128_bq128_bk128_w8_sm90a_prodpp attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=producer-pingpong
 attn_d128_bq128_bk128_w8_s3_sm90a_prodpp attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=producer-pingpong
 attn_d64_bq128_w8_sm90a_prodpp attention D=64 BQ=128 BK=64 W=8 --arch=sm_90a --hopper-schedule=producer-pingpong
 attn_d128_bq128_bk128_w8_sm90a_prod_ssq attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=producer --stationary=shared
 attn_d128_bq128_bk128_w8_sm90a_prodpp_ssq attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=producer-pingpong --stationary=shared
-attn_d64_bq128_w8_sm90a_prod attention D=64 BQ=128 BK=64 W=8 --arch=sm_90a --hopper-schedule=producer
+attn_d64_bq128_w8_sm90a_lock attention D=64 BQ=128 BK=64 W=8 --arch=sm_90a --hopper-schedule=lockstep
 attn_d64_bq128_w4_s3_sm90a_prod attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a --hopper-schedule=producer
 matmul_128x256x64_w8_s4_sm90a_prod matmul BM=128 BN=256 BK=64 W=8 NS=4 --arch=sm_90a --hopper-schedule=producer
 matmul_128x128x64_w8_s4_sm90a_prod matmul BM=128 BN=128 BK=64 W=8 NS=4 --arch=sm_90a --hopper-schedule=producer
