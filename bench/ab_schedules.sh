@@ -5,9 +5,10 @@
 # pingpong and lockstep entries, then the quick bench. Every log lands in $OUT.
 # PARTS (default "ab ncu bench") picks the parts, so that two device calls can
 # split them under the 10-minute limit of one. PARTS=prod: --hopper-schedule=
-# producer and producer-pingpong, with and without --stationary=shared (q by
-# descriptor), against lockstep, cuDNN and cuBLAS, then ncu of their
-# attention entries.
+# producer (the default, auto, for two-warpgroup attention: the plain _sm90a
+# variants) and producer-pingpong, with and without --stationary=shared (q by
+# descriptor), against lockstep (the _lock variants; for matmuls the plain
+# ones), cuDNN and cuBLAS, then ncu of their attention entries.
 set -u
 PARTS=${PARTS:-ab ncu bench}
 has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
