@@ -546,7 +546,7 @@ static void producer_schedule(KernelPlan *plan, bool pingpong) {
    flash attention's loop (two wgmma dots) with two consumer warpgroups
    (1.09-1.17x lockstep at D 128 and D 64, 8 warps); lockstep for a matmul
    (0.86x under the producer at 8192^3) and for one consumer warpgroup
-   (1.00x at D 64, 4 warps). */
+   (0.77x at D 64, 4 warps). */
 static HopperSchedule auto_schedule(KernelPlan *plan) {
     if (plan->threads != 256)
         return SCHEDULE_LOCKSTEP;
