@@ -80,6 +80,7 @@ typedef struct Options {
     HopperSchedule hopper_schedule;  /* --hopper-schedule */
     bool grid_heavy_first;           /* --grid-order=heavy-first */
     bool stationary_shared;          /* --stationary=shared (PassOptions.stationary_shared) */
+    bool rotate_dots;                /* --overlap=rotate (PassOptions.rotate_dots) */
     bool emit_given;             /* --emit was on the command line */
     bool depfile_wanted;         /* -MD or -MF */
     bool debug;                  /* -g: print and assert kept */
@@ -144,6 +145,12 @@ static void usage(FILE *out) {
             "                    it would take more than 32 a thread (auto), or shared\n"
             "                    memory always (shared: experimental; on sm_90a wgmma\n"
             "                    reads it by descriptor)\n"
+            "  --overlap=off|rotate\n"
+            "                    rotate (experimental): a loop of two dots, the second\n"
+            "                    adding into a carried accumulator (flash attention's),\n"
+            "                    issues the second a trip later, beside the next trip's\n"
+            "                    first, so that on sm_90a the softmax runs while the\n"
+            "                    tensor cores do (FlashAttention-3's in-warpgroup order)\n"
             "\n"
             "build integration (docs/build-integration.md):\n"
             "  -MD               also write a make depfile, DIR/FILE.d, naming the outputs\n"
@@ -399,6 +406,12 @@ static void parse_args(Options *opt, int argc, char **argv) {
                 opt->stationary_shared = v[0] == 's';
             else
                 usage_error("unknown --stationary '%s' (known: auto, shared)", v);
+        } else if (option_is(arg, "--overlap")) {
+            const char *v = option_value(argc, argv, &i, arg, 9);
+            if (strcmp(v, "off") == 0 || strcmp(v, "rotate") == 0)
+                opt->rotate_dots = v[0] == 'r';
+            else
+                usage_error("unknown --overlap '%s' (known: off, rotate)", v);
         } else if (arg[0] == '-' && arg[1] != '\0') {
             usage_error("unknown option '%s'", arg);
         } else {
@@ -1139,6 +1152,7 @@ static bool run_tile_passes(const Options *opt, IrModule *module) {
         .dump_out = stderr,
         .fp8_rings = every_arch_has_fp8_mma(opt),
         .stationary_shared = opt->stationary_shared,
+        .rotate_dots = opt->rotate_dots,
 #ifdef NDEBUG
         .verify = false,
 #else

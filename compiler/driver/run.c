@@ -48,6 +48,7 @@ typedef struct RunOptions {
     int opt_level;
     bool debug;              /* -g: print and assert kept */
     bool verbose;
+    bool rotate_dots;            /* --overlap=rotate (tessc's) */
     int64_t max_programs;        /* 0: the interpreter's default */
     const char **words;          /* ARGs and SIZE=VALUE, in order */
     int num_words;
@@ -68,6 +69,7 @@ static void run_usage(FILE *out) {
             "  -D NAME=VALUE   set a compile-time parameter\n"
             "  -O0 .. -O3      optimization level of the IR passes (default -O2)\n"
             "  -g              keep print() and assert() (they print and check on either device)\n"
+            "  --overlap=off|rotate  tessc's: rotate runs the overlap pass (docs/ir.md)\n"
             "  --device DEV    gpu (compiles for sm_80 and sm_90 into a temporary directory and\n"
             "                  runs it with the tessrun beside tessc) or interp (the interpreter);\n"
             "                  default: gpu when a CUDA device is present, else interp\n"
@@ -171,6 +173,12 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
             opt->opt_level = arg[2] - '0';
         } else if (strcmp(arg, "-g") == 0) {
             opt->debug = true;
+        } else if (strncmp(arg, "--overlap", 9) == 0 && (arg[9] == '\0' || arg[9] == '=')) {
+            if (!(value = driver_option_value(argc, argv, &i, arg, 9)))
+                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
+            if (strcmp(value, "off") != 0 && strcmp(value, "rotate") != 0)
+                return run_fail(RUN_EXIT_USAGE, "unknown --overlap '%s' (known: off, rotate)", value);
+            opt->rotate_dots = value[0] == 'r';
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return run_fail(RUN_EXIT_USAGE, "unknown option '%s' (put '--' before ARGs that start with '-')",
                             arg);
@@ -201,7 +209,8 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
     if (!front_compile(&run_arena, file, &front, &module))
         return NULL;
     /* fp8 rings as the default arch (sm_90) gets them: the IR tessc gives by default */
-    PassOptions passes = {.opt_level = opt->opt_level, .verify = true, .fp8_rings = true};
+    PassOptions passes = {.opt_level = opt->opt_level, .verify = true, .fp8_rings = true,
+                          .rotate_dots = opt->rotate_dots};
     if (!passes_run(module, &passes))
         return NULL;
     return module;
@@ -693,6 +702,8 @@ static int run_on_gpu(const RunOptions *opt) {
     compile[c++] = arena_printf(&run_arena, "-O%d", opt->opt_level);
     if (opt->debug)
         compile[c++] = "-g";
+    if (opt->rotate_dots)
+        compile[c++] = "--overlap=rotate";
     if (opt->kernel) {
         compile[c++] = "-k";
         compile[c++] = (char *)opt->kernel;

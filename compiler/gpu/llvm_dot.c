@@ -688,6 +688,10 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
             llvm_kernel_block_barrier(L);
         wgmma_pin(L, acc, count * (int)slabs);   /* as CUTLASS's warpgroup_fence_operand after its wait */
         llvm_kernel_lower_deferred(L, p);
+    } else if (L->defer_wgmma_waits && L->num_in_flight < 4 && !p->pingpong) {
+        /* in flight until an op reads the result (llvm_dot_settle) */
+        L->in_flight[L->num_in_flight].value = r;
+        L->in_flight[L->num_in_flight++].tile = out;
     } else {
         wgmma_wait(L, 0);
         wgmma_pin(L, acc, count * (int)slabs);
@@ -697,6 +701,44 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
             for (int i = 0; i < 4; i++)
                 out->regs[wgmma_d_reg(s, nt, i, col_regs)] = acc[s * count + 4 * nt + i];
     llvm_kernel_set_tile(L, r, out);
+}
+
+/* Ops that touch nothing but registers (and a reduction's scratch): a
+   wgmma group may stay in flight across them unless they read its result. */
+static bool registers_only(const IrOp *op) {
+    switch (op->opcode) {
+    case IR_CONST: case IR_IOTA: case IR_BROADCAST: case IR_RESHAPE: case IR_PERMUTE: case IR_TRANSPOSE:
+    case IR_EXTRACT: case IR_REDUCE: case IR_DOT: case IR_VIEW: case IR_SELECT: case IR_CAST: case IR_BITCAST:
+        return true;
+    default:
+        return ir_opcode_is_elementwise_binary(op->opcode) || ir_opcode_is_elementwise_unary(op->opcode);
+    }
+}
+
+/* Before `op` (NULL: the end of a block): wait for the in-flight wgmma
+   groups it needs, every one unless it touches registers only, else the
+   oldest through the newest whose result it reads (groups complete in
+   order: wait_group N leaves the N newest in flight), and pin their
+   results after the wait, as a dot that waits at once does. */
+void llvm_dot_settle(Lowering *L, const IrOp *op) {
+    if (!L->num_in_flight)
+        return;
+    int need = -1;
+    if (!op || !registers_only(op))
+        need = L->num_in_flight - 1;
+    else
+        for (int i = 0; i < L->num_in_flight; i++)
+            for (int k = 0; k < op->num_operands; k++)
+                if (op->operands[k] == L->in_flight[i].value)
+                    need = i;
+    if (need < 0)
+        return;
+    wgmma_wait(L, L->num_in_flight - 1 - need);
+    for (int i = 0; i <= need; i++)
+        wgmma_pin(L, L->in_flight[i].tile->regs, (int)L->in_flight[i].tile->num_regs);
+    for (int i = need + 1; i < L->num_in_flight; i++)
+        L->in_flight[i - need - 1] = L->in_flight[i];
+    L->num_in_flight -= need + 1;
 }
 
 void llvm_dot_wgmma_drain(Lowering *L, Tile *result) {

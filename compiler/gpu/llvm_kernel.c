@@ -15,6 +15,7 @@
  */
 #include "llvm_lower.h"
 
+#include <stdlib.h>
 #include <math.h>
 
 #include <llvm-c/Analysis.h>
@@ -745,9 +746,13 @@ static void lower_block(Lowering *L, IrBlock *block) {
     for (IrOp *op = block->first; op; op = op->next) {
         const OpPlan *p = layout_op_plan(L->plan, op);
         /* the producer has no dot to defer its copies past */
-        if (L->producer_mode ? p->producer : !p->deferred_to)
+        if (L->producer_mode ? p->producer : !p->deferred_to) {
+            if (!p->elided)
+                llvm_dot_settle(L, op);
             lower_op(L, op);
+        }
     }
+    llvm_dot_settle(L, NULL);
 }
 
 void llvm_kernel_lower_deferred(Lowering *L, const OpPlan *dot) {
@@ -831,6 +836,9 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     Lowering *L = &lowering;
     L->grouped_grid = grouped_grid(plan);
     L->heavy_first = !L->grouped_grid && heavy_first_grid(plan);
+    /* a rotated loop's second dot runs beside the softmax only if its group
+       stays in flight until its result is read (passes/overlap.c) */
+    L->defer_wgmma_waits = plan->tma && kernel->rotated_dots;
     L->i1 = LLVMInt1TypeInContext(ctx);
     L->i8 = LLVMInt8TypeInContext(ctx);
     L->i16 = LLVMInt16TypeInContext(ctx);

@@ -103,6 +103,15 @@ typedef struct Lowering {
                                           split_producer): only OpPlan.producer ops */
     bool consumers_only;               /* past the split: a block barrier is the consumers' own
                                           (named barrier 3 of KernelPlan.threads) */
+    /* wgmma dots whose group is committed but not waited for (llvm_dot.c
+       llvm_dot_settle), oldest first: each result's registers are read
+       only after a wait_group that leaves fewer groups in flight */
+    struct {
+        const IrValue *value;
+        Tile *tile;
+    } in_flight[4];
+    int num_in_flight;
+    bool defer_wgmma_waits;
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
 } Lowering;
 
@@ -220,6 +229,7 @@ void llvm_dot_pingpong_leave(Lowering *L);
 /* After a loop with an async wgmma dot (OpPlan.wgmma_async): waits for its
    last group and pins the result's registers after the wait. */
 void llvm_dot_wgmma_drain(Lowering *L, Tile *result);
+void llvm_dot_settle(Lowering *L, const IrOp *op);
 /* The ops deferred past an async wgmma dot (OpPlan.deferred_to), lowered
    where the dot says (llvm_kernel.c). */
 void llvm_kernel_lower_deferred(Lowering *L, const OpPlan *dot);

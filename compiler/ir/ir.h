@@ -207,6 +207,8 @@ struct IrKernel {
     int warps, stages;
     bool stationary_shared;  /* the pipeline pass stored its stationary operands at
                                 --stationary=shared: wgmma may read them by descriptor */
+    bool rotated_dots;       /* the overlap pass rotated a loop: the backend leaves a wgmma
+                                group in flight until its result is read (llvm_dot.c) */
     IrCover *covers;         /* launch contracts of the block specs (docs/ir.md) */
     int num_covers;
     IrBlock *body;
@@ -324,18 +326,20 @@ typedef struct PassOptions {
                                       cores, sm_89 and up): the pipeline pass makes them */
     bool stationary_shared;        /* --stationary=shared: every loop-invariant A of a tensor-core
                                       dot in a pipelined loop stored once into shared memory */
+    bool rotate_dots;              /* --overlap=rotate: the overlap pass (passes/overlap.c) */
 } PassOptions;
 
 /* Runs the pass list on every kernel; returns false after a verifier failure
    (already reported as an internal error). */
 bool passes_run(IrModule *module, const PassOptions *options);
-const char *passes_names(void);    /* "pipeline, prefetch, fold, cse, dce" for --help and errors */
+const char *passes_names(void);    /* "overlap, pipeline, prefetch, fold, cse, dce" for --help and errors */
 bool passes_known(const char *name);
 
 void pass_fold(IrKernel *kernel);  /* passes/fold.c */
 void pass_cse(IrKernel *kernel);   /* passes/cse.c */
 void pass_dce(IrKernel *kernel);   /* passes/dce.c */
 void pass_prefetch(IrKernel *kernel); /* passes/prefetch.c */
+void pass_overlap(IrKernel *kernel); /* passes/overlap.c */
 void pass_pipeline(IrKernel *kernel, bool fp8_rings, bool stationary_shared); /* passes/pipeline.c */
 
 #endif

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-static const char *const pass_list_names[] = {"pipeline", "prefetch", "fold", "cse", "dce"};
+static const char *const pass_list_names[] = {"overlap", "pipeline", "prefetch", "fold", "cse", "dce"};
 
 /* Verifies `kernel` after the step called `after`; false (reported) on a
    failure. */
@@ -46,7 +46,9 @@ static bool run_pass(IrKernel *kernel, const char *name, void (*pass)(IrKernel *
     return after_pass(kernel, name, options);
 }
 
-/* THE pass list. pipeline first (it takes the loads that feed dots into
+/* THE pass list. overlap first, at --overlap=rotate (it moves a loop's
+   second dot a trip later; the rotated loop's loads are then the
+   pipeline's like any others), pipeline next (it takes the loads that feed dots into
    shared-memory rings; prefetch then carries the loop's other loads in
    registers), prefetch next (the address ops it copies in front of
    and into loops are then folded and merged like any others), fold next
@@ -57,6 +59,9 @@ static bool run_kernel_passes(IrKernel *kernel, const PassOptions *options) {
         return false;
     if (options->opt_level <= 0)
         return true;
+    if (options->rotate_dots)
+        pass_overlap(kernel);
+    if (!after_pass(kernel, "overlap", options)) return false;
     pass_pipeline(kernel, options->fp8_rings, options->stationary_shared);
     if (!after_pass(kernel, "pipeline", options)) return false;
     if (!run_pass(kernel, "prefetch", pass_prefetch, options)) return false;
@@ -73,7 +78,7 @@ bool passes_run(IrModule *module, const PassOptions *options) {
     return true;
 }
 
-const char *passes_names(void) { return "pipeline, prefetch, fold, cse, dce"; }
+const char *passes_names(void) { return "overlap, pipeline, prefetch, fold, cse, dce"; }
 
 bool passes_known(const char *name) {
     for (size_t i = 0; i < sizeof pass_list_names / sizeof pass_list_names[0]; i++)

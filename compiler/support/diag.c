@@ -153,6 +153,7 @@ static const struct {
     {"E0025", "unknown --hopper-schedule '%s' (known: auto, lockstep, release, pingpong, producer, producer-pingpong)"},
     {"E0026", "unknown --grid-order '%s' (known: launch, heavy-first)"},
     {"E0027", "unknown --stationary '%s' (known: auto, shared)"},
+    {"E0028", "unknown --overlap '%s' (known: off, rotate)"},
     {"E0101", "cannot open '%s': %s"},
     {"E0102", "'%s' is a directory"},
     {"E0103", "'%s' is larger than %d MiB"},

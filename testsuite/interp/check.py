@@ -2251,6 +2251,7 @@ def main():
     ap.add_argument("--tmp", required=True)
     ap.add_argument("--seed", type=int)
     ap.add_argument("-O", dest="opt", default=None)
+    ap.add_argument("--overlap", action="store_true", help="tessc run --overlap=rotate (passes/overlap.c)")
     opts = ap.parse_args()
     if opts.runner == "tessc" and not opts.tessc:
         ap.error("--runner tessc needs --tessc")
@@ -2274,6 +2275,8 @@ def main():
             cmd += ["-D", d]
         if opts.opt is not None:
             cmd += ["-O" + opts.opt]
+        if opts.overlap:
+            cmd += ["--overlap=rotate"]
     else:
         manifest = find_manifest(opts.artifacts, opts.case)
         if not manifest:
