@@ -620,6 +620,14 @@ class Gen:
                            intvalued=intv)
             self.add_param("db", "in", ddt, ["KD", "N"], "block db[KD, %d] (i, j) -> (0, j)" % BN,
                            intvalued=intv)
+            # a loop of two dots, the second adding into the accumulator (flash
+            # attention's shape; what passes/overlap.c rotates), integer-valued so
+            # that the sums are exact in any order
+            self.two_dots = intv and ddt in ("f16", "bf16") and self.chance(0.5)
+            if self.two_dots:
+                self.sizes["KV"] = r.randint(1, 3 * BN)
+                self.add_param("dv", "in", ddt, ["KV", "N"], "block dv[KV, %d] (i, j) -> (0, j)" % BN,
+                               intvalued=True)
             self.dot = (ddt, BK, intv)
         # atomics target
         self.atom = None
@@ -960,6 +968,18 @@ class Gen:
         BM, BN = self.base
         rdt = "i32" if ddt == "i8" else "f32"
         acc = self.fresh("acc")
+        if getattr(self, "two_dots", False):
+            kk, sv = self.fresh("kk"), self.fresh("s")
+            self.emit("var %s = zeros([%d, %d], %s);" % (acc, BM, BN, rdt))
+            self.emit("for %s in 0 .. cdiv(KV, %d) {" % (kk, BN))
+            self.emit("    let %s = dot(da[:, ds(%s * %d, %d)], db[ds(%s * %d, %d), :]);" %
+                      (sv, kk, BK, BK, kk, BK, BK))
+            self.emit("    %s = %s * 0.5 + dot((%s * 0.125) as %s, dv[ds(%s * %d, %d), :]);" %
+                      (acc, acc, sv, ddt, kk, BN, BN))
+            self.emit("}")
+            self.bind(V(acc, rdt, (BM, BN), gexact=False, rawdot=False))
+            self.features.add("dot")
+            return
         if intv or ddt == "i8" or self.chance(0.5):
             self.emit("var %s = zeros([%d, %d], %s);" % (acc, BM, BN, rdt))
             kk = self.fresh("kk")

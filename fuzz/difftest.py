@@ -249,7 +249,8 @@ def one(opts, index, seed):
                     ("B", ["run", "../kernel.tess", "-O2", "--device", "interp"])]
         else:
             runs = [("A", ["run", "../kernel.tess", "-O0", "--device", "interp"]),
-                    ("B", ["run", "../kernel.tess", "-O%d" % opts.opt, "--device", "interp"])]
+                    ("B", ["run", "../kernel.tess", "-O%d" % opts.opt, "--device", "interp"] +
+                     (["--overlap=rotate"] if opts.overlap else []))]
         results = {}
         cmds = []
         for tag, base in runs:
@@ -325,6 +326,8 @@ def main():
     ap.add_argument("--tessrun", default="", help="default: the tessrun beside --tessc")
     ap.add_argument("--opt", type=int, default=2, choices=[1, 2, 3],
                     help="interp: the level compared with -O0 (default 2)")
+    ap.add_argument("--overlap", action="store_true",
+                    help="interp: the optimized run also with --overlap=rotate (passes/overlap.c)")
     ap.add_argument("--count", type=int, default=0)
     ap.add_argument("--seconds", type=float, default=0)
     ap.add_argument("--seed", type=int, default=1)

@@ -23,8 +23,10 @@
  * v_{j-1}, one group a trip) their rings as any others.
  *
  * What a loop must be: step 1, no region in its body, the two dots the
- * only ones, the second of two operands (p, a load of v without mask whose
- * address depends only on the induction variable and loop-invariant values),
+ * only ones, the second of two operands (p, a load of v without mask, from
+ * a global `in` array, which nothing writes, so that reading it a trip
+ * later reads the same, at an address that depends only on the induction
+ * variable and loop-invariant values),
  * its result read only by one `add` whose result is read only by the yield
  * (the accumulator's slot), the accumulator read only after the first dot.
  */
@@ -102,6 +104,10 @@ static bool match(IrKernel *kernel, IrOp *loop, Rotation *r) {
     r->load = v->def;
     if (!r->load || r->load->opcode != IR_LOAD || r->load->parent != body || r->load->has_mask ||
         r->load->num_operands != 1 || count_uses(kernel->body, v) != 1)
+        return false;
+    /* read a trip later: only memory nothing writes (a global `in` array) */
+    const IrValue *ref = r->load->operands[0], *root = loop_root_ref(ref);
+    if (ref->type.space != SPACE_GLOBAL || root->type.access != ACCESS_IN || root->def)
         return false;
     return loop_collect_slice(body, r->load->operands[0], r->slice, &r->slice_n);
 }
