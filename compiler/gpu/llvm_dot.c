@@ -703,8 +703,9 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
     llvm_kernel_set_tile(L, r, out);
 }
 
-/* Ops that touch nothing but registers (and a reduction's scratch): a
-   wgmma group may stay in flight across them unless they read its result. */
+/* Ops that touch nothing but registers (unless their plan gives them
+   shared scratch): a wgmma group may stay in flight across them unless
+   they read its result. */
 static bool registers_only(const IrOp *op) {
     switch (op->opcode) {
     case IR_CONST: case IR_IOTA: case IR_BROADCAST: case IR_RESHAPE: case IR_PERMUTE: case IR_TRANSPOSE:
@@ -718,19 +719,29 @@ static bool registers_only(const IrOp *op) {
 /* Before `op` (NULL: the end of a block): wait for the in-flight wgmma
    groups it needs, every one unless it touches registers only, else the
    oldest through the newest whose result it reads (groups complete in
-   order: wait_group N leaves the N newest in flight), and pin their
+   order: wait_group N leaves the N newest in flight; groups not tracked
+   here, an async wgmma's, only make it wait for more), and pin their
    results after the wait, as a dot that waits at once does. */
 void llvm_dot_settle(Lowering *L, const IrOp *op) {
     if (!L->num_in_flight)
         return;
     int need = -1;
-    if (!op || !registers_only(op))
+    /* scratch (a conversion or reduction through shared memory) may lie
+       where an in-flight group's operand alloc was, its lifetime over */
+    if (!op || !registers_only(op) || layout_op_plan(L->plan, op)->scratch_bytes > 0)
         need = L->num_in_flight - 1;
     else
         for (int i = 0; i < L->num_in_flight; i++)
-            for (int k = 0; k < op->num_operands; k++)
+            for (int k = 0; k < op->num_operands; k++) {
+                /* through an op lowered as part of this one (an elided transpose) */
+                const IrOp *def = op->operands[k]->def;
+                bool elided = def && layout_op_plan(L->plan, def)->elided;
+                for (int e = 0; elided && e < def->num_operands; e++)
+                    if (def->operands[e] == L->in_flight[i].value)
+                        need = i;
                 if (op->operands[k] == L->in_flight[i].value)
                     need = i;
+            }
     if (need < 0)
         return;
     wgmma_wait(L, L->num_in_flight - 1 - need);

@@ -72,8 +72,9 @@ static bool match(IrKernel *kernel, IrOp *loop, Rotation *r) {
             *(r->dot1 ? &r->dot2 : &r->dot1) = op;
         }
     }
-    /* the copies the rotation makes (a body, two address slices) fit the value map */
-    if (!r->dot2 || r->dot2->num_operands != 2 || 2 * ops + 8 > LOOP_MAX_MAP)
+    /* the copies the rotation makes (a body, its block arguments, two address
+       slices) fit the value map */
+    if (!r->dot2 || r->dot2->num_operands != 2 || body->num_args + 2 * ops + 8 > LOOP_MAX_MAP)
         return false;
     IrValue *res = r->dot2->results[0];
     if (count_uses(kernel->body, res) != 1)
