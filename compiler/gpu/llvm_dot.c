@@ -688,8 +688,10 @@ static void dot_wgmma(Lowering *L, IrOp *op, OpPlan *p, Tile *a, Tile *acc_in) {
             llvm_kernel_block_barrier(L);
         wgmma_pin(L, acc, count * (int)slabs);   /* as CUTLASS's warpgroup_fence_operand after its wait */
         llvm_kernel_lower_deferred(L, p);
-    } else if (L->defer_wgmma_waits && L->num_in_flight < 4 && !p->pingpong) {
-        /* in flight until an op reads the result (llvm_dot_settle) */
+    } else if (L->plan->tma && L->kernel->rotated_dots && L->num_in_flight < LOWERING_MAX_IN_FLIGHT &&
+               !p->pingpong) {
+        /* in flight until an op reads the result (llvm_dot_settle): a rotated
+           loop's second dot runs beside the softmax (passes/overlap.c) */
         L->in_flight[L->num_in_flight].value = r;
         L->in_flight[L->num_in_flight++].tile = out;
     } else {
@@ -716,6 +718,17 @@ static bool registers_only(const IrOp *op) {
     }
 }
 
+/* Whether `op` reads `v`, itself or through an operand it lowers as part
+   of itself (an elided transpose). */
+static bool reads_value(const Lowering *L, const IrOp *op, const IrValue *v) {
+    for (int k = 0; k < op->num_operands; k++) {
+        const IrOp *def = op->operands[k]->def;
+        if (op->operands[k] == v || (def && layout_op_plan(L->plan, def)->elided && reads_value(L, def, v)))
+            return true;
+    }
+    return false;
+}
+
 /* Before `op` (NULL: the end of a block): wait for the in-flight wgmma
    groups it needs, every one unless it touches registers only, else the
    oldest through the newest whose result it reads (groups complete in
@@ -732,16 +745,8 @@ void llvm_dot_settle(Lowering *L, const IrOp *op) {
         need = L->num_in_flight - 1;
     else
         for (int i = 0; i < L->num_in_flight; i++)
-            for (int k = 0; k < op->num_operands; k++) {
-                /* through an op lowered as part of this one (an elided transpose) */
-                const IrOp *def = op->operands[k]->def;
-                bool elided = def && layout_op_plan(L->plan, def)->elided;
-                for (int e = 0; elided && e < def->num_operands; e++)
-                    if (def->operands[e] == L->in_flight[i].value)
-                        need = i;
-                if (op->operands[k] == L->in_flight[i].value)
-                    need = i;
-            }
+            if (reads_value(L, op, L->in_flight[i].value))
+                need = i;
     if (need < 0)
         return;
     wgmma_wait(L, L->num_in_flight - 1 - need);

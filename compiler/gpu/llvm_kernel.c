@@ -15,7 +15,6 @@
  */
 #include "llvm_lower.h"
 
-#include <stdlib.h>
 #include <math.h>
 
 #include <llvm-c/Analysis.h>
@@ -836,9 +835,6 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     Lowering *L = &lowering;
     L->grouped_grid = grouped_grid(plan);
     L->heavy_first = !L->grouped_grid && heavy_first_grid(plan);
-    /* a rotated loop's second dot runs beside the softmax only if its group
-       stays in flight until its result is read (passes/overlap.c) */
-    L->defer_wgmma_waits = plan->tma && kernel->rotated_dots;
     L->i1 = LLVMInt1TypeInContext(ctx);
     L->i8 = LLVMInt8TypeInContext(ctx);
     L->i16 = LLVMInt16TypeInContext(ctx);

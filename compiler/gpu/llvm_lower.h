@@ -79,6 +79,8 @@ typedef struct LoopLowering {
     struct LoopLowering *outer;
 } LoopLowering;
 
+enum { LOWERING_MAX_IN_FLIGHT = 4 };
+
 typedef struct Lowering {
     LLVMContextRef ctx;
     LLVMModuleRef module;
@@ -109,9 +111,8 @@ typedef struct Lowering {
     struct {
         const IrValue *value;
         Tile *tile;
-    } in_flight[4];
+    } in_flight[LOWERING_MAX_IN_FLIGHT];
     int num_in_flight;
-    bool defer_wgmma_waits;
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr_global, ptr_shared, void_type;
 } Lowering;
 
