@@ -151,6 +151,8 @@ mm_bf16_128x128x64_w4_s3_sm90a matmul_bf16 BM=128 BN=128 BK=64 W=4 NS=3 --arch=s
 mm_bf16_64x128x64_w4_s4_sm90a  matmul_bf16 BM=64 BN=128 BK=64 W=4 NS=4 --arch=sm_90a
 mm_bf16_64x128x64_w4_s6_sm90a  matmul_bf16 BM=64 BN=128 BK=64 W=4 NS=6 --arch=sm_90a
 mm_bf16_128x256x64_w8_s4_sm90a matmul_bf16 BM=128 BN=256 BK=64 W=8 NS=4 --arch=sm_90a
+mm_bf16_64x128x128_w4_s4_sm90a matmul_bf16 BM=64 BN=128 BK=128 W=4 NS=4 --arch=sm_90a
+mm_bf16_64x128x128_w4_s3_sm90a matmul_bf16 BM=64 BN=128 BK=128 W=4 NS=3 --arch=sm_90a
 attn_d128_bq128_w8_sm90a attention D=128 BQ=128 BK=64 W=8 --arch=sm_90a
 attn_d128_bq128_w8_s3_sm90a attention D=128 BQ=128 BK=64 W=8 NS=3 --arch=sm_90a
 attn_d128_bq128_bk128_w8_sm90a attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a
@@ -166,6 +168,8 @@ matmul_128x64x64_w4_s6_sm90a  matmul BM=128 BN=64 BK=64 W=4 NS=6 --arch=sm_90a
 matmul_128x64x64_w4_s8_sm90a  matmul BM=128 BN=64 BK=64 W=4 NS=8 --arch=sm_90a
 matmul_64x128x64_w4_s6_sm90a  matmul BM=64 BN=128 BK=64 W=4 NS=6 --arch=sm_90a
 matmul_64x128x64_w4_s8_sm90a  matmul BM=64 BN=128 BK=64 W=4 NS=8 --arch=sm_90a
+matmul_64x128x128_w4_s4_sm90a matmul BM=64 BN=128 BK=128 W=4 NS=4 --arch=sm_90a
+matmul_64x128x128_w4_s3_sm90a matmul BM=64 BN=128 BK=128 W=4 NS=3 --arch=sm_90a
 matmul_128x128x64_w8_s6_sm90a_rel matmul BM=128 BN=128 BK=64 W=8 NS=6 --arch=sm_90a --hopper-schedule=release
 matmul_128x256x64_w8_s3_sm90a_rel matmul BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a --hopper-schedule=release
 matmul_128x256x64_w8_s4_sm90a_rel matmul BM=128 BN=256 BK=64 W=8 NS=4 --arch=sm_90a --hopper-schedule=release
