@@ -159,7 +159,10 @@ def tessera_variants(c):
                                                      "attn_d64_bq128_w8_sm90a", "attn_d64_bq128_w4_sm90a",
                                                      "attn_d64_bq64_w4_sm90a", "attn_d64_bq128_bk128_w8_sm90a",
                                                      "attn_d64_bq64_w4_s3_sm90a", "attn_d64_bq128_w4_s3_sm90a",
-                                                     "attn_d64_bq128_w8_sm90a_pp", "attn_d64_bq128_bk128_w8_sm90a_pp")]
+                                                     "attn_d64_bq128_w8_sm90a_pp", "attn_d64_bq128_bk128_w8_sm90a_pp",
+                                                     # twice the blocks of BQ 128, half the trips of BK 64:
+                                                     # 1.67x at (2,512,4,64) in run s32-11
+                                                     "attn_d64_bq64_bk128_w4_sm90a", "attn_d64_bq64_bk128_w4_s3_sm90a")]
         return [(v, "attention", kern) for v in ("attn_d128_bq64_w8", "attn_d128_bq128_w8", "attn_d128_bq128_w8_s3",
                                                  "attn_d128_bq64_w4", "attn_d128_bq128_w8_s1",
                                                  "attn_d128_bq128_w8_sm80", "attn_d128_bq128_bk32_w4",
