@@ -974,6 +974,21 @@ def bench_attn_d128_bk128_causal(rng):
     return bench_attention(rng, 1, 520, 520, 1, 128, True)      # the last query block: 4 trips below the diagonal
 
 
+BENCH_ATTN_D64_BQ64_BK128 = ["D=64", "BQ=64", "BK=128", "W=4"]
+
+
+@case("bench-attn-d64-bq64-bk128", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=BENCH_ATTN_D64_BQ64_BK128, tma="yes", archs=("sm_90a",))
+def bench_attn_d64_bq64_bk128(rng):
+    return bench_attention(rng, 2, 150, 300, 1, 64, False)      # 2 whole key blocks and 44 keys, 3 query blocks (the last partial)
+
+
+@case("bench-attn-d64-bq64-bk128-causal", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
+      defines=BENCH_ATTN_D64_BQ64_BK128, tma="yes", archs=("sm_90a",))
+def bench_attn_d64_bq64_bk128_causal(rng):
+    return bench_attention(rng, 1, 330, 330, 2, 64, True)       # BK 2 BQ: query blocks whose diagonal block starts before them
+
+
 @case("loops", inputs("loops.tess"), kernel="loops")
 def loops(rng):
     n, n_iter = 101, 9
