@@ -1,5 +1,6 @@
 # ab_matmul.py: f16 (or bf16) matmuls of different artifacts at M = N = K = S, interleaved
-# (7 rounds of 20 launches each, medians, warm L2), every output checked against a float32
+# (7 rounds of 20 launches each, queued behind a sleeping kernel so that launch time is not
+# timed, medians, warm L2), every output checked against a float32
 # product, with torch.matmul (cuBLAS) in the same rounds. From the repository root on the GPU
 # machine:
 #   python3 bench/ab_matmul.py --pkg DIR --size S [--bf16] LABEL=MANIFEST:KERNEL ...

@@ -1,5 +1,6 @@
 # fp8_pair.py: fp8 matmuls of different artifacts at M = N = K = S, interleaved (7 rounds of 20
-# launches each, medians, warm L2), every output checked against a float32 product of the same
+# launches each, queued behind a sleeping kernel so that launch time is not timed, medians,
+# warm L2), every output checked against a float32 product of the same
 # fp8 values; torch._scaled_mm (cuBLASLt fp8, B column-major) and torch.matmul in f16 for scale.
 # From the repository root on the GPU machine:
 #   python3 bench/fp8_pair.py --pkg DIR --size S LABEL=MANIFEST:KERNEL[:bt] ...
