@@ -350,6 +350,73 @@ def pipe_two_loops(rng):
     return matmul_case(rng, 100, 300, 70)
 
 
+def chain_case(rng, m, k, n, lo, mid, hi, bk=32):
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    b = array_in("b", "f16", rng.standard_normal((k, n)))
+
+    def ref():
+        ap, bp = f(a), f(b)
+        out = np.zeros((m, n))
+        for j in list(range(lo, mid)) + list(range(mid, hi)):
+            w = 2.0 if j >= mid else 1.0
+            out += w * (ap[:, j * bk:(j + 1) * bk] @ bp[j * bk:(j + 1) * bk])
+        return {"c": out}
+    return [a, b, array_out("c", "f32"), scalar("lo", lo), scalar("mid", mid), scalar("hi", hi)], ref
+
+
+# A ring chained through two loops (pipe_chain): both loops run, the first
+# runs none (mid == lo, and mid < lo: its range reversed), the second none
+# (hi < mid), one trip each (fewer than NS - 1), K not a multiple of BK
+# (the last tile masked), and NS 2 and 4.
+@case("pipe-chain-both", inputs("pipeline.tess"), kernel="pipe_chain")
+def pipe_chain_both(rng):
+    return chain_case(rng, 70, 200, 90, 1, 3, 7)
+
+
+@case("pipe-chain-first-empty", inputs("pipeline.tess"), kernel="pipe_chain")
+def pipe_chain_first_empty(rng):
+    return chain_case(rng, 64, 200, 64, 2, 2, 6)
+
+
+@case("pipe-chain-first-reversed", inputs("pipeline.tess"), kernel="pipe_chain")
+def pipe_chain_first_reversed(rng):
+    return chain_case(rng, 64, 200, 64, 5, 1, 4)
+
+
+@case("pipe-chain-second-empty", inputs("pipeline.tess"), kernel="pipe_chain")
+def pipe_chain_second_empty(rng):
+    return chain_case(rng, 64, 200, 64, 0, 5, 3)
+
+
+@case("pipe-chain-one-trip-each", inputs("pipeline.tess"), kernel="pipe_chain")
+def pipe_chain_one_trip_each(rng):
+    return chain_case(rng, 64, 100, 64, 1, 2, 3)
+
+
+@case("pipe-chain-s2", inputs("pipeline.tess"), kernel="pipe_chain", defines=["NS=2"])
+def pipe_chain_s2(rng):
+    return chain_case(rng, 100, 150, 70, 0, 2, 5)
+
+
+@case("pipe-chain-s4", inputs("pipeline.tess"), kernel="pipe_chain", defines=["NS=4"])
+def pipe_chain_s4(rng):
+    return chain_case(rng, 64, 250, 64, 0, 1, 8)
+
+
+@case("pipe-no-chain", inputs("pipeline.tess"), kernel="pipe_no_chain")
+def pipe_no_chain(rng):
+    m, k, n = 64, 200, 64
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    b = array_in("b", "f16", rng.standard_normal((k, n)))
+
+    def ref():
+        ap, bp = f(a), f(b)
+        nk = -(-k // 32)
+        ks = list(range(0, nk // 2)) + [j + 1 for j in range(nk // 2, nk - 1)]
+        return {"c": sum(ap[:, j * 32:(j + 1) * 32] @ bp[j * 32:(j + 1) * 32] for j in ks)}
+    return [a, b, array_out("c", "f32")], ref
+
+
 def stationary_case(rng):
     T = 150
     q = array_in("q", "f16", rng.standard_normal((128, 128)))

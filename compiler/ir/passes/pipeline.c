@@ -48,9 +48,16 @@
  * wait at the end of iteration i-1 is followed by a block barrier on the
  * GPU (barrier.c), after which no thread still reads it. Every group
  * committed after the last iteration's is empty, so nothing is in flight
- * when the loop ends. Trip counts 0, 1 and fewer
+ * when the loop ends (but see the chain below). Trip counts 0, 1 and fewer
  * than S are the guards' business: a copy is issued only for an iteration
  * that runs.
+ *
+ * A chain (chains_onto): a loop whose next loop starts at its hi, step 1
+ * both, and whose rings' loads are the next loop's at the same iteration,
+ * issues copies up to max(hi, next's hi) - 1 from min(lo, hi) on (a loop
+ * of no trips then prefetches the next's first tiles), and the next loop
+ * takes its allocs and slots, without a prologue or a first wait: the
+ * union of the two ranges is one ring, with nothing drained between them.
  *
  * A dot's operand then goes global -> shared by cp.async, S-1 iterations
  * ahead, and shared -> registers by ldmatrix (llvm_dot.c), without the
@@ -271,7 +278,9 @@ static bool strided_param(const IrKernel *kernel, const IrValue *root) {
     return false;
 }
 
-static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, bool fp8_rings) {
+/* The loads of `loop`'s body that become rings (at most
+   PIPELINE_MAX_LOADS), 0 when the loop cannot be pipelined. */
+static int collect_rings(IrKernel *kernel, IrOp *loop, int stages, bool fp8_rings, RingLoad *rings) {
     IrBlock *body = loop->body;
     int64_t step;
     /* (S-1) step must be an i32 offset: a copy's iteration i + (S-1) step
@@ -279,8 +288,7 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, bool fp8_rin
        i32 add detects only for an offset below 2^31. */
     if (!body || !body->first || body->last->opcode != IR_YIELD || !loop_int_const(loop->operands[2], &step) ||
         step <= 0 || step > INT32_MAX / (stages - 1))
-        return;
-    RingLoad rings[PIPELINE_MAX_LOADS];
+        return 0;
     int num_rings = 0, mapped = 1;
     for (IrOp *op = body->first; op && num_rings < PIPELINE_MAX_LOADS; op = op->next) {
         if (op->opcode != IR_LOAD || op->has_other)
@@ -301,6 +309,7 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, bool fp8_rin
         RingLoad *rl = &rings[num_rings];
         rl->load = op;
         rl->n = 0;
+        rl->ring = NULL;
         bool ok = true;
         for (int i = 0; i < op->num_operands && ok; i++)
             ok = loop_collect_slice(body, op->operands[i], rl->slice, &rl->n);
@@ -310,47 +319,162 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, bool fp8_rin
         mapped += rl->n + 1;
         num_rings++;
     }
-    if (num_rings == 0)
-        return;
+    return num_rings;
+}
 
+/* Whether ops `a` (of one loop body) and `b` (of another) compute the same
+   thing once `map` takes a's operands to b's: opcode, attributes, types. */
+static bool same_mapped_op(const IrOp *a, const IrOp *b, const ValueMap *map) {
+    if (a->opcode != b->opcode || a->num_operands != b->num_operands || a->num_results != b->num_results ||
+        a->int_value != b->int_value || memcmp(&a->float_value, &b->float_value, sizeof a->float_value) != 0 ||
+        a->axis != b->axis || a->combine != b->combine || a->has_mask != b->has_mask ||
+        a->has_other != b->has_other || a->fp8 != b->fp8 || a->body || b->body)
+        return false;
+    for (int i = 0; i < a->num_operands; i++)
+        if (loop_map_value(map, a->operands[i]) != b->operands[i])
+            return false;
+    for (int i = 0; i < a->num_results; i++)
+        if (!ir_type_equal(&a->results[i]->type, &b->results[i]->type))
+            return false;
+    if (a->opcode == IR_VIEW)
+        for (int i = 0; i < a->operands[0]->type.rank; i++) {
+            const IrViewDim *x = &a->view_dims[i], *y = &b->view_dims[i];
+            if (x->kind != y->kind || x->size != y->size || x->offset_operand != y->offset_operand)
+                return false;
+        }
+    return a->opcode != IR_EXTRACT && a->opcode != IR_PERMUTE;   /* not address ops: never compared */
+}
+
+/* Whether loop `b`'s rings read what loop `a`'s would at the same
+   iteration: the same loads, one for one, of addresses computed alike
+   from the induction variable and the same values from outside. */
+static bool same_rings(IrOp *a, const RingLoad *ra, int na, IrOp *b, const RingLoad *rb, int nb) {
+    if (na != nb)
+        return false;
+    ValueMap map = {.n = 1};
+    map.from[0] = a->body->args[0];
+    map.to[0] = b->body->args[0];
+    for (int k = 0; k < na; k++) {
+        if (ra[k].n != rb[k].n)
+            return false;
+        for (int i = 0; i < ra[k].n; i++) {
+            const IrOp *x = ra[k].slice[i], *y = rb[k].slice[i];
+            if (loop_is_mapped(&map, x->results[0]))
+                continue;   /* shared with an earlier ring's slice: compared there */
+            if (!same_mapped_op(x, y, &map) || map.n == LOOP_MAX_MAP)
+                return false;
+            map.from[map.n] = x->results[0];
+            map.to[map.n++] = y->results[0];
+        }
+        if (!same_mapped_op(ra[k].load, rb[k].load, &map))
+            return false;
+    }
+    return true;
+}
+
+/* A ring that runs on into the next loop (pipeline_block): loop `next`
+   starts where `loop` ends (its lo is loop's hi, both step 1), reads the
+   same tiles of its iterations as loop does of its own, and only pure
+   scalars lie between the two (the second loop's bounds), none of loop's
+   results among their operands. Those scalars move in front of `loop`, and
+   the ring's copies, S-1 iterations ahead, go on past loop's last
+   iteration into next's first: next's first tiles land while loop's last
+   run, and next needs no prologue (causal attention's two key loops: the
+   blocks before the diagonal, then the ones across it). */
+static bool chains_onto(IrKernel *kernel, IrOp *loop, const RingLoad *rings, int num_rings, IrOp *next, int stages,
+                        bool fp8_rings, RingLoad *next_rings) {
+    int64_t step;
+    if (!next || next->opcode != IR_FOR || next->int_value != 0 || next->operands[0] != loop->operands[1] ||
+        !loop_int_const(loop->operands[2], &step) || step != 1 || !loop_int_const(next->operands[2], &step) ||
+        step != 1)
+        return false;
+    for (IrOp *op = loop->next; op != next; op = op->next) {
+        if (!ir_opcode_is_pure(op->opcode) || op->opcode == IR_DOT || op->num_results != 1 ||
+            op->results[0]->type.kind != IRT_TILE || op->results[0]->type.rank != 0)
+            return false;
+        for (int i = 0; i < op->num_operands; i++)
+            if (op->operands[i]->def == loop)
+                return false;
+    }
+    int n = collect_rings(kernel, next, stages, fp8_rings, next_rings);
+    return n > 0 && same_rings(loop, rings, num_rings, next, next_rings, n);
+}
+
+/* Rings for `loop`'s loads (collect_rings). With `next` (chains_onto), the
+   ring runs on into it: copies up to iteration max(hi, next's hi) - 1,
+   from min(lo, hi) (so that a loop of no trips prefetches next's first
+   tiles). With `from`, loop is such a next: it takes the previous loop's
+   rings and slots and has no prologue. */
+typedef struct RingChain {
+    RingLoad *rings;
+    int num_rings;
+    IrValue *read_slot, *write_slot;    /* the previous loop's results */
+} RingChain;
+
+static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, RingLoad *rings, int num_rings, IrOp *next,
+                          const RingChain *from, RingChain *to) {
+    IrBlock *body = loop->body;
     Span loc = loop->loc;
-    for (int k = 0; k < num_rings; k++) {
-        const IrType *t = &rings[k].load->results[0]->type;
-        IrOp *alloc = ir_op_new(kernel, IR_ALLOC, rings[k].load->loc, 0, 1);
-        IrType rt = *t;
-        rt.kind = IRT_REF;
-        rt.rank = 3;
-        rt.dims[0] = (IrDim){.size = stages};
-        rt.dims[1] = t->dims[0];
-        rt.dims[2] = t->dims[1];
-        rt.space = SPACE_SHARED;
-        rt.access = ACCESS_INOUT;
-        alloc->results[0]->type = rt;
-        ir_op_insert_before(loop, alloc);
-        rings[k].ring = alloc->results[0];
+    IrValue *copies_end = loop->operands[1];
+    IrValue *copies_start = loop->operands[0];
+    if (next) {
+        IrType i32 = ir_scalar_type(DT_I32);
+        while (loop->next != next) {   /* next's bounds, in front of loop */
+            IrOp *op = loop->next;
+            ir_op_remove(op);
+            ir_op_insert_before(loop, op);
+        }
+        copies_end = loop_new_op(kernel, loop, loc, IR_MAX, &i32, loop->operands[1], next->operands[1], NULL)->results[0];
+        copies_start = loop_new_op(kernel, loop, loc, IR_MIN, &i32, loop->operands[0], loop->operands[1], NULL)->results[0];
     }
-    /* The prologue: iterations lo .. lo + (S-2) step. */
-    for (int s = 0; s + 1 < stages; s++) {
-        IrValue *it;
-        IrValue *valid = iteration_runs(kernel, loop, loc, loop->operands[0], s * step, loop->operands[1], &it);
-        issue_copies(kernel, loop, loop, rings, num_rings, valid, it, int_const(kernel, loop, loc, DT_I32, s));
+    int64_t step;
+    loop_int_const(loop->operands[2], &step);
+    IrValue *r, *w;
+    if (from) {
+        for (int k = 0; k < num_rings; k++)
+            rings[k].ring = from->rings[k].ring;
+        r = loop_add_carried(kernel, loop, from->read_slot, NULL);
+        w = loop_add_carried(kernel, loop, from->write_slot, NULL);
+    } else {
+        for (int k = 0; k < num_rings; k++) {
+            const IrType *t = &rings[k].load->results[0]->type;
+            IrOp *alloc = ir_op_new(kernel, IR_ALLOC, rings[k].load->loc, 0, 1);
+            IrType rt = *t;
+            rt.kind = IRT_REF;
+            rt.rank = 3;
+            rt.dims[0] = (IrDim){.size = stages};
+            rt.dims[1] = t->dims[0];
+            rt.dims[2] = t->dims[1];
+            rt.space = SPACE_SHARED;
+            rt.access = ACCESS_INOUT;
+            alloc->results[0]->type = rt;
+            ir_op_insert_before(loop, alloc);
+            rings[k].ring = alloc->results[0];
+        }
+        /* The prologue: iterations lo .. lo + (S-2) step. */
+        for (int s = 0; s + 1 < stages; s++) {
+            IrValue *it;
+            IrValue *valid = iteration_runs(kernel, loop, loc, copies_start, s * step, copies_end, &it);
+            issue_copies(kernel, loop, loop, rings, num_rings, valid, it, int_const(kernel, loop, loc, DT_I32, s));
+        }
+        /* The slots: read r, written w, carried. */
+        r = loop_add_carried(kernel, loop, int_const(kernel, loop, loc, DT_I32, 0), NULL);
+        w = loop_add_carried(kernel, loop, int_const(kernel, loop, loc, DT_I32, stages - 1), NULL);
     }
-    /* The slots: read r, written w, carried. */
-    IrValue *r = loop_add_carried(kernel, loop, int_const(kernel, loop, loc, DT_I32, 0), NULL);
-    IrValue *w = loop_add_carried(kernel, loop, int_const(kernel, loop, loc, DT_I32, stages - 1), NULL);
     IrOp *first = body->first;
     IrOp *yield = body->last;
     /* The wait of iteration i + 1 at the end of iteration i (and the first
-       one in front of the loop): the same order, with the block's barrier
-       after the dots, so that the backend may read the next slot's first
-       fragments across it (llvm_dot.c, "carry"). */
-    for (int k = 0; k < 2; k++) {
+       one in front of the loop, unless the previous loop's last did it):
+       the same order, with the block's barrier after the dots, so that the
+       backend may read the next slot's first fragments across it
+       (llvm_dot.c, "carry"). */
+    for (int k = from ? 1 : 0; k < 2; k++) {
         IrOp *wait = ir_op_new(kernel, IR_ASYNC_WAIT, loc, 0, 0);
         wait->int_value = stages - 2;
         ir_op_insert_before(k == 0 ? loop : yield, wait);
     }
     IrValue *it;
-    IrValue *valid = iteration_runs(kernel, first, loc, body->args[0], (stages - 1) * step, loop->operands[1], &it);
+    IrValue *valid = iteration_runs(kernel, first, loc, body->args[0], (stages - 1) * step, copies_end, &it);
     issue_copies(kernel, loop, first, rings, num_rings, valid, it, w);
     /* The next slots before the body's own ops: a dot may read from the
        next slot (llvm_dot.c) before the yield. */
@@ -368,6 +492,12 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, bool fp8_rin
     }
     yield->operands[yield->num_operands - 2] = r_next;
     yield->operands[yield->num_operands - 1] = w_next;
+    if (to) {
+        to->rings = rings;
+        to->num_rings = num_rings;
+        to->read_slot = loop->results[loop->num_results - 2];
+        to->write_slot = loop->results[loop->num_results - 1];
+    }
 }
 
 /* A stationary A operand: `dot(a, ...)` in the body with `a` computed
@@ -444,15 +574,42 @@ static void stationary_operands(IrKernel *kernel, IrOp *loop, int threads, bool 
 
 static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages, int threads, bool fp8_rings,
                            bool stationary_shared) {
+    RingLoad rings[2][PIPELINE_MAX_LOADS];
+    RingChain chain;
+    bool chained = false;   /* op is the next loop of the previous one's chain */
+    int num_rings = 0, which = 0;
     for (IrOp *op = block->first; op; op = op->next) {
         if (op->body)
             pipeline_block(kernel, op->body, stages, threads, fp8_rings, stationary_shared);
         if (op->else_body)
             pipeline_block(kernel, op->else_body, stages, threads, fp8_rings, stationary_shared);
-        if (op->opcode == IR_FOR && op->int_value == 0) {   /* not a loop that may end early */
-            stationary_operands(kernel, op, threads, stationary_shared);
-            pipeline_loop(kernel, op, stages, fp8_rings);
+        if (op->opcode != IR_FOR || op->int_value != 0) {   /* not a loop that may end early */
+            chained = false;
+            continue;
         }
+        stationary_operands(kernel, op, threads, stationary_shared);
+        if (!chained)
+            num_rings = collect_rings(kernel, op, stages, fp8_rings, rings[which]);
+        if (num_rings == 0) {
+            chained = false;
+            continue;
+        }
+        /* the next loop's bounds may lie between: look past pure scalars */
+        IrOp *next = op->next;
+        while (next && next->opcode != IR_FOR && ir_opcode_is_pure(next->opcode) && next->opcode != IR_DOT)
+            next = next->next;
+        /* a chain is two loops (a third's iterations would follow the
+           second's only when that one has some) */
+        bool chains = !chained && chains_onto(kernel, op, rings[which], num_rings, next, stages, fp8_rings,
+                                              rings[1 - which]);
+        RingChain from = chain;
+        pipeline_loop(kernel, op, stages, rings[which], num_rings, chains ? next : NULL, chained ? &from : NULL,
+                      chains ? &chain : NULL);
+        chained = chains;
+        if (chains)
+            which = 1 - which;
+        else
+            num_rings = 0;
     }
 }
 
