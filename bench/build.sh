@@ -8,7 +8,8 @@
 #                is built first if its tessc is missing or older than the sources
 #   --pkg DIR    the folder to fill (default build-benchpkg; ignored by git)
 #
-# The folder gets: tessc (static LLVM, stripped), libtessrt.so, libcjson.so.1,
+# The folder gets: tessc (static LLVM, stripped), tessrun (fuzz/difftest.py
+# --device gpu --gpu-runner tessc-run needs it beside tessc), libtessrt.so, libcjson.so.1,
 # launch_overhead (bare cuLaunchKernel vs tessrt_launch), libdevice.10.bc (so
 # the tessc cold compile also runs where CUDA's nvvm/ is missing), and
 # artifacts/VARIANT/STEM.manifest.json + PTX + cubin for every variant below,
@@ -30,7 +31,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
 make --no-print-directory STATIC=1 BUILD="$BUILD" -j"$(nproc 2>/dev/null || echo 2)" \
-    "$BUILD/tessc" "$BUILD/libtessrt.so" "$BUILD/bench/launch_overhead" "$BUILD/libcjson.so.1" >/dev/null
+    "$BUILD/tessc" "$BUILD/tessrun" "$BUILD/libtessrt.so" "$BUILD/bench/launch_overhead" "$BUILD/libcjson.so.1" >/dev/null
 if ldd "$BUILD/tessc" | grep -q libLLVM; then
     echo "build.sh: $BUILD/tessc is not the static one (make STATIC=1 BUILD=$BUILD)" >&2
     exit 1
@@ -38,7 +39,7 @@ fi
 
 rm -rf "$PKG"
 mkdir -p "$PKG/artifacts" "$PKG/nvvm/libdevice"
-cp "$BUILD/tessc" "$BUILD/libtessrt.so" "$BUILD/libcjson.so.1" "$BUILD/bench/launch_overhead" "$PKG/"
+cp "$BUILD/tessc" "$BUILD/tessrun" "$BUILD/libtessrt.so" "$BUILD/libcjson.so.1" "$BUILD/bench/launch_overhead" "$PKG/"
 LIBDEVICE=${CUDA_HOME:-/usr/local/cuda}/nvvm/libdevice/libdevice.10.bc
 cp "$LIBDEVICE" "$PKG/nvvm/libdevice/"
 
