@@ -417,6 +417,59 @@ def pipe_no_chain(rng):
     return [a, b, array_out("c", "f32")], ref
 
 
+def tail_case(rng, m, k, n, other=False, bk=32):
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    b = array_in("b", "f16", rng.standard_normal((k, n)))
+
+    def ref():
+        ap, bp = f(a), f(b)
+        whole = k // bk
+        out = sum((ap[:, j * bk:(j + 1) * bk] @ bp[j * bk:(j + 1) * bk] for j in range(whole)), np.zeros((m, n)))
+        last = whole - 1 if other else whole
+        if (whole > 0) if other else (k % bk != 0):
+            out = out + 2.0 * (ap[:, last * bk:(last + 1) * bk] @ bp[last * bk:(last + 1) * bk])
+        return {"c": out}
+    return [a, b, array_out("c", "f32")], ref
+
+
+# The ring run on into a tail block (pipe_tail): the block taken after
+# several trips, after one, after none (K < BK), not taken (K a multiple of
+# BK), NS 2 and 4; and a block that reads another tile (pipe_tail_other).
+@case("pipe-tail", inputs("pipeline.tess"), kernel="pipe_tail")
+def pipe_tail(rng):
+    return tail_case(rng, 70, 200, 90)
+
+
+@case("pipe-tail-one-trip", inputs("pipeline.tess"), kernel="pipe_tail")
+def pipe_tail_one_trip(rng):
+    return tail_case(rng, 64, 40, 64)
+
+
+@case("pipe-tail-no-trip", inputs("pipeline.tess"), kernel="pipe_tail")
+def pipe_tail_no_trip(rng):
+    return tail_case(rng, 64, 24, 64)
+
+
+@case("pipe-tail-not-taken", inputs("pipeline.tess"), kernel="pipe_tail")
+def pipe_tail_not_taken(rng):
+    return tail_case(rng, 64, 128, 64)
+
+
+@case("pipe-tail-s2", inputs("pipeline.tess"), kernel="pipe_tail", defines=["NS=2"])
+def pipe_tail_s2(rng):
+    return tail_case(rng, 100, 150, 70)
+
+
+@case("pipe-tail-s4", inputs("pipeline.tess"), kernel="pipe_tail", defines=["NS=4"])
+def pipe_tail_s4(rng):
+    return tail_case(rng, 64, 250, 64)
+
+
+@case("pipe-tail-other", inputs("pipeline.tess"), kernel="pipe_tail_other")
+def pipe_tail_other(rng):
+    return tail_case(rng, 64, 200, 64, other=True)
+
+
 def stationary_case(rng):
     T = 150
     q = array_in("q", "f16", rng.standard_normal((128, 128)))

@@ -58,6 +58,10 @@
  * of no trips then prefetches the next's first tiles), and the next loop
  * takes its allocs and slots, without a prologue or a first wait: the
  * union of the two ranges is one ring, with nothing drained between them.
+ * A tail block (tail_onto: an `if` whose then block loads the rings' tiles
+ * at j = hi, flash attention's partial last key block) is chained the same
+ * way: copies up to hi + (c ? 1 : 0) - 1, and the block reads the slot
+ * after the loop's last.
  *
  * A dot's operand then goes global -> shared by cp.async, S-1 iterations
  * ahead, and shared -> registers by ldmatrix (llvm_dot.c), without the
@@ -381,14 +385,10 @@ static bool same_rings(IrOp *a, const RingLoad *ra, int na, IrOp *b, const RingL
    iteration into next's first: next's first tiles land while loop's last
    run, and next needs no prologue (causal attention's two key loops: the
    blocks before the diagonal, then the ones across it). */
-static bool chains_onto(IrKernel *kernel, IrOp *loop, const RingLoad *rings, int num_rings, IrOp *next, int stages,
-                        bool fp8_rings, RingLoad *next_rings) {
-    int64_t step;
-    if (!next || next->opcode != IR_FOR || next->int_value != 0 || next->operands[0] != loop->operands[1] ||
-        !loop_int_const(loop->operands[2], &step) || step != 1 || !loop_int_const(next->operands[2], &step) ||
-        step != 1)
-        return false;
-    for (IrOp *op = loop->next; op != next; op = op->next) {
+/* Whether the ops between `loop` and `next` are pure scalars that read no
+   result of loop, so that they may move in front of it. */
+static bool movable_between(const IrOp *loop, const IrOp *next) {
+    for (const IrOp *op = loop->next; op != next; op = op->next) {
         if (!ir_opcode_is_pure(op->opcode) || op->opcode == IR_DOT || op->num_results != 1 ||
             op->results[0]->type.kind != IRT_TILE || op->results[0]->type.rank != 0)
             return false;
@@ -396,37 +396,135 @@ static bool chains_onto(IrKernel *kernel, IrOp *loop, const RingLoad *rings, int
             if (op->operands[i]->def == loop)
                 return false;
     }
+    return true;
+}
+
+static bool chains_onto(IrKernel *kernel, IrOp *loop, const RingLoad *rings, int num_rings, IrOp *next, int stages,
+                        bool fp8_rings, RingLoad *next_rings) {
+    int64_t step;
+    if (!next || next->opcode != IR_FOR || next->int_value != 0 || next->operands[0] != loop->operands[1] ||
+        !loop_int_const(loop->operands[2], &step) || step != 1 || !loop_int_const(next->operands[2], &step) ||
+        step != 1 || !movable_between(loop, next))
+        return false;
     int n = collect_rings(kernel, next, stages, fp8_rings, next_rings);
     return n > 0 && same_rings(loop, rings, num_rings, next, next_rings, n);
 }
 
-/* Rings for `loop`'s loads (collect_rings). With `next` (chains_onto), the
-   ring runs on into it: copies up to iteration max(hi, next's hi) - 1,
-   from min(lo, hi) (so that a loop of no trips prefetches next's first
-   tiles). With `from`, loop is such a next: it takes the previous loop's
-   rings and slots and has no prologue. */
+/* ---- a tail block: `if c { let j = hi; ... loads at j ... }` after the loop ---- */
+
+/* Whether scalars x and y are the same expression: the same value, or pure
+   ops alike (same_mapped_op with no map) of operands that are. */
+static bool same_expr(const IrValue *x, const IrValue *y, int depth) {
+    if (x == y)
+        return true;
+    const IrOp *a = x->def, *b = y->def;
+    ValueMap none = {.n = 0};
+    if (depth == 0 || !a || !b || a->body || b->body || !loop_is_pure_address_op(a->opcode) ||
+        a->num_operands != b->num_operands || x->result_index != y->result_index)
+        return false;
+    for (int i = 0; i < a->num_operands; i++)
+        if (!same_expr(a->operands[i], b->operands[i], depth - 1))
+            return false;
+    /* the attributes and types: compare a against a copy of b's operands */
+    IrOp probe = *b;
+    probe.operands = a->operands;
+    return same_mapped_op(a, &probe, &none);
+}
+
+/* Whether value y (of the tail block `tail`) computes what x (of loop
+   `loop`'s body) does with loop's induction variable bound to one value,
+   *bound (set by the first use): the same pure address ops of the same
+   outside values. */
+static bool same_at(const IrOp *loop, const IrBlock *tail, IrValue *x, IrValue *y, IrValue **bound, int depth) {
+    if (x == loop->body->args[0]) {
+        if (!*bound)
+            *bound = y;
+        return y == *bound;
+    }
+    const IrOp *a = x->def, *b = y->def;
+    if (!a || a->parent != loop->body)
+        return x == y && !(b && b->parent == tail);   /* from outside the loop: the same value */
+    if (depth == 0 || !b || b->parent != tail || a->body || b->body || a->num_operands != b->num_operands ||
+        x->result_index != y->result_index)
+        return false;
+    for (int i = 0; i < a->num_operands; i++)
+        if (!same_at(loop, tail, a->operands[i], b->operands[i], bound, depth - 1))
+            return false;
+    IrOp probe = *b;
+    probe.operands = a->operands;
+    ValueMap none = {.n = 0};
+    return same_mapped_op(a, &probe, &none);
+}
+
+/* A tail block of the ring (pipeline_block): `tail`, an `if` right after
+   `loop` (past pure scalars, which move in front of loop, its condition
+   among them), whose then block loads, at its top level, the tiles of
+   loop's rings, one for one, at one iteration j, where j is computed as
+   loop's hi is (flash attention's partial last key block, `if T % BK !=
+   0 { let j = T / BK; ... }`). Its loads go into tail_loads. Then loop's
+   copies run on to iteration hi when the condition holds, and the tail
+   block reads the ring's next slot, with no load of its own. Loop steps
+   of 1 only (j = hi is the iteration after loop's last). */
+static bool tail_onto(IrOp *loop, const RingLoad *rings, int num_rings, IrOp *tail, IrOp **tail_loads) {
+    int64_t step;
+    if (!tail || tail->opcode != IR_IF || !loop_int_const(loop->operands[2], &step) || step != 1 ||
+        !movable_between(loop, tail))
+        return false;
+    IrBlock *then = tail->body;
+    IrValue *j = NULL;
+    int k = 0;
+    for (IrOp *op = then->first; op && k < num_rings; op = op->next) {
+        int uses = 0;
+        const IrOp *want = rings[k].load;
+        if (op->opcode != IR_LOAD || op->num_operands != want->num_operands ||
+            !ir_type_equal(&op->results[0]->type, &want->results[0]->type) ||
+            !only_dots_read(then, op->results[0], &uses) || uses == 0)
+            continue;
+        IrValue *bound = j;
+        bool same = op->has_mask == want->has_mask && op->has_other == want->has_other;
+        for (int i = 0; i < op->num_operands && same; i++)
+            same = same_at(loop, then, want->operands[i], op->operands[i], &bound, 64);
+        if (!same || !bound)
+            continue;
+        j = bound;
+        tail_loads[k++] = op;
+    }
+    return k == num_rings && same_expr(j, loop->operands[1], 16);
+}
+
+/* The tail block's loads (tail_onto) read the ring's slot `slot` instead. */
+static void tail_reads_ring(IrKernel *kernel, const RingLoad *rings, int num_rings, IrOp **tail_loads, IrValue *slot) {
+    for (int k = 0; k < num_rings; k++) {
+        IrOp *load = tail_loads[k];
+        IrValue *view = ring_slot(kernel, load, load->loc, rings[k].ring, slot);
+        IrOp *from_ring = ir_op_new(kernel, IR_LOAD, load->loc, 1, 1);
+        from_ring->operands[0] = view;
+        from_ring->results[0]->type = load->results[0]->type;
+        ir_op_insert_before(load, from_ring);
+        ir_replace_uses(load->parent, load->results[0], from_ring->results[0]);
+        ir_op_remove(load);
+    }
+}
+
+/* Rings for `loop`'s loads (collect_rings), copies of iterations
+   copies_start .. copies_end - 1 (NULL: the loop's lo and hi; a chain's
+   range, pipeline_block). With `from`, loop is the second of a chain: it
+   takes the first loop's rings and slots and has no prologue. `to` gets
+   loop's rings and its slots after it. */
 typedef struct RingChain {
     RingLoad *rings;
     int num_rings;
     IrValue *read_slot, *write_slot;    /* the previous loop's results */
 } RingChain;
 
-static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, RingLoad *rings, int num_rings, IrOp *next,
-                          const RingChain *from, RingChain *to) {
+static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, RingLoad *rings, int num_rings,
+                          IrValue *copies_start, IrValue *copies_end, const RingChain *from, RingChain *to) {
     IrBlock *body = loop->body;
     Span loc = loop->loc;
-    IrValue *copies_end = loop->operands[1];
-    IrValue *copies_start = loop->operands[0];
-    if (next) {
-        IrType i32 = ir_scalar_type(DT_I32);
-        while (loop->next != next) {   /* next's bounds, in front of loop */
-            IrOp *op = loop->next;
-            ir_op_remove(op);
-            ir_op_insert_before(loop, op);
-        }
-        copies_end = loop_new_op(kernel, loop, loc, IR_MAX, &i32, loop->operands[1], next->operands[1], NULL)->results[0];
-        copies_start = loop_new_op(kernel, loop, loc, IR_MIN, &i32, loop->operands[0], loop->operands[1], NULL)->results[0];
-    }
+    if (!copies_start)
+        copies_start = loop->operands[0];
+    if (!copies_end)
+        copies_end = loop->operands[1];
     int64_t step;
     loop_int_const(loop->operands[2], &step);
     IrValue *r, *w;
@@ -602,9 +700,31 @@ static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages, int thr
            second's only when that one has some) */
         bool chains = !chained && chains_onto(kernel, op, rings[which], num_rings, next, stages, fp8_rings,
                                               rings[1 - which]);
-        RingChain from = chain;
-        pipeline_loop(kernel, op, stages, rings[which], num_rings, chains ? next : NULL, chained ? &from : NULL,
-                      chains ? &chain : NULL);
+        IrOp *tail_loads[PIPELINE_MAX_LOADS];
+        bool tail = !chained && !chains && tail_onto(op, rings[which], num_rings, next, tail_loads);
+        IrValue *start = NULL, *end = NULL;
+        if (chains || tail) {
+            Span loc = op->loc;
+            IrType i32 = ir_scalar_type(DT_I32);
+            while (op->next != next) {   /* next's bounds or condition, in front of the loop */
+                IrOp *between = op->next;
+                ir_op_remove(between);
+                ir_op_insert_before(op, between);
+            }
+            start = loop_new_op(kernel, op, loc, IR_MIN, &i32, op->operands[0], op->operands[1], NULL)->results[0];
+            if (chains) {
+                end = loop_new_op(kernel, op, loc, IR_MAX, &i32, op->operands[1], next->operands[1], NULL)->results[0];
+            } else {   /* hi + (c ? 1 : 0) */
+                IrValue *one = int_const(kernel, op, loc, DT_I32, 1), *zero = int_const(kernel, op, loc, DT_I32, 0);
+                IrValue *extra = loop_new_op(kernel, op, loc, IR_SELECT, &i32, next->operands[0], one, zero)->results[0];
+                end = loop_new_op(kernel, op, loc, IR_ADD, &i32, op->operands[1], extra, NULL)->results[0];
+            }
+        }
+        RingChain from = chain, after;
+        pipeline_loop(kernel, op, stages, rings[which], num_rings, start, end, chained ? &from : NULL,
+                      chains ? &chain : &after);
+        if (tail)
+            tail_reads_ring(kernel, rings[which], num_rings, tail_loads, after.read_slot);
         chained = chains;
         if (chains)
             which = 1 - which;
