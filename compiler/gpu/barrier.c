@@ -375,8 +375,23 @@ static void walk_for(Barriers *B, OpPlan *p) {
     Track any = before;
     any.unknown = true;    /* the back edge: the previous iteration's phases */
     any.why = "the loop's back edge (the previous iteration's phases)";
-    Track start = before;
     Track back = dry_walk(B, p->op->body, &any);
+    /* Entered with any byte pending (after a loop whose ring runs on into
+       this one, with no conversion of its own in front), a loop that would
+       settle from a clean start gets one barrier in front of it rather than
+       one in every trip (lowered by llvm_kernel.c lower_for). */
+    if (before.unknown && !back.unknown) {
+        Track clean = before;
+        clean.unknown = false;
+        clean.num_ranges = 0;
+        merge_tracks(&clean, &back);
+        Track end = dry_walk(B, p->op->body, &clean);
+        if (!clean.unknown && track_covers(&clean, &end)) {
+            place(B, p, NULL, BARRIER_BEFORE_WRITE, "before the loop: every earlier access, for a clean start");
+            before = B->t;
+        }
+    }
+    Track start = before;
     merge_tracks(&start, &back);
     if (!start.unknown) {
         Track end = dry_walk(B, p->op->body, &start);

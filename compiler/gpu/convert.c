@@ -35,7 +35,10 @@
  * defined outside it (a dot's loop-invariant A operand, q in flash
  * attention) is hoisted: done once before the outermost such loop, and
  * every operand in the loop that wants the same value in the same layout
- * reads that one conversion. It uses the first such user's scratch: nothing
+ * reads that one conversion, and so does every operand after the loop in
+ * its block (or in blocks nested there): a tail block's dot, a second
+ * loop's (the lowering keeps it until the block ends, and the value it
+ * converts need not live across the loop for them). It uses the first such user's scratch: nothing
  * live at the loop and still live in it overlaps it (shared_alloc gives
  * whatever a loop uses an interval over the whole loop). Every other
  * conversion is done at its user, once per operand. The visit order (a
@@ -217,6 +220,12 @@ typedef struct Convert {
        what an operand inside them reads */
     OpPlan *loops[64];
     int depth;
+    /* the loops before the op being walked in its block or an enclosing
+       one: their hoisted conversions were done in front of them, which
+       dominates what follows them there (a tail block after the loop, a
+       second loop) */
+    OpPlan *before[64];
+    int num_before;
 } Convert;
 
 /* The conversion operand i of `user` needs, or NULL: wanted layout as it
@@ -272,14 +281,23 @@ static ConvertRecord *record_new(Convert *C, OpPlan *user, int i, const Layout *
     return r;
 }
 
-/* The hoisted conversion of (v, to) that an enclosing loop does, or NULL. */
+static ConvertRecord *hoisted_of(const OpPlan *loop, const IrValue *v, const Layout *to) {
+    for (int k = loop->num_hoisted - 1; k >= 0; k--)
+        if (loop->hoisted[k]->value == v && layout_equal(loop->hoisted[k]->to, to))
+            return loop->hoisted[k];
+    return NULL;
+}
+
+/* The hoisted conversion of (v, to) that an enclosing loop does, or one
+   before the op in its block or an enclosing one did, or NULL. */
 static ConvertRecord *find_hoisted(Convert *C, const IrValue *v, const Layout *to) {
-    for (int d = C->depth - 1; d >= 0; d--) {
-        OpPlan *loop = C->loops[d];
-        for (int k = loop->num_hoisted - 1; k >= 0; k--)
-            if (loop->hoisted[k]->value == v && layout_equal(loop->hoisted[k]->to, to))
-                return loop->hoisted[k];
-    }
+    ConvertRecord *r;
+    for (int d = C->depth - 1; d >= 0; d--)
+        if ((r = hoisted_of(C->loops[d], v, to)))
+            return r;
+    for (int d = C->num_before - 1; d >= 0; d--)
+        if ((r = hoisted_of(C->before[d], v, to)))
+            return r;
     return NULL;
 }
 
@@ -366,8 +384,15 @@ static void convert_op(Convert *C, IrOp *op) {
 }
 
 static void convert_block(Convert *C, IrBlock *block) {
-    for (IrOp *op = block->first; op; op = op->next)
+    int mark = C->num_before;
+    for (IrOp *op = block->first; op; op = op->next) {
         convert_op(C, op);
+        OpPlan *p = layout_op_plan(C->plan, op);
+        if (op->opcode == IR_FOR && !p->elided && p->num_hoisted > 0 &&
+            C->num_before < (int)(sizeof C->before / sizeof C->before[0]))
+            C->before[C->num_before++] = p;
+    }
+    C->num_before = mark;
 }
 
 void convert_plan(KernelPlan *plan) {

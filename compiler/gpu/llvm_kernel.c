@@ -294,8 +294,9 @@ static Tile **yield_tiles(Lowering *L, IrOp *yield, int n, IrValue *const *to) {
 }
 
 /* A loop's hoisted conversions (convert.c), done once before it; its
-   body's operands read them, and they are dropped after it (the preheader
-   need not dominate what follows an enclosing if). */
+   body's operands read them, and so may the ops after it in its block
+   (lower_block drops them at the block's end: the preheader need not
+   dominate what follows an enclosing if). */
 static void hoist_conversions(Lowering *L, const OpPlan *loop) {
     for (int k = 0; k < loop->num_hoisted; k++)
         if (!L->producer_mode || L->plan->producer_values[loop->hoisted[k]->value->id])
@@ -374,6 +375,8 @@ static void lower_for(Lowering *L, IrOp *op) {
     }
     OpPlan *plan_op = layout_op_plan(L->plan, op);
     hoist_conversions(L, plan_op);
+    if (!L->producer_mode)   /* barrier.c walk_for: a clean start for the loop */
+        llvm_kernel_barrier_at(L, plan_op->barriers, BARRIER_BEFORE_WRITE);
     bool pingpong = (plan_op->pingpong & (1u << PINGPONG_LOOP)) && !L->producer_mode;   /* the consumers' turns */
     if (pingpong)
         llvm_dot_pingpong_enter(L);
@@ -498,7 +501,6 @@ static void lower_for(Lowering *L, IrOp *op) {
     for (int i = 0; i < n; i++)
         if (exits[i])
             llvm_kernel_set_tile(L, op->results[i], exits[i]);
-    drop_hoisted(L, plan_op);
 }
 
 static void lower_if(Lowering *L, IrOp *op) {
@@ -752,6 +754,10 @@ static void lower_block(Lowering *L, IrBlock *block) {
         }
     }
     llvm_dot_settle(L, NULL);
+    /* the block's loops' hoisted conversions: read after them in it (convert.c) */
+    for (IrOp *op = block->first; op; op = op->next)
+        if (op->opcode == IR_FOR)
+            drop_hoisted(L, layout_op_plan(L->plan, op));
 }
 
 void llvm_kernel_lower_deferred(Lowering *L, const OpPlan *dot) {
