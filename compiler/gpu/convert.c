@@ -386,6 +386,10 @@ static void convert_op(Convert *C, IrOp *op) {
 static void convert_block(Convert *C, IrBlock *block) {
     int mark = C->num_before;
     for (IrOp *op = block->first; op; op = op->next) {
+        /* the block's own yield is lowered by its for or if after the
+           block's end, where the block's loops' conversions are gone */
+        if (op->opcode == IR_YIELD)
+            C->num_before = mark;
         convert_op(C, op);
         OpPlan *p = layout_op_plan(C->plan, op);
         if (op->opcode == IR_FOR && !p->elided && p->num_hoisted > 0 &&

@@ -470,6 +470,87 @@ def pipe_tail_other(rng):
     return tail_case(rng, 64, 200, 64, other=True)
 
 
+def blocks_ref(a, b, weights, bk=32):
+    """sum of w * a[:, j-block] @ b[j-block, :] over (j, w) in weights."""
+    ap, bp = f(a), f(b)
+    out = np.zeros((ap.shape[0], bp.shape[1]))
+    for j, w in weights:
+        out = out + w * (ap[:, j * bk:(j + 1) * bk] @ bp[j * bk:(j + 1) * bk])
+    return out
+
+
+# Review's findings (session 33): the tail's condition carried out of the
+# loop (taken, and not: no trip), the second loop's hi carried out of the
+# first (mid 0 and 2), a tail block at hi = INT32_MAX, and a hoisted
+# conversion next to an if's yield (both branches).
+@case("pipe-tail-cond-in-loop", inputs("pipeline.tess"), kernel="pipe_tail_cond_in_loop")
+def pipe_tail_cond_in_loop(rng):
+    m, k, n = 64, 200, 64
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    b = array_in("b", "f16", rng.standard_normal((k, n)))
+    whole = k // 32
+    return [a, b, array_out("c", "f32")], lambda: {
+        "c": blocks_ref(a, b, [(j, 1.0) for j in range(whole)] + ([(whole, 2.0)] if whole > 0 and k % 32 else []))}
+
+
+@case("pipe-tail-cond-in-loop-no-trip", inputs("pipeline.tess"), kernel="pipe_tail_cond_in_loop")
+def pipe_tail_cond_in_loop_no_trip(rng):
+    a = array_in("a", "f16", rng.standard_normal((64, 20)))
+    b = array_in("b", "f16", rng.standard_normal((20, 64)))
+    return [a, b, array_out("c", "f32")], lambda: {"c": np.zeros((64, 64))}
+
+
+def chain_hi_case(rng, mid):
+    m, k, n = 64, 200, 64
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    b = array_in("b", "f16", rng.standard_normal((k, n)))
+    hi = -(-k // 32) if mid > 0 else 0
+    weights = [(j, 1.0) for j in range(mid)] + [(j, 2.0) for j in range(mid, hi)]
+    return [a, b, array_out("c", "f32"), scalar("mid", mid)], lambda: {"c": blocks_ref(a, b, weights)}
+
+
+@case("pipe-chain-hi-in-loop", inputs("pipeline.tess"), kernel="pipe_chain_hi_in_loop")
+def pipe_chain_hi_in_loop(rng):
+    return chain_hi_case(rng, 2)
+
+
+@case("pipe-chain-hi-in-loop-none", inputs("pipeline.tess"), kernel="pipe_chain_hi_in_loop")
+def pipe_chain_hi_in_loop_none(rng):
+    return chain_hi_case(rng, 0)
+
+
+@case("pipe-tail-wrap", inputs("pipeline.tess"), kernel="pipe_tail_wrap")
+def pipe_tail_wrap(rng):
+    a = array_in("a", "f16", rng.standard_normal((64, 100)))
+    b = array_in("b", "f16", rng.standard_normal((100, 64)))
+    return [a, b, array_out("c", "f32"), scalar("base", 2147483645), scalar("hi", 2147483647), scalar("t", 1)], \
+        lambda: {"c": blocks_ref(a, b, [(0, 1.0), (1, 1.0), (2, 2.0)])}
+
+
+def conv_yield_case(rng, t):
+    m, k, n = 64, 100, 64
+    a = array_in("a", "f16", rng.standard_normal((m, k)))
+    b = array_in("b", "f16", rng.standard_normal((k, n)))
+    x = array_in("x", "f32", rng.standard_normal((m, n)))
+
+    def ref():
+        if t:
+            return {"c": blocks_ref(a, b, [(0, 1.0)])}
+        whole = k // 32
+        return {"c": f(x) + blocks_ref(a, b, [(j, 1.0) for j in range(whole)]) + whole * f(x)}
+    return [a, b, x, array_out("c", "f32"), scalar("t", t)], ref
+
+
+@case("pipe-conv-yield", inputs("pipeline.tess"), kernel="pipe_conv_yield")
+def pipe_conv_yield(rng):
+    return conv_yield_case(rng, 0)
+
+
+@case("pipe-conv-yield-then", inputs("pipeline.tess"), kernel="pipe_conv_yield")
+def pipe_conv_yield_then(rng):
+    return conv_yield_case(rng, 1)
+
+
 def stationary_case(rng):
     T = 150
     q = array_in("q", "f16", rng.standard_normal((128, 128)))

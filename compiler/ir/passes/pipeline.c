@@ -60,8 +60,8 @@
  * union of the two ranges is one ring, with nothing drained between them.
  * A tail block (tail_onto: an `if` whose then block loads the rings' tiles
  * at j = hi, flash attention's partial last key block) is chained the same
- * way: copies up to hi + (c ? 1 : 0) - 1, and the block reads the slot
- * after the loop's last.
+ * way: copies of iterations up to hi - 1, and hi when the `if`'s condition
+ * holds, and the block reads the slot after the loop's last.
  *
  * A dot's operand then goes global -> shared by cp.async, S-1 iterations
  * ahead, and shared -> registers by ldmatrix (llvm_dot.c), without the
@@ -210,16 +210,22 @@ static IrOp *new_if(IrKernel *kernel, IrOp *before, Span loc, IrValue *cond) {
     return guard;
 }
 
-/* `base + offset < hi` and, for offset > 0, `base + offset > base` (no
-   wrap past INT32_MAX), in front of `before`; *at gets base + offset. */
+/* `base + offset < hi` (with a tail block, `|| (base + offset == hi &&
+   tail)`: hi + 1 could wrap) and, for offset > 0, `base + offset > base`
+   (no wrap past INT32_MAX), in front of `before`; *at gets base + offset. */
 static IrValue *iteration_runs(IrKernel *kernel, IrOp *before, Span loc, IrValue *base, int64_t offset,
-                               IrValue *hi, IrValue **at) {
+                               IrValue *hi, IrValue *tail, IrValue **at) {
     IrType boolean = ir_scalar_type(DT_BOOL);
     IrValue *it = base;
     if (offset != 0)
         it = loop_new_op(kernel, before, loc, IR_ADD, &base->type, base, int_const(kernel, before, loc, DT_I32, offset),
                          NULL)->results[0];
     IrValue *valid = loop_new_op(kernel, before, loc, IR_LT, &boolean, it, hi, NULL)->results[0];
+    if (tail) {
+        IrValue *at_hi = loop_new_op(kernel, before, loc, IR_EQ, &boolean, it, hi, NULL)->results[0];
+        at_hi = loop_new_op(kernel, before, loc, IR_AND, &boolean, at_hi, tail, NULL)->results[0];
+        valid = loop_new_op(kernel, before, loc, IR_OR, &boolean, valid, at_hi, NULL)->results[0];
+    }
     if (offset != 0) {
         IrValue *up = loop_new_op(kernel, before, loc, IR_GT, &boolean, it, base, NULL)->results[0];
         valid = loop_new_op(kernel, before, loc, IR_AND, &boolean, valid, up, NULL)->results[0];
@@ -403,8 +409,8 @@ static bool chains_onto(IrKernel *kernel, IrOp *loop, const RingLoad *rings, int
                         bool fp8_rings, RingLoad *next_rings) {
     int64_t step;
     if (!next || next->opcode != IR_FOR || next->int_value != 0 || next->operands[0] != loop->operands[1] ||
-        !loop_int_const(loop->operands[2], &step) || step != 1 || !loop_int_const(next->operands[2], &step) ||
-        step != 1 || !movable_between(loop, next))
+        next->operands[1]->def == loop || !loop_int_const(loop->operands[2], &step) || step != 1 ||
+        !loop_int_const(next->operands[2], &step) || step != 1 || !movable_between(loop, next))
         return false;
     int n = collect_rings(kernel, next, stages, fp8_rings, next_rings);
     return n > 0 && same_rings(loop, rings, num_rings, next, next_rings, n);
@@ -462,13 +468,15 @@ static bool same_at(const IrOp *loop, const IrBlock *tail, IrValue *x, IrValue *
    loop's rings, one for one, at one iteration j, where j is computed as
    loop's hi is (flash attention's partial last key block, `if T % BK !=
    0 { let j = T / BK; ... }`). Its loads go into tail_loads. Then loop's
-   copies run on to iteration hi when the condition holds, and the tail
-   block reads the ring's next slot, with no load of its own. Loop steps
+   copies run on to iteration hi when the condition holds (each guard
+   `it < hi || (it == hi && c)`), and the tail block reads the ring's next
+   slot, with no load of its own. Neither the condition nor (a chain) the
+   next loop's hi may be loop's own result: they move in front of it. Loop steps
    of 1 only (j = hi is the iteration after loop's last). */
 static bool tail_onto(IrOp *loop, const RingLoad *rings, int num_rings, IrOp *tail, IrOp **tail_loads) {
     int64_t step;
-    if (!tail || tail->opcode != IR_IF || !loop_int_const(loop->operands[2], &step) || step != 1 ||
-        !movable_between(loop, tail))
+    if (!tail || tail->opcode != IR_IF || tail->operands[0]->def == loop || !loop_int_const(loop->operands[2], &step) ||
+        step != 1 || !movable_between(loop, tail))
         return false;
     IrBlock *then = tail->body;
     IrValue *j = NULL;
@@ -518,7 +526,8 @@ typedef struct RingChain {
 } RingChain;
 
 static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, RingLoad *rings, int num_rings,
-                          IrValue *copies_start, IrValue *copies_end, const RingChain *from, RingChain *to) {
+                          IrValue *copies_start, IrValue *copies_end, IrValue *tail, const RingChain *from,
+                          RingChain *to) {
     IrBlock *body = loop->body;
     Span loc = loop->loc;
     if (!copies_start)
@@ -552,7 +561,7 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, RingLoad *ri
         /* The prologue: iterations lo .. lo + (S-2) step. */
         for (int s = 0; s + 1 < stages; s++) {
             IrValue *it;
-            IrValue *valid = iteration_runs(kernel, loop, loc, copies_start, s * step, copies_end, &it);
+            IrValue *valid = iteration_runs(kernel, loop, loc, copies_start, s * step, copies_end, tail, &it);
             issue_copies(kernel, loop, loop, rings, num_rings, valid, it, int_const(kernel, loop, loc, DT_I32, s));
         }
         /* The slots: read r, written w, carried. */
@@ -572,7 +581,7 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, RingLoad *ri
         ir_op_insert_before(k == 0 ? loop : yield, wait);
     }
     IrValue *it;
-    IrValue *valid = iteration_runs(kernel, first, loc, body->args[0], (stages - 1) * step, copies_end, &it);
+    IrValue *valid = iteration_runs(kernel, first, loc, body->args[0], (stages - 1) * step, copies_end, tail, &it);
     issue_copies(kernel, loop, first, rings, num_rings, valid, it, w);
     /* The next slots before the body's own ops: a dot may read from the
        next slot (llvm_dot.c) before the yield. */
@@ -712,17 +721,12 @@ static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages, int thr
                 ir_op_insert_before(op, between);
             }
             start = loop_new_op(kernel, op, loc, IR_MIN, &i32, op->operands[0], op->operands[1], NULL)->results[0];
-            if (chains) {
+            if (chains)
                 end = loop_new_op(kernel, op, loc, IR_MAX, &i32, op->operands[1], next->operands[1], NULL)->results[0];
-            } else {   /* hi + (c ? 1 : 0) */
-                IrValue *one = int_const(kernel, op, loc, DT_I32, 1), *zero = int_const(kernel, op, loc, DT_I32, 0);
-                IrValue *extra = loop_new_op(kernel, op, loc, IR_SELECT, &i32, next->operands[0], one, zero)->results[0];
-                end = loop_new_op(kernel, op, loc, IR_ADD, &i32, op->operands[1], extra, NULL)->results[0];
-            }
         }
         RingChain from = chain, after;
-        pipeline_loop(kernel, op, stages, rings[which], num_rings, start, end, chained ? &from : NULL,
-                      chains ? &chain : &after);
+        pipeline_loop(kernel, op, stages, rings[which], num_rings, start, end, tail ? next->operands[0] : NULL,
+                      chained ? &from : NULL, chains ? &chain : &after);
         if (tail)
             tail_reads_ring(kernel, rings[which], num_rings, tail_loads, after.read_slot);
         chained = chains;
