@@ -350,18 +350,26 @@ def pipe_two_loops(rng):
     return matmul_case(rng, 100, 300, 70)
 
 
-def chain_case(rng, m, k, n, lo, mid, hi, bk=32):
+def blocks_ref(a, b, weights, bk=32):
+    """sum of w * a[:, j-block] @ b[j-block, :] over (j, w) in weights."""
+    ap, bp = f(a), f(b)
+    out = np.zeros((ap.shape[0], bp.shape[1]))
+    for j, w in weights:
+        out = out + w * (ap[:, j * bk:(j + 1) * bk] @ bp[j * bk:(j + 1) * bk])
+    return out
+
+
+def blocks_case(rng, m, k, n, weights, scalars=()):
+    """a[m, k], b[k, n] f16 in, c f32 out = blocks_ref(weights), then the scalars (name, value)."""
     a = array_in("a", "f16", rng.standard_normal((m, k)))
     b = array_in("b", "f16", rng.standard_normal((k, n)))
+    return [a, b, array_out("c", "f32")] + [scalar(name, v) for name, v in scalars], \
+        lambda: {"c": blocks_ref(a, b, weights)}
 
-    def ref():
-        ap, bp = f(a), f(b)
-        out = np.zeros((m, n))
-        for j in list(range(lo, mid)) + list(range(mid, hi)):
-            w = 2.0 if j >= mid else 1.0
-            out += w * (ap[:, j * bk:(j + 1) * bk] @ bp[j * bk:(j + 1) * bk])
-        return {"c": out}
-    return [a, b, array_out("c", "f32"), scalar("lo", lo), scalar("mid", mid), scalar("hi", hi)], ref
+
+def chain_case(rng, m, k, n, lo, mid, hi):
+    weights = [(j, 1.0) for j in range(lo, mid)] + [(j, 2.0) for j in range(mid, hi)]
+    return blocks_case(rng, m, k, n, weights, [("lo", lo), ("mid", mid), ("hi", hi)])
 
 
 # A ring chained through two loops (pipe_chain): both loops run, the first
@@ -405,31 +413,18 @@ def pipe_chain_s4(rng):
 
 @case("pipe-no-chain", inputs("pipeline.tess"), kernel="pipe_no_chain")
 def pipe_no_chain(rng):
-    m, k, n = 64, 200, 64
-    a = array_in("a", "f16", rng.standard_normal((m, k)))
-    b = array_in("b", "f16", rng.standard_normal((k, n)))
-
-    def ref():
-        ap, bp = f(a), f(b)
-        nk = -(-k // 32)
-        ks = list(range(0, nk // 2)) + [j + 1 for j in range(nk // 2, nk - 1)]
-        return {"c": sum(ap[:, j * 32:(j + 1) * 32] @ bp[j * 32:(j + 1) * 32] for j in ks)}
-    return [a, b, array_out("c", "f32")], ref
+    nk = -(-200 // 32)
+    return blocks_case(rng, 64, 200, 64, [(j, 1.0) for j in range(nk // 2)] + [(j + 1, 1.0) for j in range(nk // 2, nk - 1)])
 
 
-def tail_case(rng, m, k, n, other=False, bk=32):
-    a = array_in("a", "f16", rng.standard_normal((m, k)))
-    b = array_in("b", "f16", rng.standard_normal((k, n)))
-
-    def ref():
-        ap, bp = f(a), f(b)
-        whole = k // bk
-        out = sum((ap[:, j * bk:(j + 1) * bk] @ bp[j * bk:(j + 1) * bk] for j in range(whole)), np.zeros((m, n)))
-        last = whole - 1 if other else whole
-        if (whole > 0) if other else (k % bk != 0):
-            out = out + 2.0 * (ap[:, last * bk:(last + 1) * bk] @ bp[last * bk:(last + 1) * bk])
-        return {"c": out}
-    return [a, b, array_out("c", "f32")], ref
+def tail_case(rng, m, k, n, other=False):
+    whole = k // 32
+    weights = [(j, 1.0) for j in range(whole)]
+    if other and whole > 0:
+        weights.append((whole - 1, 2.0))
+    elif not other and k % 32:
+        weights.append((whole, 2.0))
+    return blocks_case(rng, m, k, n, weights)
 
 
 # The ring run on into a tail block (pipe_tail): the block taken after
@@ -470,43 +465,26 @@ def pipe_tail_other(rng):
     return tail_case(rng, 64, 200, 64, other=True)
 
 
-def blocks_ref(a, b, weights, bk=32):
-    """sum of w * a[:, j-block] @ b[j-block, :] over (j, w) in weights."""
-    ap, bp = f(a), f(b)
-    out = np.zeros((ap.shape[0], bp.shape[1]))
-    for j, w in weights:
-        out = out + w * (ap[:, j * bk:(j + 1) * bk] @ bp[j * bk:(j + 1) * bk])
-    return out
-
-
 # Review's findings (session 33): the tail's condition carried out of the
 # loop (taken, and not: no trip), the second loop's hi carried out of the
 # first (mid 0 and 2), a tail block at hi = INT32_MAX, and a hoisted
 # conversion next to an if's yield (both branches).
 @case("pipe-tail-cond-in-loop", inputs("pipeline.tess"), kernel="pipe_tail_cond_in_loop")
 def pipe_tail_cond_in_loop(rng):
-    m, k, n = 64, 200, 64
-    a = array_in("a", "f16", rng.standard_normal((m, k)))
-    b = array_in("b", "f16", rng.standard_normal((k, n)))
-    whole = k // 32
-    return [a, b, array_out("c", "f32")], lambda: {
-        "c": blocks_ref(a, b, [(j, 1.0) for j in range(whole)] + ([(whole, 2.0)] if whole > 0 and k % 32 else []))}
+    k = 200
+    return blocks_case(rng, 64, k, 64, [(j, 1.0) for j in range(k // 32)] + [(k // 32, 2.0)])
 
 
 @case("pipe-tail-cond-in-loop-no-trip", inputs("pipeline.tess"), kernel="pipe_tail_cond_in_loop")
 def pipe_tail_cond_in_loop_no_trip(rng):
-    a = array_in("a", "f16", rng.standard_normal((64, 20)))
-    b = array_in("b", "f16", rng.standard_normal((20, 64)))
-    return [a, b, array_out("c", "f32")], lambda: {"c": np.zeros((64, 64))}
+    return blocks_case(rng, 64, 20, 64, [])
 
 
 def chain_hi_case(rng, mid):
-    m, k, n = 64, 200, 64
-    a = array_in("a", "f16", rng.standard_normal((m, k)))
-    b = array_in("b", "f16", rng.standard_normal((k, n)))
+    k = 200
     hi = -(-k // 32) if mid > 0 else 0
-    weights = [(j, 1.0) for j in range(mid)] + [(j, 2.0) for j in range(mid, hi)]
-    return [a, b, array_out("c", "f32"), scalar("mid", mid)], lambda: {"c": blocks_ref(a, b, weights)}
+    return blocks_case(rng, 64, k, 64, [(j, 1.0) for j in range(mid)] + [(j, 2.0) for j in range(mid, hi)],
+                       [("mid", mid)])
 
 
 @case("pipe-chain-hi-in-loop", inputs("pipeline.tess"), kernel="pipe_chain_hi_in_loop")
@@ -521,10 +499,8 @@ def pipe_chain_hi_in_loop_none(rng):
 
 @case("pipe-tail-wrap", inputs("pipeline.tess"), kernel="pipe_tail_wrap")
 def pipe_tail_wrap(rng):
-    a = array_in("a", "f16", rng.standard_normal((64, 100)))
-    b = array_in("b", "f16", rng.standard_normal((100, 64)))
-    return [a, b, array_out("c", "f32"), scalar("base", 2147483645), scalar("hi", 2147483647), scalar("t", 1)], \
-        lambda: {"c": blocks_ref(a, b, [(0, 1.0), (1, 1.0), (2, 2.0)])}
+    return blocks_case(rng, 64, 100, 64, [(0, 1.0), (1, 1.0), (2, 2.0)],
+                       [("base", 2147483645), ("hi", 2147483647), ("t", 1)])
 
 
 def conv_yield_case(rng, t):

@@ -193,6 +193,17 @@ static IrValue *ring_slot(IrKernel *kernel, IrOp *before, Span loc, IrValue *rin
     return v->results[0];
 }
 
+/* `load` replaced by a load of `ring[slot]` where it was: its uses (in its
+   block) read the slot. */
+static void load_from_ring(IrKernel *kernel, IrOp *load, IrValue *ring, IrValue *slot) {
+    IrOp *from_ring = ir_op_new(kernel, IR_LOAD, load->loc, 1, 1);
+    from_ring->operands[0] = ring_slot(kernel, load, load->loc, ring, slot);
+    from_ring->results[0]->type = load->results[0]->type;
+    ir_op_insert_before(load, from_ring);
+    ir_replace_uses(load->parent, load->results[0], from_ring->results[0]);
+    ir_op_remove(load);
+}
+
 /* `if cond { } else { }` in front of `before`; the copies go in front of
    its then block's yield. */
 static IrOp *new_if(IrKernel *kernel, IrOp *before, Span loc, IrValue *cond) {
@@ -418,23 +429,28 @@ static bool chains_onto(IrKernel *kernel, IrOp *loop, const RingLoad *rings, int
 
 /* ---- a tail block: `if c { let j = hi; ... loads at j ... }` after the loop ---- */
 
+/* Whether ops a and b have the same opcode, attributes and result types
+   (same_mapped_op, their operands compared by the caller). */
+static bool same_attributes(const IrOp *a, const IrOp *b) {
+    IrOp probe = *b;
+    probe.operands = a->operands;
+    ValueMap none = {.n = 0};
+    return same_mapped_op(a, &probe, &none);
+}
+
 /* Whether scalars x and y are the same expression: the same value, or pure
-   ops alike (same_mapped_op with no map) of operands that are. */
+   ops alike of operands that are. */
 static bool same_expr(const IrValue *x, const IrValue *y, int depth) {
     if (x == y)
         return true;
     const IrOp *a = x->def, *b = y->def;
-    ValueMap none = {.n = 0};
     if (depth == 0 || !a || !b || a->body || b->body || !loop_is_pure_address_op(a->opcode) ||
         a->num_operands != b->num_operands || x->result_index != y->result_index)
         return false;
     for (int i = 0; i < a->num_operands; i++)
         if (!same_expr(a->operands[i], b->operands[i], depth - 1))
             return false;
-    /* the attributes and types: compare a against a copy of b's operands */
-    IrOp probe = *b;
-    probe.operands = a->operands;
-    return same_mapped_op(a, &probe, &none);
+    return same_attributes(a, b);
 }
 
 /* Whether value y (of the tail block `tail`) computes what x (of loop
@@ -456,10 +472,7 @@ static bool same_at(const IrOp *loop, const IrBlock *tail, IrValue *x, IrValue *
     for (int i = 0; i < a->num_operands; i++)
         if (!same_at(loop, tail, a->operands[i], b->operands[i], bound, depth - 1))
             return false;
-    IrOp probe = *b;
-    probe.operands = a->operands;
-    ValueMap none = {.n = 0};
-    return same_mapped_op(a, &probe, &none);
+    return same_attributes(a, b);
 }
 
 /* A tail block of the ring (pipeline_block): `tail`, an `if` right after
@@ -500,19 +513,6 @@ static bool tail_onto(IrOp *loop, const RingLoad *rings, int num_rings, IrOp *ta
     return k == num_rings && same_expr(j, loop->operands[1], 16);
 }
 
-/* The tail block's loads (tail_onto) read the ring's slot `slot` instead. */
-static void tail_reads_ring(IrKernel *kernel, const RingLoad *rings, int num_rings, IrOp **tail_loads, IrValue *slot) {
-    for (int k = 0; k < num_rings; k++) {
-        IrOp *load = tail_loads[k];
-        IrValue *view = ring_slot(kernel, load, load->loc, rings[k].ring, slot);
-        IrOp *from_ring = ir_op_new(kernel, IR_LOAD, load->loc, 1, 1);
-        from_ring->operands[0] = view;
-        from_ring->results[0]->type = load->results[0]->type;
-        ir_op_insert_before(load, from_ring);
-        ir_replace_uses(load->parent, load->results[0], from_ring->results[0]);
-        ir_op_remove(load);
-    }
-}
 
 /* Rings for `loop`'s loads (collect_rings), copies of iterations
    copies_start .. copies_end - 1 (NULL: the loop's lo and hi; a chain's
@@ -587,16 +587,8 @@ static void pipeline_loop(IrKernel *kernel, IrOp *loop, int stages, RingLoad *ri
        next slot (llvm_dot.c) before the yield. */
     IrValue *r_next = next_slot(kernel, first, loc, r, stages);
     IrValue *w_next = next_slot(kernel, first, loc, w, stages);
-    for (int k = 0; k < num_rings; k++) {
-        IrOp *load = rings[k].load;
-        IrValue *slot = ring_slot(kernel, load, load->loc, rings[k].ring, r);
-        IrOp *from_ring = ir_op_new(kernel, IR_LOAD, load->loc, 1, 1);
-        from_ring->operands[0] = slot;
-        from_ring->results[0]->type = load->results[0]->type;
-        ir_op_insert_before(load, from_ring);
-        ir_replace_uses(body, load->results[0], from_ring->results[0]);
-        ir_op_remove(load);
-    }
+    for (int k = 0; k < num_rings; k++)
+        load_from_ring(kernel, rings[k].load, rings[k].ring, r);
     yield->operands[yield->num_operands - 2] = r_next;
     yield->operands[yield->num_operands - 1] = w_next;
     if (to) {
@@ -724,11 +716,13 @@ static void pipeline_block(IrKernel *kernel, IrBlock *block, int stages, int thr
             if (chains)
                 end = loop_new_op(kernel, op, loc, IR_MAX, &i32, op->operands[1], next->operands[1], NULL)->results[0];
         }
-        RingChain from = chain, after;
+        RingChain after;
         pipeline_loop(kernel, op, stages, rings[which], num_rings, start, end, tail ? next->operands[0] : NULL,
-                      chained ? &from : NULL, chains ? &chain : &after);
-        if (tail)
-            tail_reads_ring(kernel, rings[which], num_rings, tail_loads, after.read_slot);
+                      chained ? &chain : NULL, &after);
+        if (chains)
+            chain = after;
+        for (int k = 0; tail && k < num_rings; k++)   /* the tail block reads the slot after loop's last */
+            load_from_ring(kernel, tail_loads[k], rings[which][k].ring, after.read_slot);
         chained = chains;
         if (chains)
             which = 1 - which;
