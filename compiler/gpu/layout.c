@@ -1560,7 +1560,10 @@ static void scratch_op(Assign *A, OpPlan *p) {
     }
     for (int i = 0; i < op->num_operands; i++) {
         IrValue *v = op->operands[i];
-        if (!is_tile(v) || !p->operand_layouts || !p->operand_layouts[i] || splat_source(A, v))
+        /* a splat is re-spread and an index expression recomputed in the
+           wanted layout (convert.c's splat and remat): no bytes */
+        if (!is_tile(v) || !p->operand_layouts || !p->operand_layouts[i] || splat_source(A, v) ||
+            convert_can_remat(A->plan, v))
             continue;
         if (layout_equal(vplan(A, v)->layout, p->operand_layouts[i]))
             continue;
