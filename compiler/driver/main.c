@@ -65,6 +65,9 @@ static const struct {
 /* What --check-golden and --update-golden compare when --emit is not given. */
 static const char golden_default_emit[] = "ir,ir-opt,llvm,ptx,manifest";
 
+/* --stationary (stationary_in_shared) */
+typedef enum Stationary { STATIONARY_AUTO, STATIONARY_REGISTERS, STATIONARY_SHARED } Stationary;
+
 typedef struct Options {
     const char *input;
     const char *output_dir;      /* NULL: current directory; "-": stdout */
@@ -79,7 +82,7 @@ typedef struct Options {
     const char *dump_after;
     HopperSchedule hopper_schedule;  /* --hopper-schedule */
     bool grid_heavy_first;           /* --grid-order=heavy-first */
-    bool stationary_shared;          /* --stationary=shared (PassOptions.stationary_shared) */
+    Stationary stationary;           /* --stationary (PassOptions.stationary_shared) */
     bool rotate_dots;                /* --overlap=rotate (PassOptions.rotate_dots) */
     bool emit_given;             /* --emit was on the command line */
     bool depfile_wanted;         /* -MD or -MF */
@@ -139,12 +142,13 @@ static void usage(FILE *out) {
             "                    higher program_id(0) is (causal attention), run program\n"
             "                    id 0 backwards so the heaviest blocks start first\n"
             "                    (default launch: %%ctaid order)\n"
-            "  --stationary=auto|shared\n"
+            "  --stationary=auto|registers|shared\n"
             "                    where a pipelined loop's tensor-core dot keeps its\n"
             "                    loop-invariant A (flash attention's q): registers unless\n"
-            "                    it would take more than 32 a thread (auto), or shared\n"
-            "                    memory always (shared: experimental; on sm_90a wgmma\n"
-            "                    reads it by descriptor)\n"
+            "                    it would take more than 32 a thread (registers), or\n"
+            "                    shared memory always, read by descriptor on sm_90a's\n"
+            "                    wgmma (shared); auto: shared when every --arch is\n"
+            "                    sm_90a, else registers\n"
             "  --overlap=off|rotate\n"
             "                    rotate (experimental): a loop of two dots, the second\n"
             "                    adding into a carried accumulator (flash attention's),\n"
@@ -402,10 +406,14 @@ static void parse_args(Options *opt, int argc, char **argv) {
                 usage_error("unknown --grid-order '%s' (known: launch, heavy-first)", v);
         } else if (option_is(arg, "--stationary")) {
             const char *v = option_value(argc, argv, &i, arg, 12);
-            if (strcmp(v, "auto") == 0 || strcmp(v, "shared") == 0)
-                opt->stationary_shared = v[0] == 's';
+            if (strcmp(v, "auto") == 0)
+                opt->stationary = STATIONARY_AUTO;
+            else if (strcmp(v, "registers") == 0)
+                opt->stationary = STATIONARY_REGISTERS;
+            else if (strcmp(v, "shared") == 0)
+                opt->stationary = STATIONARY_SHARED;
             else
-                usage_error("unknown --stationary '%s' (known: auto, shared)", v);
+                usage_error("unknown --stationary '%s' (known: auto, registers, shared)", v);
         } else if (option_is(arg, "--overlap")) {
             const char *v = option_value(argc, argv, &i, arg, 9);
             if (strcmp(v, "off") == 0 || strcmp(v, "rotate") == 0)
@@ -1143,6 +1151,24 @@ static bool every_arch_has_fp8_mma(const Options *opt) {
     return true;
 }
 
+/* Whether the pipeline pass stores every loop-invariant tensor-core A in
+   shared memory (PassOptions.stationary_shared): at --stationary=shared,
+   and at auto when every --arch has wgmma, which then reads it by
+   descriptor as FlashAttention-3 reads q (docs/performance.md, session 34:
+   1.01-1.03x at D 128 and 1.03-1.04x at D 64 BQ 64 BK 128 over q held in
+   registers across the loop, where ptxas schedules the loop with 32 fewer
+   free registers). An mma.sync target keeps q in registers up to 32 a
+   thread (ldmatrix every trip otherwise, as FlashAttention-2 does past
+   head dim 64). */
+static bool stationary_in_shared(const Options *opt) {
+    if (opt->stationary != STATIONARY_AUTO)
+        return opt->stationary == STATIONARY_SHARED;
+    for (int i = 0; i < opt->arch_count; i++)
+        if (!opt->archs[i]->wgmma)
+            return false;
+    return opt->arch_count > 0;
+}
+
 /* The tile passes (passes.c) at -O, with --dump-after; false after an
    internal error (IR that does not verify). */
 static bool run_tile_passes(const Options *opt, IrModule *module) {
@@ -1151,7 +1177,7 @@ static bool run_tile_passes(const Options *opt, IrModule *module) {
         .dump_after = opt->dump_after,
         .dump_out = stderr,
         .fp8_rings = every_arch_has_fp8_mma(opt),
-        .stationary_shared = opt->stationary_shared,
+        .stationary_shared = stationary_in_shared(opt),
         .rotate_dots = opt->rotate_dots,
 #ifdef NDEBUG
         .verify = false,

@@ -152,7 +152,7 @@ static const struct {
     {"E0024", "-D %s given twice"},
     {"E0025", "unknown --hopper-schedule '%s' (known: auto, lockstep, release, pingpong, producer, producer-pingpong)"},
     {"E0026", "unknown --grid-order '%s' (known: launch, heavy-first)"},
-    {"E0027", "unknown --stationary '%s' (known: auto, shared)"},
+    {"E0027", "unknown --stationary '%s' (known: auto, registers, shared)"},
     {"E0028", "unknown --overlap '%s' (known: off, rotate)"},
     {"E0101", "cannot open '%s': %s"},
     {"E0102", "'%s' is a directory"},
