@@ -276,6 +276,14 @@ static ConvertRecord *record_new(Convert *C, OpPlan *user, int i, const Layout *
         /* the user's scratch holds the padded rows */
         if (convert_shared_bytes(r) > user->scratch_bytes)
             user->scratch_bytes = convert_shared_bytes(r);
+    } else if (r->method == CONVERT_REBROADCAST) {
+        /* the broadcast's source goes through the user's scratch; layout.c
+           scratch_op reserved it unless it took the operand for a remat,
+           which the same predicate (convert_can_remat) rules out here */
+        const IrType *src = &v->def->operands[0]->type;
+        int64_t bytes = elem_bytes(src) * ir_type_elements(src);
+        if (bytes > user->scratch_bytes)
+            user->scratch_bytes = bytes;
     }
     ptrvec_push(&plan->kernel->arena, &C->records, r);
     return r;
