@@ -23,8 +23,8 @@ if [ "$cc" = "9.0" ]; then
     # and with the experimental pingpong turns between the producer's two
     # consumer warpgroups, q kept in registers (the default on sm_90a stores
     # it in shared memory for wgmma's descriptor: --stationary, docs/ir.md);
-    # a case that does not fit its shared memory this way fails to build
-    # and is left out
+    # a case that did not fit its shared memory this way would fail to
+    # build and be left out (none does now)
     sh testsuite/gpu/build-artifacts.sh --tessc "$BUILD/tessc" --arch sm_90a --schedule producer-pingpong \
         --option --stationary=registers --out "$BUILD/gpu-artifacts-sm90a-ws" 2>/dev/null | tail -1
     sh testsuite/gpu/run.sh --artifacts "$BUILD/gpu-artifacts-sm90a-ws" --build "$BUILD" --tmp "$BUILD/gpu-run-sm90a-ws" \
