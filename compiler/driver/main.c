@@ -266,6 +266,29 @@ static void add_define(Options *opt, const char *text) {
     d->used = false;
 }
 
+/* The index of VALUE among NAMES (NULL-terminated), for an option whose
+   value names one of a fixed set; the names are in the order of the enum
+   the index is cast to. Anything else is a usage error listing them. */
+static int option_choice(const char *option, const char *value, const char *const names[]) {
+    for (int i = 0; names[i]; i++)
+        if (strcmp(value, names[i]) == 0)
+            return i;
+    char known[256] = "";
+    for (int i = 0; names[i]; i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", names[i]);
+    usage_error("unknown %s '%s' (known: %s)", option, value, known);
+}
+
+static const char *const diag_format_names[] = {[DIAG_TEXT] = "text", [DIAG_JSON] = "json", [DIAG_SARIF] = "sarif", NULL};
+static const char *const schedule_names[] = {
+    [SCHEDULE_AUTO] = "auto", [SCHEDULE_LOCKSTEP] = "lockstep", [SCHEDULE_RELEASE] = "release",
+    [SCHEDULE_PINGPONG] = "pingpong", [SCHEDULE_PRODUCER] = "producer",
+    [SCHEDULE_PRODUCER_PINGPONG] = "producer-pingpong", NULL};
+static const char *const grid_order_names[] = {"launch", "heavy-first", NULL};          /* grid_heavy_first */
+static const char *const stationary_names[] = {
+    [STATIONARY_AUTO] = "auto", [STATIONARY_REGISTERS] = "registers", [STATIONARY_SHARED] = "shared", NULL};
+static const char *const overlap_names[] = {"off", "rotate", NULL};                     /* rotate_dots */
+
 /* An option's value (driver_option_value); a missing one is a usage error. */
 static const char *option_value(int argc, char **argv, int *i, const char *arg, size_t prefix) {
     const char *value = driver_option_value(argc, argv, i, arg, prefix);
@@ -281,14 +304,7 @@ static void parse_diagnostics_format(int argc, char **argv) {
         if (strncmp(argv[i], "--diagnostics-format", 20) != 0 || (argv[i][20] != '\0' && argv[i][20] != '='))
             continue;
         const char *value = argv[i][20] == '=' ? argv[i] + 21 : i + 1 < argc ? argv[i + 1] : "";
-        if (strcmp(value, "json") == 0)
-            diag_set_format(DIAG_JSON);
-        else if (strcmp(value, "sarif") == 0)
-            diag_set_format(DIAG_SARIF);
-        else if (strcmp(value, "text") == 0)
-            diag_set_format(DIAG_TEXT);
-        else
-            usage_error("unknown --diagnostics-format '%s' (known: text, json, sarif)", value);
+        diag_set_format((DiagFormat)option_choice("--diagnostics-format", value, diag_format_names));
     }
 }
 
@@ -382,44 +398,14 @@ static void parse_args(Options *opt, int argc, char **argv) {
                 usage_error("unknown pass '%s' for --dump-after (known: %s)", opt->dump_after,
                             arena_printf(&driver_arena, "%s; backend: %s", passes_names(), codegen_phase_names()));
         } else if (option_is(arg, "--hopper-schedule")) {
-            const char *v = option_value(argc, argv, &i, arg, 17);
-            if (strcmp(v, "auto") == 0)
-                opt->hopper_schedule = SCHEDULE_AUTO;
-            else if (strcmp(v, "lockstep") == 0)
-                opt->hopper_schedule = SCHEDULE_LOCKSTEP;
-            else if (strcmp(v, "release") == 0)
-                opt->hopper_schedule = SCHEDULE_RELEASE;
-            else if (strcmp(v, "pingpong") == 0)
-                opt->hopper_schedule = SCHEDULE_PINGPONG;
-            else if (strcmp(v, "producer") == 0)
-                opt->hopper_schedule = SCHEDULE_PRODUCER;
-            else if (strcmp(v, "producer-pingpong") == 0)
-                opt->hopper_schedule = SCHEDULE_PRODUCER_PINGPONG;
-            else
-                usage_error("unknown --hopper-schedule '%s' (known: auto, lockstep, release, pingpong, producer, "
-                            "producer-pingpong)", v);
+            opt->hopper_schedule =
+                (HopperSchedule)option_choice("--hopper-schedule", option_value(argc, argv, &i, arg, 17), schedule_names);
         } else if (option_is(arg, "--grid-order")) {
-            const char *v = option_value(argc, argv, &i, arg, 12);
-            if (strcmp(v, "launch") == 0 || strcmp(v, "heavy-first") == 0)
-                opt->grid_heavy_first = v[0] == 'h';
-            else
-                usage_error("unknown --grid-order '%s' (known: launch, heavy-first)", v);
+            opt->grid_heavy_first = option_choice("--grid-order", option_value(argc, argv, &i, arg, 12), grid_order_names);
         } else if (option_is(arg, "--stationary")) {
-            const char *v = option_value(argc, argv, &i, arg, 12);
-            if (strcmp(v, "auto") == 0)
-                opt->stationary = STATIONARY_AUTO;
-            else if (strcmp(v, "registers") == 0)
-                opt->stationary = STATIONARY_REGISTERS;
-            else if (strcmp(v, "shared") == 0)
-                opt->stationary = STATIONARY_SHARED;
-            else
-                usage_error("unknown --stationary '%s' (known: auto, registers, shared)", v);
+            opt->stationary = (Stationary)option_choice("--stationary", option_value(argc, argv, &i, arg, 12), stationary_names);
         } else if (option_is(arg, "--overlap")) {
-            const char *v = option_value(argc, argv, &i, arg, 9);
-            if (strcmp(v, "off") == 0 || strcmp(v, "rotate") == 0)
-                opt->rotate_dots = v[0] == 'r';
-            else
-                usage_error("unknown --overlap '%s' (known: off, rotate)", v);
+            opt->rotate_dots = option_choice("--overlap", option_value(argc, argv, &i, arg, 9), overlap_names);
         } else if (arg[0] == '-' && arg[1] != '\0') {
             usage_error("unknown option '%s'", arg);
         } else {

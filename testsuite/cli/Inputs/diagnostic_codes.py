@@ -3,6 +3,10 @@
 1. Every message format passed to a diagnostic function in compiler/ and
    grammar/ has an entry in diag.c's table (diag_codes), codes are unique,
    and no format has two codes.
+   A format whose first conversion names the option (driver/main.c's
+   option_choice: "unknown %s '%s' (known: %s)") is covered by the table's
+   formats it renders as, one an option; those options' bad values must
+   come out with the option's own code.
 2. Every negative test (testsuite/{lexer,parser,sema,ir,cli}) that fails to
    compile reports, in --diagnostics-format=json, only codes from the table
    (never E0000), and the JSON document parses.
@@ -55,11 +59,23 @@ for code, fmt in table:
 
 sources = glob.glob(os.path.join(root, "compiler/**/*.c"), recursive=True)
 sources += glob.glob(os.path.join(root, "grammar/*.l")) + glob.glob(os.path.join(root, "grammar/*.y"))
+
+def specializations(fmt):
+    """The table's formats that FMT renders as when its first %s is filled in."""
+    head, _, tail = fmt.partition("%s")
+    pattern = re.compile(re.escape(head) + r"(--[a-z-]+)" + re.escape(tail).replace(re.escape("%s"), ".*") + "$")
+    return [(f, c) for f, c in by_format.items() if pattern.match(f)]
+
+
+generic_options = []
 for path in sorted(sources):
     if path.endswith("diag.c"):
         continue
     for function, fmt in formats(path):
         if fmt in ("%s", "") or fmt in by_format:
+            continue
+        if fmt.startswith("unknown %s") and specializations(fmt):
+            generic_options += [(re.match(r"unknown (--[a-z-]+)", f).group(1), c) for f, c in specializations(fmt)]
             continue
         problems.append("%s: %s(\"%s\") has no code in compiler/support/diag.c's diag_codes"
                         % (os.path.relpath(path, root), function, fmt))
@@ -80,6 +96,15 @@ for pattern in ("lexer/*.tess", "parser/*.tess", "sema/*.tess", "ir/*.tir", "cli
             checked += 1
             if d["code"] not in codes:
                 problems.append("%s: no code for '%s'" % (os.path.relpath(path, root), d["message"]))
+
+# The options parsed by a generic format: a bad value gets the option's code.
+for option, code in generic_options:
+    run = subprocess.run([tessc, "--diagnostics-format=json", option + "=no-such-value", "x.tess"],
+                         capture_output=True, text=True)
+    got = [d["code"] for d in json.loads(run.stderr)["diagnostics"]] if run.stderr.startswith("{") else []
+    checked += 1
+    if run.returncode != 2 or got != [code]:
+        problems.append("%s=no-such-value: exit %d, codes %s, expected exit 2 and %s" % (option, run.returncode, got, code))
 
 for p in problems:
     print(p)
