@@ -45,6 +45,7 @@
     X(func_set_attribute, cuFuncSetAttribute)                 \
     X(func_get_attribute, cuFuncGetAttribute)                 \
     X(launch_kernel, cuLaunchKernel)                          \
+    X(occupancy_blocks, cuOccupancyMaxActiveBlocksPerMultiprocessor) \
     X(mem_alloc, cuMemAlloc_v2)                               \
     X(mem_free, cuMemFree_v2)                                 \
     X(memcpy_htod, cuMemcpyHtoD_v2)                           \
@@ -73,6 +74,7 @@ typedef struct DriverDevice {
     int major, minor;
     int shared_optin;            /* max shared bytes per block with the opt-in */
     int sm_shared, sm_registers, sm_threads, sm_blocks, block_reserved; /* per multiprocessor; reserved per block */
+    int sm_count;                /* multiprocessors (resident_blocks()); 0 where the driver does not say */
     _Atomic(CUcontext) context;  /* primary context, retained on first use */
 } DriverDevice;
 
@@ -178,6 +180,8 @@ static void driver_open_once(void) {
             CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
             CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK};
         int *fields[5] = {&d->sm_shared, &d->sm_registers, &d->sm_threads, &d->sm_blocks, &d->block_reserved};
+        if (drv.device_get_attribute(&d->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d->device) != CUDA_SUCCESS)
+            d->sm_count = 0;
         for (int k = 0; k < 5; k++)
             if (drv.device_get_attribute(fields[k], attrs[k], d->device) != CUDA_SUCCESS)
                 *fields[k] = 0;
@@ -612,6 +616,35 @@ done:
         *shared_bytes = slot->shared_bytes;
     }
     return s;
+}
+
+tessrt_status tessrt_driver_resident(const tessrt_kernel *kernel, int ordinal, void *function, int threads,
+                                     int shared_bytes, int64_t *blocks) {
+    TessrtLoaded *slot = (TessrtLoaded *)&kernel->loaded[ordinal];
+    _Atomic int *cached = function == slot->tma_function ? &slot->tma_resident : &slot->resident;
+    int known = *cached;
+    if (known > 0) {
+        *blocks = known;
+        return TESSRT_OK;
+    }
+    bool pushed;
+    tessrt_status s = driver_enter(ordinal, &pushed);
+    if (s != TESSRT_OK)
+        return s;
+    int per_sm = 0;
+    CUresult r = drv.occupancy_blocks(&per_sm, (CUfunction)function, threads, (size_t)shared_bytes);
+    driver_leave(pushed);
+    if (r != CUDA_SUCCESS) {
+        char what[200];
+        snprintf(what, sizeof what, "kernel '%s': cuOccupancyMaxActiveBlocksPerMultiprocessor on device %d",
+                 kernel->name, ordinal);
+        return driver_fail(r, what);
+    }
+    int sms = driver_devices[ordinal].sm_count;
+    known = (per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
+    *cached = known;
+    *blocks = known;
+    return TESSRT_OK;
 }
 
 tessrt_status tessrt_driver_launch(const tessrt_kernel *kernel, int ordinal, void *function,

@@ -65,7 +65,8 @@ static TessrtExpr *expr_node(ExprParser *ps, TessrtExprKind kind, TessrtExpr *lh
 
 static TessrtExpr *expr_parse_sum(ExprParser *ps);
 
-/* primary := INT | NAME | ('cdiv' | 'min' | 'max') '(' expr ',' expr ')' | '(' expr ')' */
+/* primary := INT | NAME | ('cdiv' | 'min' | 'max') '(' expr ',' expr ')' | 'resident_blocks' '(' ')'
+            | '(' expr ')' */
 static TessrtExpr *expr_parse_primary(ExprParser *ps) {
     expr_skip_space(ps);
     if (isdigit((unsigned char)*ps->p)) {
@@ -97,6 +98,24 @@ static TessrtExpr *expr_parse_primary(ExprParser *ps) {
         memcpy(name, start, n);
         name[n] = '\0';
         TessrtExprKind kind = TX_SIZE;
+        if (strcmp(name, "resident_blocks") == 0 && expr_accept(ps, "(")) {
+            /* a persistent grid's block count (docs/manifest.md): a slot the
+               resolver names, filled by the launch */
+            if (!expr_accept(ps, ")")) {
+                expr_error(ps, "%sexpected ')' after 'resident_blocks('", "");
+                return NULL;
+            }
+            int index = ps->resolve ? ps->resolve(ps->context, "resident_blocks()") : -1;
+            if (index < 0) {
+                ps->p = start;
+                expr_error(ps, "%s'resident_blocks()' is allowed only in a grid", "");
+                return NULL;
+            }
+            TessrtExpr *e = expr_node(ps, TX_SIZE, NULL, NULL);
+            if (e)
+                e->size = index;
+            return e;
+        }
         if (strcmp(name, "cdiv") == 0)
             kind = TX_CDIV;
         else if (strcmp(name, "min") == 0)

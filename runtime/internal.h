@@ -167,6 +167,7 @@ typedef struct TessrtLoaded {
     int tma_cache_next;
     int tma_shared_bytes;
     const char *tma_unusable;    /* why there is no tma_function although the artifact has one */
+    _Atomic int resident, tma_resident;  /* resident_blocks() of function and tma_function; 0: not asked yet */
     uint64_t assert_word;        /* CUdeviceptr of the module's tessera_assert (kernels with asserts), or 0 */
 } TessrtLoaded;
 
@@ -177,6 +178,7 @@ struct tessrt_kernel {
     TessrtParam *params;
     int num_params;
     TessrtExpr *grid[3];         /* missing dims are NULL (1) */
+    bool persistent;             /* a grid names resident_blocks() (tessrt.c resident_grid) */
     int grid_rank;
     const char *grid_text[3];
     int warps, stages;
@@ -224,6 +226,12 @@ tessrt_status tessrt_driver_load(const tessrt_kernel *kernel, int device, void *
    entry must; `threads` is then its block's. Needs tessrt_driver_load first. */
 bool tessrt_driver_tma(const tessrt_kernel *kernel, int device, const tessrt_arg *args, const int64_t *sizes,
                        void **function, int *threads, int *shared_bytes, void *maps, char *why, size_t why_size);
+/* resident_blocks() for `function` (the loaded artifact's entry or its TMA
+   entry) at `threads` and `shared_bytes`: the device's multiprocessors
+   times the blocks one holds at once (cuOccupancyMaxActiveBlocksPerMultiprocessor),
+   at least 1; asked once per entry and remembered. */
+tessrt_status tessrt_driver_resident(const tessrt_kernel *kernel, int device, void *function, int threads,
+                                     int shared_bytes, int64_t *blocks);
 tessrt_status tessrt_driver_launch(const tessrt_kernel *kernel, int device, void *function,
                                    const uint32_t grid[3], int threads, int shared_bytes, void *stream,
                                    void **params);

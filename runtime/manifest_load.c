@@ -278,6 +278,10 @@ static int load_resolve_size(void *context, const char *name) {
    name sizes only. */
 static int load_resolve_grid(void *context, const char *name) {
     tessrt_kernel *k = context;
+    if (strcmp(name, "resident_blocks()") == 0) {   /* expr.c's call; the launch's slot after the params */
+        k->persistent = true;
+        return k->num_params;
+    }
     for (int i = 0; i < k->num_params; i++)
         if ((k->params[i].kind == TESSRT_PARAM_SIZE ||
              (k->params[i].kind == TESSRT_PARAM_SCALAR && k->params[i].dtype == TESSRT_I32)) &&

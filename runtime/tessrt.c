@@ -116,6 +116,7 @@ tessrt_status tessrt_kernel_get(const tessrt_manifest *m, const char *name, tess
 
 const char *tessrt_kernel_name(const tessrt_kernel *k) { return k ? k->name : NULL; }
 int tessrt_kernel_threads(const tessrt_kernel *k) { return k ? k->threads : 0; }
+bool tessrt_kernel_persistent(const tessrt_kernel *k) { return k && k->persistent; }
 int tessrt_kernel_num_params(const tessrt_kernel *k) { return k ? k->num_params : 0; }
 
 tessrt_status tessrt_kernel_param(const tessrt_kernel *k, int index, tessrt_param_info *info) {
@@ -265,7 +266,10 @@ static void describe_sizes(const tessrt_kernel *k, const TessrtExpr *e, const in
     describe_sizes(k, e->rhs, sizes, seen, buf, size);
 }
 
-/* Fills sizes[] (indexed by param) from the arguments after checking them. */
+/* Fills sizes[] (indexed by param) from the arguments after checking them;
+   sizes[num_params] is resident_blocks() (resident_grid), unbounded here:
+   a persistent grid's min(tiles, resident_blocks()) is then its tile
+   count, which the grid's checks hold to the kernel's i32 program ids. */
 static tessrt_status check_arguments(const tessrt_kernel *k, const tessrt_arg *args, int num_args,
                                      int64_t *sizes) {
     if (num_args > 0 && !args)
@@ -307,6 +311,7 @@ static tessrt_status check_arguments(const tessrt_kernel *k, const tessrt_arg *a
         if (p->kind == TESSRT_PARAM_SCALAR && p->dtype == TESSRT_I32)
             sizes[i] = a->value.i32;   /* a grid may name it (manifest_load.c load_resolve_grid) */
     }
+    sizes[k->num_params] = INT64_MAX;
     for (int i = 0; i < k->num_params; i++) {
         const TessrtParam *p = &k->params[i];
         if (p->kind != TESSRT_PARAM_ARRAY || args[i].value.pointer != 0)
@@ -375,12 +380,36 @@ static tessrt_status check_contracts_and_grid(const tessrt_kernel *k, const int6
     return TESSRT_OK;
 }
 
+/* A persistent grid (docs/manifest.md "resident_blocks()"): the grid again,
+   with resident_blocks() the blocks of the entry that runs (`function`,
+   its block and shared memory) the device holds at once. The tile count
+   passed the checks; this only lowers grid[0] to at most it. */
+static tessrt_status resident_grid(const tessrt_kernel *k, int ordinal, void *function, int threads, int shared,
+                                   int64_t *sizes, uint32_t grid[3]) {
+    int64_t resident;
+    tessrt_status s = tessrt_driver_resident(k, ordinal, function, threads, shared, &resident);
+    if (s != TESSRT_OK)
+        return s;
+    sizes[k->num_params] = resident;
+    char err[256];
+    for (int d = 0; d < k->grid_rank; d++) {
+        int64_t v;
+        if (!tessrt_expr_eval(k->grid[d], sizes, &v, err, sizeof err))
+            return tessrt_fail(TESSRT_ERROR_LAUNCH_ARGUMENTS, "kernel '%s': grid[%d] '%s': %s", k->name, d,
+                               k->grid_text[d], err);
+        if (v >= 0 && v <= grid[d])
+            grid[d] = (uint32_t)v;
+    }
+    sizes[k->num_params] = INT64_MAX;
+    return TESSRT_OK;
+}
+
 tessrt_status tessrt_kernel_check(const tessrt_kernel *k, const tessrt_arg *args, int num_args,
                                   uint32_t grid[3]) {
     if (!k || !grid)
         return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_kernel_check: NULL argument");
     int64_t small[32];
-    int64_t *sizes = k->num_params <= 32 ? small : malloc(sizeof *sizes * (size_t)k->num_params);
+    int64_t *sizes = k->num_params < 32 ? small : malloc(sizeof *sizes * (size_t)(k->num_params + 1));
     if (!sizes)
         return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "out of memory");
     tessrt_status s = check_arguments(k, args, num_args, sizes);
@@ -423,7 +452,7 @@ tessrt_status tessrt_kernel_entry_for(const tessrt_kernel *k, int device, const 
     if (!k || !desc || !desc_size)
         return tessrt_fail(TESSRT_ERROR_INVALID_ARGUMENT, "tessrt_kernel_entry_for: NULL argument");
     int64_t small[32];
-    int64_t *sizes = k->num_params <= 32 ? small : malloc(sizeof *sizes * (size_t)k->num_params);
+    int64_t *sizes = k->num_params < 32 ? small : malloc(sizeof *sizes * (size_t)(k->num_params + 1));
     if (!sizes)
         return tessrt_fail(TESSRT_ERROR_OUT_OF_MEMORY, "out of memory");
     uint32_t grid[3];
@@ -456,17 +485,20 @@ static tessrt_status entry_for(const tessrt_kernel *k, int device, bool interp, 
     if (s != TESSRT_OK)
         return s;
     const TessrtArtifact *a = &k->artifacts[k->loaded[ordinal].artifact];
-    if (!a->tma) {
-        snprintf(desc, desc_size, "entry %s", k->entry);
-        return TESSRT_OK;
-    }
     _Alignas(64) unsigned char maps[TESSRT_MAX_TMA_MAPS][128];
     char why[300];
-    if (tessrt_driver_tma(k, ordinal, args, sizes, &function, &threads, &shared, maps, why, sizeof why))
+    if (!a->tma)
+        snprintf(desc, desc_size, "entry %s", k->entry);
+    else if (tessrt_driver_tma(k, ordinal, args, sizes, &function, &threads, &shared, maps, why, sizeof why))
         snprintf(desc, desc_size, "entry %s (TMA, %d tensor maps%s)", a->tma->entry, a->tma->num_maps,
                  threads > a->threads ? ", a producer warpgroup" : "");
     else
         snprintf(desc, desc_size, "entry %s, not the TMA entry %s: %s", k->entry, a->tma->entry, why);
+    int64_t resident;
+    if (k->persistent && tessrt_driver_resident(k, ordinal, function, threads, shared, &resident) == TESSRT_OK) {
+        size_t n = strlen(desc);
+        snprintf(desc + n, desc_size - n, ", %lld resident blocks", (long long)resident);
+    }
     return TESSRT_OK;
 }
 
@@ -487,8 +519,8 @@ tessrt_status tessrt_launch(const tessrt_kernel *k, int device, const tessrt_arg
     int64_t *sizes = small_sizes;
     void **params = small_params;
     LaunchValue *values = small_values;
-    if (k->num_params > SMALL) {
-        sizes = malloc(sizeof *sizes * (size_t)k->num_params);
+    if (k->num_params >= SMALL) {
+        sizes = malloc(sizeof *sizes * (size_t)(k->num_params + 1));
         params = malloc(sizeof *params * (size_t)(k->num_params + TESSRT_MAX_TMA_MAPS));
         values = malloc(sizeof *values * (size_t)k->num_params);
         if (!sizes || !params || !values) {
@@ -535,7 +567,10 @@ tessrt_status tessrt_launch(const tessrt_kernel *k, int device, const tessrt_arg
             if (a->tma && tessrt_driver_tma(k, ordinal, args, sizes, &function, &threads, &shared, maps, why, sizeof why))
                 for (int i = 0; i < a->tma->num_maps; i++)
                     params[k->num_params + i] = maps[i];
-            s = tessrt_driver_launch(k, ordinal, function, grid, threads, shared, stream, params);
+            if (k->persistent)
+                s = resident_grid(k, ordinal, function, threads, shared, sizes, grid);
+            if (s == TESSRT_OK)
+                s = tessrt_driver_launch(k, ordinal, function, grid, threads, shared, stream, params);
         }
     }
     if (sizes != small_sizes) {

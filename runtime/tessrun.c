@@ -614,7 +614,10 @@ static int tessrun(const char *manifest_path, const char *kernel_name, int devic
     }
     if (fallback)
         fputs("tessrun: no CUDA device; running on the interpreter\n", stderr);
-    if (verbose)
+    if (verbose && tessrt_kernel_persistent(run.kernel))
+        fprintf(stderr, "tessrun: kernel '%s', a persistent grid of %u tiles, %d threads per block\n",
+                tessrt_kernel_name(run.kernel), grid[0], tessrt_kernel_threads(run.kernel));
+    else if (verbose)
         fprintf(stderr, "tessrun: kernel '%s', grid (%u, %u, %u), %d threads per block\n",
                 tessrt_kernel_name(run.kernel), grid[0], grid[1], grid[2],
                 tessrt_kernel_threads(run.kernel));

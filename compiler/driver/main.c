@@ -82,6 +82,7 @@ typedef struct Options {
     const char *dump_after;
     HopperSchedule hopper_schedule;  /* --hopper-schedule */
     bool grid_heavy_first;           /* --grid-order=heavy-first */
+    bool grid_persistent;            /* --grid=persistent (PassOptions.persistent) */
     Stationary stationary;           /* --stationary (PassOptions.stationary_shared) */
     bool rotate_dots;                /* --overlap=rotate (PassOptions.rotate_dots) */
     bool emit_given;             /* --emit was on the command line */
@@ -137,6 +138,10 @@ static void usage(FILE *out) {
             "                    (producer-pingpong: experimental); auto, the default:\n"
             "                    producer for a loop of two wgmma dots (attention) with\n"
             "                    two consumer warpgroups, lockstep elsewhere\n"
+            "  --grid=per-tile|persistent\n"
+            "                    persistent: launch as many blocks as the device holds at\n"
+            "                    once, each looping over the grid's tiles (the persist\n"
+            "                    pass; default per-tile: a block a tile)\n"
             "  --grid-order=launch|heavy-first\n"
             "                    heavy-first: where a loop with a dot runs more trips the\n"
             "                    higher program_id(0) is (causal attention), run program\n"
@@ -285,6 +290,7 @@ static const char *const schedule_names[] = {
     [SCHEDULE_PINGPONG] = "pingpong", [SCHEDULE_PRODUCER] = "producer",
     [SCHEDULE_PRODUCER_PINGPONG] = "producer-pingpong", NULL};
 static const char *const grid_order_names[] = {"launch", "heavy-first", NULL};          /* grid_heavy_first */
+static const char *const grid_names[] = {"per-tile", "persistent", NULL};                /* grid_persistent */
 static const char *const stationary_names[] = {
     [STATIONARY_AUTO] = "auto", [STATIONARY_REGISTERS] = "registers", [STATIONARY_SHARED] = "shared", NULL};
 static const char *const overlap_names[] = {"off", "rotate", NULL};                     /* rotate_dots */
@@ -400,6 +406,8 @@ static void parse_args(Options *opt, int argc, char **argv) {
         } else if (option_is(arg, "--hopper-schedule")) {
             opt->hopper_schedule =
                 (HopperSchedule)option_choice("--hopper-schedule", option_value(argc, argv, &i, arg, 17), schedule_names);
+        } else if (option_is(arg, "--grid")) {
+            opt->grid_persistent = option_choice("--grid", option_value(argc, argv, &i, arg, 6), grid_names);
         } else if (option_is(arg, "--grid-order")) {
             opt->grid_heavy_first = option_choice("--grid-order", option_value(argc, argv, &i, arg, 12), grid_order_names);
         } else if (option_is(arg, "--stationary")) {
@@ -1165,6 +1173,8 @@ static bool run_tile_passes(const Options *opt, IrModule *module) {
         .fp8_rings = every_arch_has_fp8_mma(opt),
         .stationary_shared = stationary_in_shared(opt),
         .rotate_dots = opt->rotate_dots,
+        .persistent = opt->grid_persistent,
+        .heavy_first = opt->grid_heavy_first,
 #ifdef NDEBUG
         .verify = false,
 #else

@@ -73,6 +73,9 @@ static void manifest_expr_print(const GridExpr *e, int min_precedence, ExprBuf *
     case GRID_SIZE:
         expr_put(out, "%s", e->size);
         return;
+    case GRID_RESIDENT:
+        expr_put(out, "resident_blocks()");
+        return;
     case GRID_CDIV:
     case GRID_MIN:
     case GRID_MAX:
@@ -134,6 +137,8 @@ static size_t manifest_expr_size(const GridExpr *e) {
         return 24;
     if (e->kind == GRID_SIZE)
         return strlen(e->size) + 1;
+    if (e->kind == GRID_RESIDENT)
+        return sizeof "resident_blocks()";
     return manifest_expr_size(e->lhs) + manifest_expr_size(e->rhs) + 8;
 }
 

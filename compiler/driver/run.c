@@ -49,6 +49,7 @@ typedef struct RunOptions {
     bool debug;              /* -g: print and assert kept */
     bool verbose;
     bool rotate_dots;            /* --overlap=rotate (tessc's) */
+    bool persistent;             /* --grid=persistent (tessc's) */
     int64_t max_programs;        /* 0: the interpreter's default */
     const char **words;          /* ARGs and SIZE=VALUE, in order */
     int num_words;
@@ -70,6 +71,7 @@ static void run_usage(FILE *out) {
             "  -O0 .. -O3      optimization level of the IR passes (default -O2)\n"
             "  -g              keep print() and assert() (they print and check on either device)\n"
             "  --overlap=off|rotate  tessc's: rotate runs the overlap pass (docs/ir.md)\n"
+            "  --grid=per-tile|persistent  tessc's: persistent runs the persist pass\n"
             "  --device DEV    gpu (compiles for sm_80 and sm_90 into a temporary directory and\n"
             "                  runs it with the tessrun beside tessc) or interp (the interpreter);\n"
             "                  default: gpu when a CUDA device is present, else interp\n"
@@ -179,6 +181,12 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
             if (strcmp(value, "off") != 0 && strcmp(value, "rotate") != 0)
                 return run_fail(RUN_EXIT_USAGE, "unknown --overlap '%s' (known: off, rotate)", value);
             opt->rotate_dots = value[0] == 'r';
+        } else if (strncmp(arg, "--grid", 6) == 0 && (arg[6] == '\0' || arg[6] == '=')) {
+            if (!(value = driver_option_value(argc, argv, &i, arg, 6)))
+                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
+            if (strcmp(value, "per-tile") != 0 && strcmp(value, "persistent") != 0)
+                return run_fail(RUN_EXIT_USAGE, "unknown --grid '%s' (known: per-tile, persistent)", value);
+            opt->persistent = strcmp(value, "persistent") == 0;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return run_fail(RUN_EXIT_USAGE, "unknown option '%s' (put '--' before ARGs that start with '-')",
                             arg);
@@ -210,7 +218,7 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
         return NULL;
     /* fp8 rings as the default arch (sm_90) gets them: the IR tessc gives by default */
     PassOptions passes = {.opt_level = opt->opt_level, .verify = true, .fp8_rings = true,
-                          .rotate_dots = opt->rotate_dots};
+                          .rotate_dots = opt->rotate_dots, .persistent = opt->persistent};
     if (!passes_run(module, &passes))
         return NULL;
     return module;
@@ -689,7 +697,7 @@ static int run_on_gpu(const RunOptions *opt) {
     const char *manifest = arena_printf(&run_arena, "%s/%.*s.manifest.json", dir,
                                         dot && dot != base ? (int)(dot - base) : (int)strlen(base), base);
 
-    char **compile = ARENA_ARRAY(&run_arena, char *, 16 + 2 * opt->define_count);
+    char **compile = ARENA_ARRAY(&run_arena, char *, 20 + 2 * opt->define_count);
     int c = 0;
     compile[c++] = self;
     compile[c++] = (char *)opt->input;
@@ -704,6 +712,8 @@ static int run_on_gpu(const RunOptions *opt) {
         compile[c++] = "-g";
     if (opt->rotate_dots)
         compile[c++] = "--overlap=rotate";
+    if (opt->persistent)
+        compile[c++] = "--grid=persistent";
     if (opt->kernel) {
         compile[c++] = "-k";
         compile[c++] = (char *)opt->kernel;

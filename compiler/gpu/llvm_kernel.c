@@ -558,47 +558,6 @@ static bool grouped_grid(const KernelPlan *plan) {
     return false;
 }
 
-static bool positive_const(const IrValue *v) {
-    const IrOp *op = v->def;
-    return op && op->opcode == IR_CONST && !dtype_is_float(v->type.dtype) && op->int_value > 0;
-}
-
-/* How scalar `v` moves with program id 0: 1 never down and not constant
-   in it, 0 independent of it, -1 unknown (or down). */
-static int rises_with_pid0(const IrKernel *kernel, const IrValue *v, int depth) {
-    const IrOp *op = v->def;
-    if (depth > 32 || v->type.kind != IRT_TILE || v->type.rank != 0)
-        return -1;
-    if (!op) {   /* a parameter is fixed; a loop's argument is not known */
-        for (int i = 0; i < kernel->num_params; i++)
-            if (kernel->params[i].value == v)
-                return 0;
-        return -1;
-    }
-    if (op->opcode == IR_PROGRAM_ID)
-        return op->axis == 0 ? 1 : 0;
-    int a = op->num_operands > 0 ? rises_with_pid0(kernel, op->operands[0], depth + 1) : 0;
-    int b = op->num_operands > 1 ? rises_with_pid0(kernel, op->operands[1], depth + 1) : 0;
-    if (a < 0 || b < 0)
-        return -1;
-    switch (op->opcode) {
-    case IR_ADD:
-    case IR_MIN:
-    case IR_MAX: return a > b ? a : b;
-    case IR_SUB: return b == 0 ? a : -1;
-    case IR_MUL:   /* by a positive constant, either side */
-        if (a + b == 0)
-            return 0;
-        return positive_const(a ? op->operands[1] : op->operands[0]) ? 1 : -1;
-    case IR_DIV: return a + b == 0 ? 0 : b == 0 && positive_const(op->operands[1]) ? a : -1;
-    default:
-        for (int i = 0; i < op->num_operands; i++)
-            if (rises_with_pid0(kernel, op->operands[i], depth + 1) != 0)
-                return -1;
-        return op->opcode == IR_NUM_PROGRAMS || op->opcode == IR_CONST || op->num_operands > 0 ? 0 : -1;
-    }
-}
-
 /* --grid-order=heavy-first (KernelPlan.heavy_first): whether program id 0
    runs backwards, the last first. Where a loop with a dot runs more trips
    the higher program id 0 is (causal attention's key loop: every query
@@ -613,8 +572,8 @@ static bool heavy_first_grid(const KernelPlan *plan) {
         return false;
     for (int i = 0; i < plan->num_ops; i++) {
         const OpPlan *loop = &plan->ops[i];
-        if (loop->op->opcode != IR_FOR || rises_with_pid0(plan->kernel, loop->op->operands[0], 0) != 0 ||
-            rises_with_pid0(plan->kernel, loop->op->operands[1], 0) != 1)
+        if (loop->op->opcode != IR_FOR || ir_rises_with_program_id0(plan->kernel, loop->op->operands[0]) != 0 ||
+            ir_rises_with_program_id0(plan->kernel, loop->op->operands[1]) != 1)
             continue;
         for (int k = loop->index + 1; k <= loop->end_index; k++)
             if (plan->ops[k].op->opcode == IR_DOT)

@@ -1671,9 +1671,14 @@ static TessrtExpr *grid_tree(Interp *I, const GridExpr *g) {
         [GRID_MUL] = TX_MUL,     [GRID_DIV] = TX_DIV,   [GRID_REM] = TX_REM, [GRID_CDIV] = TX_CDIV,
         [GRID_MIN] = TX_MIN,     [GRID_MAX] = TX_MAX,
     };
+    TessrtExpr *e = ARENA_NEW(&I->arena, TessrtExpr);
+    if (g->kind == GRID_RESIDENT) {   /* compute_grid's slot after the parameters */
+        e->kind = TX_SIZE;
+        e->size = I->kernel->num_params;
+        return e;
+    }
     if ((unsigned)g->kind >= sizeof kinds / sizeof kinds[0])
         launch_fail(I, "internal error: grid expression kind %d", (int)g->kind);
-    TessrtExpr *e = ARENA_NEW(&I->arena, TessrtExpr);
     e->kind = kinds[g->kind];
     e->value = g->value;
     e->size = -1;
@@ -1702,11 +1707,14 @@ int64_t interp_get_max_programs(void) { return interp_max_programs; }
 
 /* The grid as libtessrt computes it (the same evaluator and the same
    per-dimension limits as a CUDA launch), then the interpreter's own limit on
-   the number of programs. */
+   the number of programs. A persistent grid's resident_blocks() is
+   unbounded for the limits, as libtessrt's check has it (so that they hold
+   its tile count), then INTERP_RESIDENT_BLOCKS. */
 static void compute_grid(Interp *I, const InterpArg *args, bool limit) {
     int64_t *sizes = ARENA_ARRAY(&I->arena, int64_t, I->kernel->num_params + 1);
     for (int i = 0; i < I->kernel->num_params; i++)
         sizes[i] = grid_param(&I->kernel->params[i]) ? args[i].int_value : 0;
+    sizes[I->kernel->num_params] = INT64_MAX;   /* resident_blocks() */
     static const int64_t limits[3] = {INT32_MAX, 65535, 65535};
     for (int a = 0; a < 3; a++) {
         I->grid[a] = 1;
@@ -1719,6 +1727,10 @@ static void compute_grid(Interp *I, const InterpArg *args, bool limit) {
         if (I->grid[a] < 0 || I->grid[a] > limits[a])
             launch_fail(I, "grid[%d] '%s' is %lld; expected 0 to %lld", a, text, (long long)I->grid[a],
                         (long long)limits[a]);
+        sizes[I->kernel->num_params] = INTERP_RESIDENT_BLOCKS;
+        if (!tessrt_expr_eval(grid_tree(I, I->kernel->grid[a]), sizes, &I->grid[a], err, sizeof err))
+            launch_fail(I, "grid[%d] '%s': %s", a, text, err);
+        sizes[I->kernel->num_params] = INT64_MAX;
     }
     int64_t programs;
     bool overflow = __builtin_mul_overflow(I->grid[0], I->grid[1], &programs) ||

@@ -61,6 +61,10 @@ bool interp_run_kernel(const IrKernel *kernel, const InterpArg *args, int num_ar
    default. `tessc run --max-programs`, `tessrun --max-programs` and
    $TESSRT_INTERP_MAX_PROGRAMS (libtessinterp) set it. */
 #define INTERP_DEFAULT_MAX_PROGRAMS ((int64_t)1 << 24)
+/* A persistent grid's resident_blocks() (ir.h GRID_RESIDENT) in the
+   interpreter: few, and not a divisor of most tile counts, so that its
+   programs run unequal numbers of tiles, as a GPU's do. */
+#define INTERP_RESIDENT_BLOCKS 3
 void interp_set_max_programs(int64_t limit);
 int64_t interp_get_max_programs(void);
 

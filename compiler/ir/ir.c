@@ -394,3 +394,46 @@ uint64_t ir_hash_pointer(const void *p) {
     h ^= h >> 33;
     return h;
 }
+
+/* ---- how a scalar moves with program id 0 (ir_rises_with_program_id0) ---- */
+
+static bool positive_const(const IrValue *v) {
+    const IrOp *op = v->def;
+    return op && op->opcode == IR_CONST && !dtype_is_float(v->type.dtype) && op->int_value > 0;
+}
+
+static int rises_with_pid0(const IrKernel *kernel, const IrValue *v, int depth) {
+    const IrOp *op = v->def;
+    if (depth > 32 || v->type.kind != IRT_TILE || v->type.rank != 0)
+        return -1;
+    if (!op) {   /* a parameter is fixed; a loop's argument is not known */
+        for (int i = 0; i < kernel->num_params; i++)
+            if (kernel->params[i].value == v)
+                return 0;
+        return -1;
+    }
+    if (op->opcode == IR_PROGRAM_ID)
+        return op->axis == 0 ? 1 : 0;
+    int a = op->num_operands > 0 ? rises_with_pid0(kernel, op->operands[0], depth + 1) : 0;
+    int b = op->num_operands > 1 ? rises_with_pid0(kernel, op->operands[1], depth + 1) : 0;
+    if (a < 0 || b < 0)
+        return -1;
+    switch (op->opcode) {
+    case IR_ADD:
+    case IR_MIN:
+    case IR_MAX: return a > b ? a : b;
+    case IR_SUB: return b == 0 ? a : -1;
+    case IR_MUL:   /* by a positive constant, either side */
+        if (a + b == 0)
+            return 0;
+        return positive_const(a ? op->operands[1] : op->operands[0]) ? 1 : -1;
+    case IR_DIV: return a + b == 0 ? 0 : b == 0 && positive_const(op->operands[1]) ? a : -1;
+    default:
+        for (int i = 0; i < op->num_operands; i++)
+            if (rises_with_pid0(kernel, op->operands[i], depth + 1) != 0)
+                return -1;
+        return op->opcode == IR_NUM_PROGRAMS || op->opcode == IR_CONST || op->num_operands > 0 ? 0 : -1;
+    }
+}
+
+int ir_rises_with_program_id0(const IrKernel *kernel, const IrValue *v) { return rises_with_pid0(kernel, v, 0); }

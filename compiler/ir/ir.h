@@ -153,10 +153,15 @@ struct IrBlock {
 };
 
 /* Grid expressions stay expressions over symbolic sizes: the runtime
-   evaluates them from the launch arguments. */
+   evaluates them from the launch arguments. GRID_RESIDENT,
+   `resident_blocks()`, is the number of the kernel's blocks the device
+   holds at once (its multiprocessors times the blocks of the launched
+   entry one holds), which libtessrt knows only once it has chosen the
+   entry; the interpreter takes INTERP_RESIDENT_BLOCKS. Only the persist
+   pass writes it (a persistent grid, docs/ir.md). */
 typedef enum GridExprKind {
     GRID_CONST, GRID_SIZE, GRID_ADD, GRID_SUB, GRID_MUL, GRID_DIV, GRID_REM,
-    GRID_CDIV, GRID_MIN, GRID_MAX,
+    GRID_CDIV, GRID_MIN, GRID_MAX, GRID_RESIDENT,
 } GridExprKind;
 
 typedef struct GridExpr {
@@ -273,6 +278,12 @@ bool ir_opcode_is_elementwise_binary(IrOpcode opcode);
 bool ir_opcode_is_elementwise_unary(IrOpcode opcode);
 bool ir_opcode_is_compare(IrOpcode opcode);
 const char *ir_combine_name(IrCombine combine);
+/* How scalar `v` moves with program id 0: 1 never down and not constant in
+   it, 0 independent of it, -1 unknown (or down). From adds, mins, maxes,
+   subtractions of independent values, and products and quotients by
+   positive constants (causal attention's key loop bound, min(q0, T) / BK):
+   the heavy-first grid order (llvm_kernel.c, passes/persist.c). */
+int ir_rises_with_program_id0(const IrKernel *kernel, const IrValue *v);
 /* A well-mixed hash of a pointer, for the hash tables keyed by values or
    interned names (the .tir reader, the verifier, the interpreter). */
 uint64_t ir_hash_pointer(const void *p);
@@ -327,12 +338,14 @@ typedef struct PassOptions {
     bool stationary_shared;        /* --stationary=shared: every loop-invariant A of a tensor-core
                                       dot in a pipelined loop stored once into shared memory */
     bool rotate_dots;              /* --overlap=rotate: the overlap pass (passes/overlap.c) */
+    bool persistent;               /* --grid=persistent: the persist pass (passes/persist.c) */
+    bool heavy_first;              /* --grid-order=heavy-first, for the persist pass's tile order */
 } PassOptions;
 
 /* Runs the pass list on every kernel; returns false after a verifier failure
    (already reported as an internal error). */
 bool passes_run(IrModule *module, const PassOptions *options);
-const char *passes_names(void);    /* "overlap, pipeline, prefetch, fold, cse, dce" for --help and errors */
+const char *passes_names(void);    /* "persist, overlap, pipeline, ..." for --help and errors */
 bool passes_known(const char *name);
 
 void pass_fold(IrKernel *kernel);  /* passes/fold.c */
@@ -340,6 +353,7 @@ void pass_cse(IrKernel *kernel);   /* passes/cse.c */
 void pass_dce(IrKernel *kernel);   /* passes/dce.c */
 void pass_prefetch(IrKernel *kernel); /* passes/prefetch.c */
 void pass_overlap(IrKernel *kernel); /* passes/overlap.c */
+void pass_persist(IrKernel *kernel, bool heavy_first); /* passes/persist.c */
 void pass_pipeline(IrKernel *kernel, bool fp8_rings, bool stationary_shared); /* passes/pipeline.c */
 
 #endif

@@ -581,7 +581,7 @@ static GridExpr *grid_new(Parser *P, GridExprKind kind, GridExpr *lhs, GridExpr 
 static GridExpr *parse_grid_expr(Parser *P);
 
 /* grid_atom := '-'? INT | IDENT | ('cdiv' | 'min' | 'max') '(' grid_expr ',' grid_expr ')'
-              | '(' grid_expr ')' */
+              | 'resident_blocks' '(' ')' | '(' grid_expr ')' */
 static GridExpr *parse_grid_atom(Parser *P) {
     if (P->tok.kind == TOK_INT || is_punct(P, '-')) {
         GridExpr *e = grid_new(P, GRID_CONST, NULL, NULL);
@@ -598,6 +598,10 @@ static GridExpr *parse_grid_atom(Parser *P) {
     const char *name = P->tok.text;
     advance(P);
     GridExprKind call = GRID_CONST;
+    if (strcmp(name, "resident_blocks") == 0 && accept_punct(P, '(')) {
+        expect_punct(P, ')');
+        return grid_new(P, GRID_RESIDENT, NULL, NULL);
+    }
     if (strcmp(name, "cdiv") == 0)
         call = GRID_CDIV;
     else if (strcmp(name, "min") == 0)

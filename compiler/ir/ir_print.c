@@ -79,6 +79,7 @@ static void grid_format_into(TextBuf *t, const GridExpr *e, int depth) {
     switch (e->kind) {
     case GRID_CONST: text_append(t, "%" PRId64, e->value); return;
     case GRID_SIZE: text_append(t, "%s", e->size ? e->size : "?"); return;
+    case GRID_RESIDENT: text_append(t, "resident_blocks()"); return;
     case GRID_ADD: op = "+"; break;
     case GRID_SUB: op = "-"; break;
     case GRID_MUL: op = "*"; break;
@@ -120,6 +121,8 @@ static size_t grid_expr_format_size(const GridExpr *expr) {
         return 24;
     if (expr->kind == GRID_SIZE)
         return strlen(expr->size) + 1;
+    if (expr->kind == GRID_RESIDENT)
+        return sizeof "resident_blocks()";
     /* "cdiv(a, b)", "(a - b)": the operands and at most 8 more characters */
     return grid_expr_format_size(expr->lhs) + grid_expr_format_size(expr->rhs) + 8;
 }

@@ -839,6 +839,7 @@ static bool verify_grid_expr(Verifier *V, const GridExpr *e, int depth) {
         return fail(V, NULL, "a grid expression is malformed");
     switch (e->kind) {
     case GRID_CONST: return true;
+    case GRID_RESIDENT: return fail(V, NULL, "resident_blocks() may only be the second operand of grid (min(TILES, resident_blocks()))");
     case GRID_SIZE:
         if (!e->size || !is_grid_name(V->kernel, e->size))
             return fail(V, NULL, "grid names '%s', which is not a size or i32 scalar parameter", e->size ? e->size : "?");
@@ -920,8 +921,13 @@ static bool verify_kernel(Verifier *V) {
             return fail(V, NULL, "compile-time parameter %d has no name", i);
     if (!verify_params(V))
         return false;
+    /* A persistent grid (the persist pass): one dimension, min(TILES,
+       resident_blocks()), so that the runtime's check with resident_blocks()
+       unbounded checks the tile count itself (runtime/tessrt.c). */
+    const GridExpr *g0 = kernel->grid_rank == 1 ? kernel->grid[0] : NULL;
+    bool persistent = g0 && g0->kind == GRID_MIN && g0->rhs && g0->rhs->kind == GRID_RESIDENT;
     for (int i = 0; i < kernel->grid_rank; i++)
-        if (!verify_grid_expr(V, kernel->grid[i], 0))
+        if (!verify_grid_expr(V, persistent ? g0->lhs : kernel->grid[i], 0))
             return false;
     for (int i = 0; i < kernel->num_covers; i++) {
         const IrCover *c = &kernel->covers[i];

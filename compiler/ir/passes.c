@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-static const char *const pass_list_names[] = {"overlap", "pipeline", "prefetch", "fold", "cse", "dce"};
+static const char *const pass_list_names[] = {"persist", "overlap", "pipeline", "prefetch", "fold", "cse", "dce"};
 
 /* Verifies `kernel` after the step called `after`; false (reported) on a
    failure. */
@@ -46,7 +46,9 @@ static bool run_pass(IrKernel *kernel, const char *name, void (*pass)(IrKernel *
     return after_pass(kernel, name, options);
 }
 
-/* THE pass list. overlap first, at --overlap=rotate (it moves a loop's
+/* THE pass list. persist first, at --grid=persistent (every later pass
+   then sees the tile loop as the loop it is: the pipeline pass pipelines
+   it like any other), overlap next, at --overlap=rotate (it moves a loop's
    second dot a trip later; the rotated loop's loads are then the
    pipeline's like any others), pipeline next (it takes the loads that feed dots into
    shared-memory rings; prefetch then carries the loop's other loads in
@@ -59,6 +61,9 @@ static bool run_kernel_passes(IrKernel *kernel, const PassOptions *options) {
         return false;
     if (options->opt_level <= 0)
         return true;
+    if (options->persistent)
+        pass_persist(kernel, options->heavy_first);
+    if (!after_pass(kernel, "persist", options)) return false;
     if (options->rotate_dots)
         pass_overlap(kernel);
     if (!after_pass(kernel, "overlap", options)) return false;
@@ -78,7 +83,7 @@ bool passes_run(IrModule *module, const PassOptions *options) {
     return true;
 }
 
-const char *passes_names(void) { return "overlap, pipeline, prefetch, fold, cse, dce"; }
+const char *passes_names(void) { return "persist, overlap, pipeline, prefetch, fold, cse, dce"; }
 
 bool passes_known(const char *name) {
     for (size_t i = 0; i < sizeof pass_list_names / sizeof pass_list_names[0]; i++)

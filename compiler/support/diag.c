@@ -154,6 +154,7 @@ static const struct {
     {"E0026", "unknown --grid-order '%s' (known: launch, heavy-first)"},
     {"E0027", "unknown --stationary '%s' (known: auto, registers, shared)"},
     {"E0028", "unknown --overlap '%s' (known: off, rotate)"},
+    {"E0029", "unknown --grid '%s' (known: per-tile, persistent)"},
     {"E0101", "cannot open '%s': %s"},
     {"E0102", "'%s' is a directory"},
     {"E0103", "'%s' is larger than %d MiB"},
@@ -548,6 +549,7 @@ static const struct {
     {"E0930", "array parameter '%s': stride %d must be a size parameter or a constant >= 0"},
     {"E0931", "'for' ends on carried value %lld, but it carries %d"},
     {"E0932", "'for' ends on a carried value that is not a bool scalar"},
+    {"E0933", "resident_blocks() may only be the second operand of grid (min(TILES, resident_blocks()))"},
     {"W0001", "this expression's value is unused"},
     {"W0002", "no ptxas found ($PTXAS, PATH, /usr/local/cuda/bin); cubins skipped"},
 };

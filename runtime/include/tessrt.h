@@ -125,6 +125,11 @@ const char *tessrt_kernel_name(const tessrt_kernel *kernel);
    when it has none. */
 int tessrt_kernel_threads(const tessrt_kernel *kernel);
 int tessrt_kernel_num_params(const tessrt_kernel *kernel);
+/* Whether the kernel's grid is persistent (tessc --grid=persistent): its
+   launch runs as many blocks as the device holds at once, each looping
+   over the grid's tiles, and tessrt_kernel_check's grid is the tile count
+   (docs/manifest.md, "resident_blocks()"). */
+bool tessrt_kernel_persistent(const tessrt_kernel *kernel);
 
 typedef enum tessrt_param_kind {
     TESSRT_PARAM_ARRAY, TESSRT_PARAM_SCALAR, TESSRT_PARAM_SIZE

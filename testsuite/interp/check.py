@@ -2444,6 +2444,7 @@ def main():
     ap.add_argument("--seed", type=int)
     ap.add_argument("-O", dest="opt", default=None)
     ap.add_argument("--overlap", action="store_true", help="tessc run --overlap=rotate (passes/overlap.c)")
+    ap.add_argument("--persistent", action="store_true", help="tessc run --grid=persistent (passes/persist.c)")
     opts = ap.parse_args()
     if opts.runner == "tessc" and not opts.tessc:
         ap.error("--runner tessc needs --tessc")
@@ -2469,6 +2470,8 @@ def main():
             cmd += ["-O" + opts.opt]
         if opts.overlap:
             cmd += ["--overlap=rotate"]
+        if opts.persistent:
+            cmd += ["--grid=persistent"]
     else:
         manifest = find_manifest(opts.artifacts, opts.case)
         if not manifest:

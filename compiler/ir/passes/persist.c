@@ -1,0 +1,243 @@
+/*
+ * persist.c: the persistent grid (--grid=persistent).
+ *
+ * In: a verified kernel launched over the grid (G0[, G1[, G2]]) it was
+ * written for, one program a tile. Out: the same kernel launched on
+ * min(G0 G1 G2, resident_blocks()) programs, as many as the device holds at
+ * once (ir.h GRID_RESIDENT), each running the body once for every tile
+ * t = program_id(0), + num_programs(0), ... below G0 G1 G2:
+ *
+ *   grid (min(G0 * G1 * G2, resident_blocks()))
+ *   %g0 = <G0> ... %tiles = mul ...
+ *   for %t = program_id 0 to %tiles step num_programs 0 {
+ *     %p0 = rem %t, %g0 ...         the tile's program ids
+ *     <the body, its program_id(d) read as %pd, its num_programs(d) as %gd>
+ *   }
+ *
+ * The tiles go in the order the block scheduler starts programs (program
+ * id 0 fastest), or in groups of rows where the backend groups a matmul's
+ * grid (llvm_kernel.c program_ids), with program id 0 last to first under
+ * --grid-order=heavy-first where the backend would reverse it
+ * (heavy_first_grid), so a persistent kernel keeps the order the plain one
+ * had. Every tile runs exactly once, as every program did, and programs run
+ * in no defined order (docs/language.md): the outputs are the same. A
+ * `return` ends the tile's trip only (its flag is computed in the body,
+ * docs/ir.md `until`), as it ended the tile's program.
+ *
+ * Why: cuBLAS's and cuDNN's kernels launch one block a multiprocessor and
+ * loop over tiles; a block's start (its barriers' initialization, its
+ * registers' reallocation) is then paid once, and the pipeline pass's
+ * rings can later run on from one tile into the next (docs/codegen.md,
+ * "Grid order"). It runs first, so that every later pass sees the tile
+ * loop as the loop it is.
+ *
+ * Left alone: a kernel of one program (grid (1)), one already persistent,
+ * one with print or assert (their messages name the program), one whose
+ * grid names a size that is not i32, and one with more program-id ops
+ * than PERSIST_MAX_IDS.
+ */
+#include "loop_edit.h"
+
+#include <string.h>
+
+enum { PERSIST_MAX_IDS = 256, PERSIST_GROUP_ROWS = 8 /* llvm_kernel.c PROGRAM_GROUP_ROWS */ };
+
+typedef struct Persist {
+    IrKernel *kernel;
+    IrOp *before;                 /* new ops go in front of it */
+    Span loc;
+    IrOp *ids[PERSIST_MAX_IDS];   /* the body's program_id and num_programs ops */
+    int num_ids;
+    bool refused;
+} Persist;
+
+static IrValue *emit(Persist *P, IrOpcode opcode, IrValue *a, IrValue *b) {
+    IrType i32 = ir_scalar_type(DT_I32);
+    return loop_new_op(P->kernel, P->before, P->loc, opcode, &i32, a, b, NULL)->results[0];
+}
+
+static IrValue *constant(Persist *P, int64_t value) {
+    IrType i32 = ir_scalar_type(DT_I32);
+    IrOp *op = loop_new_op(P->kernel, P->before, P->loc, IR_CONST, &i32, NULL, NULL, NULL);
+    op->int_value = value;
+    return op->results[0];
+}
+
+static IrValue *program_value(Persist *P, IrOpcode opcode) {
+    IrType i32 = ir_scalar_type(DT_I32);
+    IrOp *op = loop_new_op(P->kernel, P->before, P->loc, opcode, &i32, NULL, NULL, NULL);
+    op->axis = 0;
+    return op->results[0];
+}
+
+/* The i32 parameter a grid expression names; NULL for any other. */
+static IrValue *grid_param(const IrKernel *kernel, const char *name) {
+    for (int i = 0; i < kernel->num_params; i++) {
+        const IrParam *p = &kernel->params[i];
+        if ((p->kind == PARAM_SIZE || p->kind == PARAM_SCALAR) && strcmp(p->name, name) == 0)
+            return p->value->type.dtype == DT_I32 && p->value->type.rank == 0 ? p->value : NULL;
+    }
+    return NULL;
+}
+
+/* Whether the body can compute grid expression `g` (its names i32). */
+static bool grid_computable(const IrKernel *kernel, const GridExpr *g) {
+    switch (g->kind) {
+    case GRID_CONST: return g->value >= INT32_MIN && g->value <= INT32_MAX;
+    case GRID_SIZE: return grid_param(kernel, g->size) != NULL;
+    case GRID_RESIDENT: return false;
+    default: return grid_computable(kernel, g->lhs) && grid_computable(kernel, g->rhs);
+    }
+}
+
+/* Grid expression `g` as ops: the arithmetic the runtime does on int64 (its
+   checks keep a launched grid's values in i32), cdiv(a, b) as
+   (a + b - 1) / b, as lowering writes it (sizes are never negative). */
+static IrValue *grid_value(Persist *P, const GridExpr *g) {
+    static const IrOpcode opcodes[] = {
+        [GRID_ADD] = IR_ADD, [GRID_SUB] = IR_SUB, [GRID_MUL] = IR_MUL, [GRID_DIV] = IR_DIV,
+        [GRID_REM] = IR_REM, [GRID_MIN] = IR_MIN, [GRID_MAX] = IR_MAX,
+    };
+    switch (g->kind) {
+    case GRID_CONST: return constant(P, g->value);
+    case GRID_SIZE: return grid_param(P->kernel, g->size);
+    case GRID_CDIV: {
+        IrValue *b = grid_value(P, g->rhs);
+        IrValue *b_less_1 = g->rhs->kind == GRID_CONST ? constant(P, g->rhs->value - 1) : emit(P, IR_SUB, b, constant(P, 1));
+        return emit(P, IR_DIV, emit(P, IR_ADD, grid_value(P, g->lhs), b_less_1), b);
+    }
+    default: return emit(P, opcodes[g->kind], grid_value(P, g->lhs), grid_value(P, g->rhs));
+    }
+}
+
+/* Collects the program-id ops of `block` and refuses what the pass leaves
+   alone. */
+static void collect(Persist *P, IrBlock *block) {
+    for (IrOp *op = block ? block->first : NULL; op && !P->refused; op = op->next) {
+        if (op->opcode == IR_PRINT || op->opcode == IR_ASSERT)
+            P->refused = true;
+        if (op->opcode == IR_PROGRAM_ID || op->opcode == IR_NUM_PROGRAMS) {
+            if (P->num_ids == PERSIST_MAX_IDS)
+                P->refused = true;
+            else
+                P->ids[P->num_ids++] = op;
+        }
+        collect(P, op->body);
+        collect(P, op->else_body);
+    }
+}
+
+/* The grid orders of the backend (llvm_kernel.c grouped_grid and
+   heavy_first_grid), decided here on the kernel as written. */
+static bool dot_in_loop(const IrBlock *block, bool in_loop) {
+    for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
+        if (op->opcode == IR_DOT && in_loop)
+            return true;
+        bool loop = in_loop || op->opcode == IR_FOR;
+        if (dot_in_loop(op->body, loop) || dot_in_loop(op->else_body, loop))
+            return true;
+    }
+    return false;
+}
+
+static bool heavy_loop(const IrKernel *kernel, const IrBlock *block) {
+    for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
+        if (op->opcode == IR_FOR && ir_rises_with_program_id0(kernel, op->operands[0]) == 0 &&
+            ir_rises_with_program_id0(kernel, op->operands[1]) == 1 && dot_in_loop(op->body, true))
+            return true;
+        if (heavy_loop(kernel, op->body) || heavy_loop(kernel, op->else_body))
+            return true;
+    }
+    return false;
+}
+
+static GridExpr *grid_node(IrKernel *kernel, GridExprKind kind, GridExpr *lhs, GridExpr *rhs) {
+    GridExpr *g = ARENA_NEW(&kernel->arena, GridExpr);
+    g->kind = kind;
+    g->lhs = lhs;
+    g->rhs = rhs;
+    return g;
+}
+
+static void persist_kernel(IrKernel *kernel, bool heavy_first) {
+    Persist P = {.kernel = kernel, .loc = kernel->loc};
+    int rank = kernel->grid_rank;
+    bool one = true;
+    for (int d = 0; d < rank; d++) {
+        if (!grid_computable(kernel, kernel->grid[d]))
+            return;
+        one = one && kernel->grid[d]->kind == GRID_CONST && kernel->grid[d]->value == 1;
+    }
+    if (rank == 0 || one || !kernel->body->first)
+        return;
+    collect(&P, kernel->body);
+    if (P.refused)
+        return;
+    bool grouped = rank == 2 && dot_in_loop(kernel->body, false);
+    bool reversed = heavy_first && !grouped && heavy_loop(kernel, kernel->body);
+
+    /* In front of the body: the grid's dims, the tile count, the loop. */
+    IrOp *first = kernel->body->first, *last = kernel->body->last;
+    P.before = first;
+    IrValue *dims[3];
+    for (int d = 0; d < rank; d++)
+        dims[d] = grid_value(&P, kernel->grid[d]);
+    IrValue *tiles = dims[0];
+    for (int d = 1; d < rank; d++)
+        tiles = emit(&P, IR_MUL, tiles, dims[d]);
+    IrValue *block_index = program_value(&P, IR_PROGRAM_ID), *blocks = program_value(&P, IR_NUM_PROGRAMS);
+    IrOp *loop = ir_op_new(kernel, IR_FOR, P.loc, 3, 0);
+    loop->operands[0] = block_index;
+    loop->operands[1] = tiles;
+    loop->operands[2] = blocks;
+    IrType i32 = ir_scalar_type(DT_I32);
+    loop->body = ir_block_new(kernel, 1, &i32);
+    loop->body->parent_op = loop;
+    ir_op_insert_before(first, loop);
+
+    /* The body moves into the loop, its yield after it. */
+    for (IrOp *op = first, *next; op; op = next) {
+        next = op == last ? NULL : op->next;
+        ir_op_remove(op);
+        ir_block_append(loop->body, op);
+    }
+    ir_block_append(loop->body, ir_op_new(kernel, IR_YIELD, P.loc, 0, 0));
+
+    /* At the top of the trip: the tile's program ids. */
+    P.before = first;
+    IrValue *t = loop->body->args[0], *ids[3] = {t, NULL, NULL};
+    if (grouped) {   /* llvm_kernel.c program_ids, on t */
+        IrValue *rows = constant(&P, PERSIST_GROUP_ROWS);
+        IrValue *per_group = emit(&P, IR_MUL, rows, dims[1]);
+        IrValue *first_row = emit(&P, IR_MUL, emit(&P, IR_DIV, t, per_group), rows);
+        IrValue *size = emit(&P, IR_MIN, emit(&P, IR_SUB, dims[0], first_row), rows);
+        IrValue *in_group = emit(&P, IR_REM, t, per_group);
+        ids[0] = emit(&P, IR_ADD, first_row, emit(&P, IR_REM, in_group, size));
+        ids[1] = emit(&P, IR_DIV, in_group, size);
+    } else if (rank > 1) {
+        ids[0] = emit(&P, IR_REM, t, dims[0]);
+        IrValue *rest = emit(&P, IR_DIV, t, dims[0]);
+        ids[1] = rank == 3 ? emit(&P, IR_REM, rest, dims[1]) : rest;
+        if (rank == 3)
+            ids[2] = emit(&P, IR_DIV, rest, dims[1]);
+    }
+    if (reversed)   /* G0 - 1 - p0 */
+        ids[0] = emit(&P, IR_SUB, emit(&P, IR_SUB, dims[0], constant(&P, 1)), ids[0]);
+
+    for (int i = 0; i < P.num_ids; i++) {
+        IrOp *op = P.ids[i];
+        int axis = op->axis >= 0 && op->axis < rank ? op->axis : 0;
+        ir_replace_uses(loop->body, op->results[0], op->opcode == IR_PROGRAM_ID ? ids[axis] : dims[axis]);
+        ir_op_remove(op);
+    }
+
+    /* The launch: min(G0 * G1 * G2, resident_blocks()). */
+    GridExpr *count = kernel->grid[0];
+    for (int d = 1; d < rank; d++)
+        count = grid_node(kernel, GRID_MUL, count, kernel->grid[d]);
+    kernel->grid[0] = grid_node(kernel, GRID_MIN, count, grid_node(kernel, GRID_RESIDENT, NULL, NULL));
+    kernel->grid[1] = kernel->grid[2] = NULL;
+    kernel->grid_rank = 1;
+}
+
+void pass_persist(IrKernel *kernel, bool heavy_first) { persist_kernel(kernel, heavy_first); }
