@@ -1017,7 +1017,10 @@ class Gen:
         if self.has("masks") and self.chance(0.4):
             mask = ", mask = %s" % self.cond(S, 1).text
         self.emit("%s(acc[...], %s%s);" % (f, v.text, mask))
-        self.outputs["acc"] = dict(recip=None, gexact=v.gexact and not (adt in FLOATS and f == "atomic_add"))
+        # order: a float sum's rounding depends on the order the programs add
+        # in, which --grid=persistent changes on the interpreter too
+        self.outputs["acc"] = dict(recip=None, gexact=v.gexact and not (adt in FLOATS and f == "atomic_add"),
+                                   order=adt in FLOATS and f == "atomic_add")
         self.features.add("atomics")
 
     def store_out(self, nm, dt, masked):
