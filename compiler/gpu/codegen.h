@@ -395,6 +395,10 @@ bool layout_mma_a_in_registers(const KernelPlan *plan, const OpPlan *dot);
 bool layout_dot_stages(const KernelPlan *plan, const OpPlan *dot);
 /* The alloc op a ref is a view of (through any views), or NULL. */
 const IrOp *layout_alloc_of(const IrValue *ref);
+/* The body of a persistent kernel's tile loop (passes/persist.c), whose top
+   level is to its tiles what the kernel's top level is to a plain kernel's
+   one tile (epilogue stores: layout.c, convert.c); NULL for another kernel. */
+const IrBlock *layout_tile_loop_body(const IrKernel *kernel);
 /* The ref a tensor-core dot reads operand `operand` (0: A, 1: B, or x of a
    transposed B) from in place (mma_a_shared, mma_b_shared: the elided
    load's ref), or NULL when it does not. */

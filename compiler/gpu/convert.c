@@ -204,9 +204,12 @@ static void choose_pitch(ConvertRecord *r, const LinearLayout *from, const Linea
 }
 
 /* Whether `op` is inside a `for`. */
-static bool in_loop(const IrOp *op) {
+/* Whether `op` runs in a loop, a persistent kernel's tile loop aside
+   (its trips are tiles: between them every ring is refilled from the start). */
+static bool in_loop(const IrKernel *kernel, const IrOp *op) {
+    const IrBlock *tiles = layout_tile_loop_body(kernel);
     for (const IrBlock *b = op->parent; b && b->parent_op; b = b->parent_op->parent)
-        if (b->parent_op->opcode == IR_FOR)
+        if (b->parent_op->opcode == IR_FOR && b != tiles)
             return true;
     return false;
 }
@@ -268,7 +271,7 @@ static ConvertRecord *record_new(Convert *C, OpPlan *user, int i, const Layout *
            while the loop's rings and scratch are live: its pad must fit in
            what its user's scratch already holds. Outside every loop (an
            epilogue store) the buffer takes the bytes the loops freed. */
-        int64_t room = loop || in_loop(user->op) ? user->scratch_bytes : -1;
+        int64_t room = loop || in_loop(plan->kernel, user->op) ? user->scratch_bytes : -1;
         if (from && want) {
             r->kind = (int)linear_convert_kind(from, want);
             choose_pitch(r, from, want, room);

@@ -932,6 +932,18 @@ const IrOp *layout_alloc_of(const IrValue *ref) {
     return ref->def && ref->def->opcode == IR_ALLOC ? ref->def : NULL;
 }
 
+/* The block a persistent kernel's tile loop runs (passes/persist.c: the
+   kernel body's one `for` from program_id 0), or NULL. */
+const IrBlock *layout_tile_loop_body(const IrKernel *kernel) {
+    const GridExpr *g = kernel->grid_rank == 1 ? kernel->grid[0] : NULL;
+    if (!g || g->kind != GRID_MIN || !g->rhs || g->rhs->kind != GRID_RESIDENT)
+        return NULL;
+    for (const IrOp *op = kernel->body->first; op; op = op->next)
+        if (op->opcode == IR_FOR && op->operands[0]->def && op->operands[0]->def->opcode == IR_PROGRAM_ID)
+            return op->body;
+    return NULL;
+}
+
 DType layout_fp8_dtype(const OpPlan *dot, int operand) {
     return dot->op->operands[operand]->def->operands[0]->type.dtype;   /* x8.T has x8's dtype */
 }
@@ -1045,8 +1057,12 @@ static bool uses_alloc_from(const IrOp *op) {
    pad, inside every target's shared memory). */
 static bool store_through_shared(Assign *A, const IrOp *store, const Layout *l) {
     const IrValue *ref = store->operands[0], *v = store->operands[1];
+    /* at the top level of a persistent kernel's tile loop too: once a tile,
+       and barrier.c orders its scratch against the next tile's ring copies
+       across the back edge as it orders any two phases */
+    bool top = store->parent == A->kernel->body || store->parent == layout_tile_loop_body(A->kernel);
     if (ref->type.space != SPACE_GLOBAL || v->type.rank < 2 || v->type.dtype == DT_BOOL || store->has_mask ||
-        store->parent != A->kernel->body || ir_type_elements(&v->type) * dtype_bytes(v->type.dtype) > 65536)
+        !top || ir_type_elements(&v->type) * dtype_bytes(v->type.dtype) > 65536)
         return false;
     const Layout *dflt = default_for(A, &v->type);
     int64_t sectors, ideal, dflt_sectors, dflt_ideal;
