@@ -235,7 +235,8 @@ def one(opts, index, seed):
         prog = {}
         if opts.device == "gpu" and opts.gpu_runner == "tessrun":
             # PTX only (the driver JITs it: no ptxas needed on the GPU machine), then tessrun
-            rc, err = run([tessc, "kernel.tess", "--emit", "ptx,manifest", "--arch", "sm_80", "-o", "art"],
+            persistent = ["--grid=persistent"] if opts.persistent else []
+            rc, err = run([tessc, "kernel.tess", "--emit", "ptx,manifest", "--arch", "sm_80", "-o", "art"] + persistent,
                           d, opts.timeout)
             if rc != 0:
                 return finish(opts, index, seed, d, "crash", "compile for the GPU: exit %s: %s" % (
@@ -269,7 +270,8 @@ def one(opts, index, seed):
             f.write("# TESSC=path/to/tessc sh run.sh (from this folder); inputs are *.npy here\n")
             f.write("set -x\nTESSC=${TESSC:-tessc}\nTESSRUN=${TESSRUN:-tessrun}\n")
             if prog:
-                f.write("$TESSC kernel.tess --emit ptx,manifest --arch sm_80 -o art\n")
+                f.write("$TESSC kernel.tess --emit ptx,manifest --arch sm_80 -o art%s\n" %
+                        (" --grid=persistent" if opts.persistent else ""))
             for tag, _ in runs:
                 f.write("rm -rf out-%s && mkdir out-%s && cp *.npy out-%s/\n" % (tag, tag, tag))
             for c in cmds:

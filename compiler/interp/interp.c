@@ -1716,6 +1716,7 @@ static void compute_grid(Interp *I, const InterpArg *args, bool limit) {
         sizes[i] = grid_param(&I->kernel->params[i]) ? args[i].int_value : 0;
     sizes[I->kernel->num_params] = INT64_MAX;   /* resident_blocks() */
     static const int64_t limits[3] = {INT32_MAX, 65535, 65535};
+    int64_t work[3] = {1, 1, 1};   /* programs, or a persistent grid's tiles: what the limit bounds */
     for (int a = 0; a < 3; a++) {
         I->grid[a] = 1;
         if (a >= I->kernel->grid_rank)
@@ -1727,18 +1728,19 @@ static void compute_grid(Interp *I, const InterpArg *args, bool limit) {
         if (I->grid[a] < 0 || I->grid[a] > limits[a])
             launch_fail(I, "grid[%d] '%s' is %lld; expected 0 to %lld", a, text, (long long)I->grid[a],
                         (long long)limits[a]);
+        work[a] = I->grid[a];
         sizes[I->kernel->num_params] = INTERP_RESIDENT_BLOCKS;
         if (!tessrt_expr_eval(grid_tree(I, I->kernel->grid[a]), sizes, &I->grid[a], err, sizeof err))
             launch_fail(I, "grid[%d] '%s': %s", a, text, err);
         sizes[I->kernel->num_params] = INT64_MAX;
     }
     int64_t programs;
-    bool overflow = __builtin_mul_overflow(I->grid[0], I->grid[1], &programs) ||
-                    __builtin_mul_overflow(programs, I->grid[2], &programs);
+    bool overflow = __builtin_mul_overflow(work[0], work[1], &programs) ||
+                    __builtin_mul_overflow(programs, work[2], &programs);
     if (limit && (overflow || programs > interp_max_programs))
         launch_fail(I, "grid (%lld, %lld, %lld) is %s programs, more than the interpreter's limit of %lld "
                     "(raise it with --max-programs N, or TESSRT_INTERP_MAX_PROGRAMS=N for libtessrt)",
-                    (long long)I->grid[0], (long long)I->grid[1], (long long)I->grid[2],
+                    (long long)work[0], (long long)work[1], (long long)work[2],
                     overflow ? "over 2^63" : arena_printf(&I->arena, "%lld", (long long)programs),
                     (long long)interp_max_programs);
 }

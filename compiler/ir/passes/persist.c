@@ -33,8 +33,10 @@
  *
  * Left alone: a kernel of one program (grid (1)), one already persistent,
  * one with print or assert (their messages name the program), one whose
- * grid names a size that is not i32, and one with more program-id ops
- * than PERSIST_MAX_IDS.
+ * grid may be negative (it names a scalar parameter, or subtracts: the
+ * plain launch refuses a negative dimension, which the tile count alone
+ * would not show), one whose grid names a size that is not i32, and one
+ * with more program-id ops than PERSIST_MAX_IDS.
  */
 #include "loop_edit.h"
 
@@ -54,6 +56,11 @@ typedef struct Persist {
 static IrValue *emit(Persist *P, IrOpcode opcode, IrValue *a, IrValue *b) {
     IrType i32 = ir_scalar_type(DT_I32);
     return loop_new_op(P->kernel, P->before, P->loc, opcode, &i32, a, b, NULL)->results[0];
+}
+
+static IrValue *compare(Persist *P, IrOpcode opcode, IrValue *a, IrValue *b) {
+    IrType flag = ir_scalar_type(DT_BOOL);
+    return loop_new_op(P->kernel, P->before, P->loc, opcode, &flag, a, b, NULL)->results[0];
 }
 
 static IrValue *constant(Persist *P, int64_t value) {
@@ -80,19 +87,30 @@ static IrValue *grid_param(const IrKernel *kernel, const char *name) {
     return NULL;
 }
 
-/* Whether the body can compute grid expression `g` (its names i32). */
+/* Whether the body can compute grid expression `g` (its names i32), and
+   it is never negative: constants >= 0 and sizes (libtessrt and the
+   interpreter refuse a negative size) under every operator but `-`. A
+   negative dimension fails the plain kernel's launch, but a product of two
+   would pass the persistent one's check of the tile count alone. */
 static bool grid_computable(const IrKernel *kernel, const GridExpr *g) {
     switch (g->kind) {
-    case GRID_CONST: return g->value >= INT32_MIN && g->value <= INT32_MAX;
-    case GRID_SIZE: return grid_param(kernel, g->size) != NULL;
-    case GRID_RESIDENT: return false;
+    case GRID_CONST: return g->value >= 0 && g->value <= INT32_MAX;
+    case GRID_SIZE: {
+        const IrValue *v = grid_param(kernel, g->size);
+        for (int i = 0; v && i < kernel->num_params; i++)
+            if (kernel->params[i].value == v)
+                return kernel->params[i].kind == PARAM_SIZE;
+        return false;
+    }
+    case GRID_RESIDENT:
+    case GRID_SUB: return false;
     default: return grid_computable(kernel, g->lhs) && grid_computable(kernel, g->rhs);
     }
 }
 
 /* Grid expression `g` as ops: the arithmetic the runtime does on int64 (its
-   checks keep a launched grid's values in i32), cdiv(a, b) as
-   (a + b - 1) / b, as lowering writes it (sizes are never negative). */
+   checks keep a launched grid's values in i32), cdiv(a, b) as a / b + (a %
+   b != 0), which no i32 a can overflow (a + b - 1 can: a size near 2^31). */
 static IrValue *grid_value(Persist *P, const GridExpr *g) {
     static const IrOpcode opcodes[] = {
         [GRID_ADD] = IR_ADD, [GRID_SUB] = IR_SUB, [GRID_MUL] = IR_MUL, [GRID_DIV] = IR_DIV,
@@ -101,10 +119,12 @@ static IrValue *grid_value(Persist *P, const GridExpr *g) {
     switch (g->kind) {
     case GRID_CONST: return constant(P, g->value);
     case GRID_SIZE: return grid_param(P->kernel, g->size);
-    case GRID_CDIV: {
-        IrValue *b = grid_value(P, g->rhs);
-        IrValue *b_less_1 = g->rhs->kind == GRID_CONST ? constant(P, g->rhs->value - 1) : emit(P, IR_SUB, b, constant(P, 1));
-        return emit(P, IR_DIV, emit(P, IR_ADD, grid_value(P, g->lhs), b_less_1), b);
+    case GRID_CDIV: {   /* both sides are never negative (grid_computable) */
+        IrValue *a = grid_value(P, g->lhs), *b = grid_value(P, g->rhs), *zero = constant(P, 0);
+        IrValue *inexact = compare(P, IR_NE, emit(P, IR_REM, a, b), zero);
+        IrType i32 = ir_scalar_type(DT_I32);
+        IrValue *one_more = loop_new_op(P->kernel, P->before, P->loc, IR_SELECT, &i32, inexact, constant(P, 1), zero)->results[0];
+        return emit(P, IR_ADD, emit(P, IR_DIV, a, b), one_more);
     }
     default: return emit(P, opcodes[g->kind], grid_value(P, g->lhs), grid_value(P, g->rhs));
     }
@@ -206,12 +226,12 @@ static void persist_kernel(IrKernel *kernel, bool heavy_first) {
     /* At the top of the trip: the tile's program ids. */
     P.before = first;
     IrValue *t = loop->body->args[0], *ids[3] = {t, NULL, NULL};
-    if (grouped) {   /* llvm_kernel.c program_ids, on t */
+    if (grouped) {   /* llvm_kernel.c program_ids, on t; t / G1 / rows is t / (rows G1), and
+                        first_row * G1 <= t: no product past t, which fits i32 */
         IrValue *rows = constant(&P, PERSIST_GROUP_ROWS);
-        IrValue *per_group = emit(&P, IR_MUL, rows, dims[1]);
-        IrValue *first_row = emit(&P, IR_MUL, emit(&P, IR_DIV, t, per_group), rows);
+        IrValue *first_row = emit(&P, IR_MUL, emit(&P, IR_DIV, emit(&P, IR_DIV, t, dims[1]), rows), rows);
         IrValue *size = emit(&P, IR_MIN, emit(&P, IR_SUB, dims[0], first_row), rows);
-        IrValue *in_group = emit(&P, IR_REM, t, per_group);
+        IrValue *in_group = emit(&P, IR_SUB, t, emit(&P, IR_MUL, first_row, dims[1]));
         ids[0] = emit(&P, IR_ADD, first_row, emit(&P, IR_REM, in_group, size));
         ids[1] = emit(&P, IR_DIV, in_group, size);
     } else if (rank > 1) {
@@ -224,10 +244,22 @@ static void persist_kernel(IrKernel *kernel, bool heavy_first) {
     if (reversed)   /* G0 - 1 - p0 */
         ids[0] = emit(&P, IR_SUB, emit(&P, IR_SUB, dims[0], constant(&P, 1)), ids[0]);
 
+    /* An axis past the grid's rank (a .tir may name one: the verifier
+       allows 0 to 2) is a dimension of 1: id 0, one program. Every value
+       is made before any op goes (`first` may be one of them). */
+    IrValue *past_rank[2] = {NULL, NULL};
     for (int i = 0; i < P.num_ids; i++) {
         IrOp *op = P.ids[i];
-        int axis = op->axis >= 0 && op->axis < rank ? op->axis : 0;
-        ir_replace_uses(loop->body, op->results[0], op->opcode == IR_PROGRAM_ID ? ids[axis] : dims[axis]);
+        bool program_id = op->opcode == IR_PROGRAM_ID;
+        if (!(op->axis >= 0 && op->axis < rank) && !past_rank[program_id])
+            past_rank[program_id] = constant(&P, program_id ? 0 : 1);
+    }
+    for (int i = 0; i < P.num_ids; i++) {
+        IrOp *op = P.ids[i];
+        bool program_id = op->opcode == IR_PROGRAM_ID;
+        IrValue *value = op->axis >= 0 && op->axis < rank ? (program_id ? ids[op->axis] : dims[op->axis])
+                                                          : past_rank[program_id];
+        ir_replace_uses(loop->body, op->results[0], value);
         ir_op_remove(op);
     }
 
