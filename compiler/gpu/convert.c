@@ -203,7 +203,6 @@ static void choose_pitch(ConvertRecord *r, const LinearLayout *from, const Linea
     r->read_ideal = best_r.ideal;
 }
 
-/* Whether `op` is inside a `for`. */
 /* Whether `op` runs in a loop, a persistent kernel's tile loop aside
    (its trips are tiles: between them every ring is refilled from the start). */
 static bool in_loop(const IrKernel *kernel, const IrOp *op) {

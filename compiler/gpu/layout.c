@@ -935,8 +935,7 @@ const IrOp *layout_alloc_of(const IrValue *ref) {
 /* The block a persistent kernel's tile loop runs (passes/persist.c: the
    kernel body's one `for` from program_id 0), or NULL. */
 const IrBlock *layout_tile_loop_body(const IrKernel *kernel) {
-    const GridExpr *g = kernel->grid_rank == 1 ? kernel->grid[0] : NULL;
-    if (!g || g->kind != GRID_MIN || !g->rhs || g->rhs->kind != GRID_RESIDENT)
+    if (!ir_grid_persistent(kernel))
         return NULL;
     for (const IrOp *op = kernel->body->first; op; op = op->next)
         if (op->opcode == IR_FOR && op->operands[0]->def && op->operands[0]->def->opcode == IR_PROGRAM_ID)

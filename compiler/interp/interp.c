@@ -1729,10 +1729,11 @@ static void compute_grid(Interp *I, const InterpArg *args, bool limit) {
             launch_fail(I, "grid[%d] '%s' is %lld; expected 0 to %lld", a, text, (long long)I->grid[a],
                         (long long)limits[a]);
         work[a] = I->grid[a];
+        if (!ir_grid_persistent(I->kernel))
+            continue;
         sizes[I->kernel->num_params] = INTERP_RESIDENT_BLOCKS;
         if (!tessrt_expr_eval(grid_tree(I, I->kernel->grid[a]), sizes, &I->grid[a], err, sizeof err))
             launch_fail(I, "grid[%d] '%s': %s", a, text, err);
-        sizes[I->kernel->num_params] = INT64_MAX;
     }
     int64_t programs;
     bool overflow = __builtin_mul_overflow(work[0], work[1], &programs) ||

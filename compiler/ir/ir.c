@@ -437,3 +437,8 @@ static int rises_with_pid0(const IrKernel *kernel, const IrValue *v, int depth) 
 }
 
 int ir_rises_with_program_id0(const IrKernel *kernel, const IrValue *v) { return rises_with_pid0(kernel, v, 0); }
+
+bool ir_grid_persistent(const IrKernel *kernel) {
+    const GridExpr *g = kernel->grid_rank == 1 ? kernel->grid[0] : NULL;
+    return g && g->kind == GRID_MIN && g->lhs && g->rhs && g->rhs->kind == GRID_RESIDENT;
+}

@@ -284,6 +284,10 @@ const char *ir_combine_name(IrCombine combine);
    positive constants (causal attention's key loop bound, min(q0, T) / BK):
    the heavy-first grid order (llvm_kernel.c, passes/persist.c). */
 int ir_rises_with_program_id0(const IrKernel *kernel, const IrValue *v);
+/* Whether the kernel's grid is the persist pass's (min(TILES,
+   resident_blocks()), one dimension): the only place the verifier allows
+   resident_blocks(). */
+bool ir_grid_persistent(const IrKernel *kernel);
 /* A well-mixed hash of a pointer, for the hash tables keyed by values or
    interned names (the .tir reader, the verifier, the interpreter). */
 uint64_t ir_hash_pointer(const void *p);

@@ -924,10 +924,9 @@ static bool verify_kernel(Verifier *V) {
     /* A persistent grid (the persist pass): one dimension, min(TILES,
        resident_blocks()), so that the runtime's check with resident_blocks()
        unbounded checks the tile count itself (runtime/tessrt.c). */
-    const GridExpr *g0 = kernel->grid_rank == 1 ? kernel->grid[0] : NULL;
-    bool persistent = g0 && g0->kind == GRID_MIN && g0->rhs && g0->rhs->kind == GRID_RESIDENT;
+    bool persistent = ir_grid_persistent(kernel);
     for (int i = 0; i < kernel->grid_rank; i++)
-        if (!verify_grid_expr(V, persistent ? g0->lhs : kernel->grid[i], 0))
+        if (!verify_grid_expr(V, persistent ? kernel->grid[0]->lhs : kernel->grid[i], 0))
             return false;
     for (int i = 0; i < kernel->num_covers; i++) {
         const IrCover *c = &kernel->covers[i];

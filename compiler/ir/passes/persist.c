@@ -78,11 +78,11 @@ static IrValue *program_value(Persist *P, IrOpcode opcode) {
 }
 
 /* The i32 parameter a grid expression names; NULL for any other. */
-static IrValue *grid_param(const IrKernel *kernel, const char *name) {
+static const IrParam *grid_param(const IrKernel *kernel, const char *name) {
     for (int i = 0; i < kernel->num_params; i++) {
         const IrParam *p = &kernel->params[i];
         if ((p->kind == PARAM_SIZE || p->kind == PARAM_SCALAR) && strcmp(p->name, name) == 0)
-            return p->value->type.dtype == DT_I32 && p->value->type.rank == 0 ? p->value : NULL;
+            return p->value->type.dtype == DT_I32 && p->value->type.rank == 0 ? p : NULL;
     }
     return NULL;
 }
@@ -96,11 +96,8 @@ static bool grid_computable(const IrKernel *kernel, const GridExpr *g) {
     switch (g->kind) {
     case GRID_CONST: return g->value >= 0 && g->value <= INT32_MAX;
     case GRID_SIZE: {
-        const IrValue *v = grid_param(kernel, g->size);
-        for (int i = 0; v && i < kernel->num_params; i++)
-            if (kernel->params[i].value == v)
-                return kernel->params[i].kind == PARAM_SIZE;
-        return false;
+        const IrParam *p = grid_param(kernel, g->size);
+        return p && p->kind == PARAM_SIZE;
     }
     case GRID_RESIDENT:
     case GRID_SUB: return false;
@@ -118,7 +115,7 @@ static IrValue *grid_value(Persist *P, const GridExpr *g) {
     };
     switch (g->kind) {
     case GRID_CONST: return constant(P, g->value);
-    case GRID_SIZE: return grid_param(P->kernel, g->size);
+    case GRID_SIZE: return grid_param(P->kernel, g->size)->value;
     case GRID_CDIV: {   /* both sides are never negative (grid_computable) */
         IrValue *a = grid_value(P, g->lhs), *b = grid_value(P, g->rhs), *zero = constant(P, 0);
         IrValue *inexact = compare(P, IR_NE, emit(P, IR_REM, a, b), zero);
