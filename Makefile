@@ -129,6 +129,7 @@ COMPILER_SRCS := \
 	compiler/ir/passes/pipeline.c \
 	compiler/ir/passes/overlap.c \
 	compiler/ir/passes/persist.c \
+	compiler/ir/passes/handoff.c \
 	compiler/ir/passes/loop_edit.c \
 	compiler/interp/interp.c \
 	compiler/driver/run.c \

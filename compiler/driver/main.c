@@ -1163,6 +1163,15 @@ static bool stationary_in_shared(const Options *opt) {
     return opt->arch_count > 0;
 }
 
+/* The shared memory a block may have on every --arch (PassOptions.shared_budget). */
+static int64_t smallest_shared(const Options *opt) {
+    int64_t bytes = 0;
+    for (int i = 0; i < opt->arch_count; i++)
+        if (bytes == 0 || opt->archs[i]->shared_bytes_max < bytes)
+            bytes = opt->archs[i]->shared_bytes_max;
+    return bytes;
+}
+
 /* The tile passes (passes.c) at -O, with --dump-after; false after an
    internal error (IR that does not verify). */
 static bool run_tile_passes(const Options *opt, IrModule *module) {
@@ -1175,6 +1184,7 @@ static bool run_tile_passes(const Options *opt, IrModule *module) {
         .rotate_dots = opt->rotate_dots,
         .persistent = opt->grid_persistent,
         .heavy_first = opt->grid_heavy_first,
+        .shared_budget = smallest_shared(opt),
 #ifdef NDEBUG
         .verify = false,
 #else

@@ -216,9 +216,11 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
     IrModule *module = NULL;
     if (!front_compile(&run_arena, file, &front, &module))
         return NULL;
-    /* fp8 rings as the default arch (sm_90) gets them: the IR tessc gives by default */
+    /* fp8 rings and sm_90's shared memory as the default arch gets them:
+       the IR tessc gives by default */
     PassOptions passes = {.opt_level = opt->opt_level, .verify = true, .fp8_rings = true,
-                          .rotate_dots = opt->rotate_dots, .persistent = opt->persistent};
+                          .rotate_dots = opt->rotate_dots, .persistent = opt->persistent,
+                          .shared_budget = arch_lookup("sm_90")->shared_bytes_max};
     if (!passes_run(module, &passes))
         return NULL;
     return module;

@@ -344,6 +344,8 @@ typedef struct PassOptions {
     bool rotate_dots;              /* --overlap=rotate: the overlap pass (passes/overlap.c) */
     bool persistent;               /* --grid=persistent: the persist pass (passes/persist.c) */
     bool heavy_first;              /* --grid-order=heavy-first, for the persist pass's tile order */
+    int64_t shared_budget;         /* bytes of shared memory a block of every target may have (0: no
+                                      limit): the handoff pass keeps a kernel inside it */
 } PassOptions;
 
 /* Runs the pass list on every kernel; returns false after a verifier failure
@@ -359,5 +361,6 @@ void pass_prefetch(IrKernel *kernel); /* passes/prefetch.c */
 void pass_overlap(IrKernel *kernel); /* passes/overlap.c */
 void pass_persist(IrKernel *kernel, bool heavy_first); /* passes/persist.c */
 void pass_pipeline(IrKernel *kernel, bool fp8_rings, bool stationary_shared); /* passes/pipeline.c */
+void pass_handoff(IrKernel *kernel, int64_t shared_budget); /* passes/handoff.c */
 
 #endif

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-static const char *const pass_list_names[] = {"persist", "overlap", "pipeline", "prefetch", "fold", "cse", "dce"};
+static const char *const pass_list_names[] = {"persist", "overlap", "pipeline", "handoff", "prefetch", "fold", "cse", "dce"};
 
 /* Verifies `kernel` after the step called `after`; false (reported) on a
    failure. */
@@ -52,7 +52,8 @@ static bool run_pass(IrKernel *kernel, const char *name, void (*pass)(IrKernel *
    second dot a trip later; the rotated loop's loads are then the
    pipeline's like any others), pipeline next (it takes the loads that feed dots into
    shared-memory rings; prefetch then carries the loop's other loads in
-   registers), prefetch next (the address ops it copies in front of
+   registers), handoff next (a persistent kernel's ring prologue, which
+   the pipeline pass made, issued a tile early), prefetch next (the address ops it copies in front of
    and into loops are then folded and merged like any others), fold next
    (it makes constants that CSE can merge and dead ops that DCE removes),
    CSE (it leaves duplicates unused), DCE last. */
@@ -69,6 +70,8 @@ static bool run_kernel_passes(IrKernel *kernel, const PassOptions *options) {
     if (!after_pass(kernel, "overlap", options)) return false;
     pass_pipeline(kernel, options->fp8_rings, options->stationary_shared);
     if (!after_pass(kernel, "pipeline", options)) return false;
+    pass_handoff(kernel, options->shared_budget);
+    if (!after_pass(kernel, "handoff", options)) return false;
     if (!run_pass(kernel, "prefetch", pass_prefetch, options)) return false;
     if (!run_pass(kernel, "fold", pass_fold, options)) return false;
     if (!run_pass(kernel, "cse", pass_cse, options)) return false;
@@ -83,7 +86,7 @@ bool passes_run(IrModule *module, const PassOptions *options) {
     return true;
 }
 
-const char *passes_names(void) { return "persist, overlap, pipeline, prefetch, fold, cse, dce"; }
+const char *passes_names(void) { return "persist, overlap, pipeline, handoff, prefetch, fold, cse, dce"; }
 
 bool passes_known(const char *name) {
     for (size_t i = 0; i < sizeof pass_list_names / sizeof pass_list_names[0]; i++)
