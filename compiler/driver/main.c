@@ -67,6 +67,7 @@ static const char golden_default_emit[] = "ir,ir-opt,llvm,ptx,manifest";
 
 /* --stationary (stationary_in_shared) */
 typedef enum Stationary { STATIONARY_AUTO, STATIONARY_REGISTERS, STATIONARY_SHARED } Stationary;
+typedef enum GridMode { GRID_AUTO, GRID_PER_TILE, GRID_PERSISTENT, GRID_PERSISTENT_HANDOFF } GridMode;
 
 typedef struct Options {
     const char *input;
@@ -82,7 +83,7 @@ typedef struct Options {
     const char *dump_after;
     HopperSchedule hopper_schedule;  /* --hopper-schedule */
     bool grid_heavy_first;           /* --grid-order=heavy-first */
-    bool grid_persistent;            /* --grid=persistent (PassOptions.persistent) */
+    GridMode grid;                   /* --grid (PassOptions.persistent, .handoff) */
     Stationary stationary;           /* --stationary (PassOptions.stationary_shared) */
     bool rotate_dots;                /* --overlap=rotate (PassOptions.rotate_dots) */
     bool emit_given;             /* --emit was on the command line */
@@ -138,10 +139,15 @@ static void usage(FILE *out) {
             "                    (producer-pingpong: experimental); auto, the default:\n"
             "                    producer for a loop of two wgmma dots (attention) with\n"
             "                    two consumer warpgroups, lockstep elsewhere\n"
-            "  --grid=per-tile|persistent\n"
+            "  --grid=auto|per-tile|persistent|persistent-handoff\n"
             "                    persistent: launch as many blocks as the device holds at\n"
             "                    once, each looping over the grid's tiles (the persist\n"
-            "                    pass; default per-tile: a block a tile)\n"
+            "                    pass); per-tile: a block a tile; auto (default):\n"
+            "                    persistent for kernels with a dot in a loop when every\n"
+            "                    --arch is sm_90a (a causal one only at heavy-first),\n"
+            "                    else per-tile; persistent-handoff (experimental):\n"
+            "                    persistent, each tile's first ring copies issued in the\n"
+            "                    tile before (the handoff pass)\n"
             "  --grid-order=launch|heavy-first\n"
             "                    heavy-first: where a loop with a dot runs more trips the\n"
             "                    higher program_id(0) is (causal attention), run program\n"
@@ -290,7 +296,9 @@ static const char *const schedule_names[] = {
     [SCHEDULE_PINGPONG] = "pingpong", [SCHEDULE_PRODUCER] = "producer",
     [SCHEDULE_PRODUCER_PINGPONG] = "producer-pingpong", NULL};
 static const char *const grid_order_names[] = {"launch", "heavy-first", NULL};          /* grid_heavy_first */
-static const char *const grid_names[] = {"per-tile", "persistent", NULL};                /* grid_persistent */
+static const char *const grid_names[] = {
+    [GRID_AUTO] = "auto", [GRID_PER_TILE] = "per-tile", [GRID_PERSISTENT] = "persistent",
+    [GRID_PERSISTENT_HANDOFF] = "persistent-handoff", NULL};
 static const char *const stationary_names[] = {
     [STATIONARY_AUTO] = "auto", [STATIONARY_REGISTERS] = "registers", [STATIONARY_SHARED] = "shared", NULL};
 static const char *const overlap_names[] = {"off", "rotate", NULL};                     /* rotate_dots */
@@ -407,7 +415,7 @@ static void parse_args(Options *opt, int argc, char **argv) {
             opt->hopper_schedule =
                 (HopperSchedule)option_choice("--hopper-schedule", option_value(argc, argv, &i, arg, 17), schedule_names);
         } else if (option_is(arg, "--grid")) {
-            opt->grid_persistent = option_choice("--grid", option_value(argc, argv, &i, arg, 6), grid_names);
+            opt->grid = (GridMode)option_choice("--grid", option_value(argc, argv, &i, arg, 6), grid_names);
         } else if (option_is(arg, "--grid-order")) {
             opt->grid_heavy_first = option_choice("--grid-order", option_value(argc, argv, &i, arg, 12), grid_order_names);
         } else if (option_is(arg, "--stationary")) {
@@ -1163,6 +1171,24 @@ static bool stationary_in_shared(const Options *opt) {
     return opt->arch_count > 0;
 }
 
+/* Which kernels the persist pass makes persistent (PassOptions.persistent):
+   at --grid=auto, tensor-core kernels when every --arch has wgmma (on the
+   H100, session 36: 1.03x at (4,4096,16,128), 1.07x at (4,1024,8,64),
+   matmul 4096^3 level; docs/performance.md), none otherwise (an mma.sync
+   target's is not measured). */
+static PersistMode persist_mode(const Options *opt) {
+    switch (opt->grid) {
+    case GRID_PER_TILE: return PERSIST_NONE;
+    case GRID_PERSISTENT:
+    case GRID_PERSISTENT_HANDOFF: return PERSIST_ALL;
+    case GRID_AUTO: break;
+    }
+    for (int i = 0; i < opt->arch_count; i++)
+        if (!opt->archs[i]->wgmma)
+            return PERSIST_NONE;
+    return opt->arch_count > 0 ? PERSIST_DOT_LOOPS : PERSIST_NONE;
+}
+
 /* The shared memory a block may have on every --arch (PassOptions.shared_budget). */
 static int64_t smallest_shared(const Options *opt) {
     int64_t bytes = 0;
@@ -1182,7 +1208,8 @@ static bool run_tile_passes(const Options *opt, IrModule *module) {
         .fp8_rings = every_arch_has_fp8_mma(opt),
         .stationary_shared = stationary_in_shared(opt),
         .rotate_dots = opt->rotate_dots,
-        .persistent = opt->grid_persistent,
+        .persistent = persist_mode(opt),
+        .handoff = opt->grid == GRID_PERSISTENT_HANDOFF,
         .heavy_first = opt->grid_heavy_first,
         .shared_budget = smallest_shared(opt),
 #ifdef NDEBUG

@@ -49,7 +49,8 @@ typedef struct RunOptions {
     bool debug;              /* -g: print and assert kept */
     bool verbose;
     bool rotate_dots;            /* --overlap=rotate (tessc's) */
-    bool persistent;             /* --grid=persistent (tessc's) */
+    const char *grid;            /* --grid=VALUE (tessc's), NULL: auto */
+    bool heavy_first;            /* --grid-order=heavy-first (tessc's) */
     int64_t max_programs;        /* 0: the interpreter's default */
     const char **words;          /* ARGs and SIZE=VALUE, in order */
     int num_words;
@@ -71,7 +72,10 @@ static void run_usage(FILE *out) {
             "  -O0 .. -O3      optimization level of the IR passes (default -O2)\n"
             "  -g              keep print() and assert() (they print and check on either device)\n"
             "  --overlap=off|rotate  tessc's: rotate runs the overlap pass (docs/ir.md)\n"
-            "  --grid=per-tile|persistent  tessc's: persistent runs the persist pass\n"
+            "  --grid=auto|per-tile|persistent|persistent-handoff  tessc's: persistent\n"
+            "                  runs the persist pass, persistent-handoff the handoff pass too;\n"
+            "                  auto is per-tile here (the default archs are not all sm_90a)\n"
+            "  --grid-order=launch|heavy-first  tessc's: the persist pass's tile order\n"
             "  --device DEV    gpu (compiles for sm_80 and sm_90 into a temporary directory and\n"
             "                  runs it with the tessrun beside tessc) or interp (the interpreter);\n"
             "                  default: gpu when a CUDA device is present, else interp\n"
@@ -181,12 +185,20 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
             if (strcmp(value, "off") != 0 && strcmp(value, "rotate") != 0)
                 return run_fail(RUN_EXIT_USAGE, "unknown --overlap '%s' (known: off, rotate)", value);
             opt->rotate_dots = value[0] == 'r';
+        } else if (strncmp(arg, "--grid-order", 12) == 0 && (arg[12] == '\0' || arg[12] == '=')) {
+            if (!(value = driver_option_value(argc, argv, &i, arg, 12)))
+                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
+            if (strcmp(value, "launch") != 0 && strcmp(value, "heavy-first") != 0)
+                return run_fail(RUN_EXIT_USAGE, "unknown --grid-order '%s' (known: launch, heavy-first)", value);
+            opt->heavy_first = value[0] == 'h';
         } else if (strncmp(arg, "--grid", 6) == 0 && (arg[6] == '\0' || arg[6] == '=')) {
             if (!(value = driver_option_value(argc, argv, &i, arg, 6)))
                 return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
-            if (strcmp(value, "per-tile") != 0 && strcmp(value, "persistent") != 0)
-                return run_fail(RUN_EXIT_USAGE, "unknown --grid '%s' (known: per-tile, persistent)", value);
-            opt->persistent = strcmp(value, "persistent") == 0;
+            if (strcmp(value, "auto") != 0 && strcmp(value, "per-tile") != 0 && strcmp(value, "persistent") != 0 &&
+                strcmp(value, "persistent-handoff") != 0)
+                return run_fail(RUN_EXIT_USAGE,
+                                "unknown --grid '%s' (known: auto, per-tile, persistent, persistent-handoff)", value);
+            opt->grid = value;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return run_fail(RUN_EXIT_USAGE, "unknown option '%s' (put '--' before ARGs that start with '-')",
                             arg);
@@ -205,6 +217,12 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
 
 /* The module of FILE after the front end and the passes; NULL after errors
    (already reported). Sema checks shared memory against sm_90's limit. */
+/* Whether --grid asks for the persist pass: auto is per-tile here, as tessc's
+   default archs (not all sm_90a) make it. */
+static bool run_persistent(const RunOptions *opt) {
+    return opt->grid && strncmp(opt->grid, "persistent", 10) == 0;
+}
+
 static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
     FrontOptions front = {
         .defines = (Define *)opt->defines,
@@ -219,7 +237,9 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
     /* fp8 rings and sm_90's shared memory as the default arch gets them:
        the IR tessc gives by default */
     PassOptions passes = {.opt_level = opt->opt_level, .verify = true, .fp8_rings = true,
-                          .rotate_dots = opt->rotate_dots, .persistent = opt->persistent,
+                          .rotate_dots = opt->rotate_dots, .persistent = run_persistent(opt) ? PERSIST_ALL : PERSIST_NONE,
+                          .handoff = opt->grid && strcmp(opt->grid, "persistent-handoff") == 0,
+                          .heavy_first = opt->heavy_first,
                           .shared_budget = arch_lookup("sm_90")->shared_bytes_max};
     if (!passes_run(module, &passes))
         return NULL;
@@ -714,8 +734,10 @@ static int run_on_gpu(const RunOptions *opt) {
         compile[c++] = "-g";
     if (opt->rotate_dots)
         compile[c++] = "--overlap=rotate";
-    if (opt->persistent)
-        compile[c++] = "--grid=persistent";
+    if (opt->grid)
+        compile[c++] = arena_printf(&run_arena, "--grid=%s", opt->grid);
+    if (opt->heavy_first)
+        compile[c++] = "--grid-order=heavy-first";
     if (opt->kernel) {
         compile[c++] = "-k";
         compile[c++] = (char *)opt->kernel;

@@ -332,6 +332,12 @@ IrModule *lower_program(Arena *arena, struct Program *program, bool debug);
 
 /* ---- passes (passes.c and passes/<name>.c) ----------------------------- */
 
+/* Which kernels the persist pass (passes/persist.c) makes persistent:
+   none (--grid=per-tile), those with a dot in a loop (tensor-core kernels)
+   whose tiles do equal work or are ordered heavy-first (--grid=auto where
+   every --arch is sm_90a), or every one it can (--grid=persistent). */
+typedef enum PersistMode { PERSIST_NONE, PERSIST_DOT_LOOPS, PERSIST_ALL } PersistMode;
+
 typedef struct PassOptions {
     int opt_level;                 /* 0..3; 0 runs no transformation */
     const char *dump_after;        /* pass name or NULL */
@@ -342,7 +348,8 @@ typedef struct PassOptions {
     bool stationary_shared;        /* --stationary=shared: every loop-invariant A of a tensor-core
                                       dot in a pipelined loop stored once into shared memory */
     bool rotate_dots;              /* --overlap=rotate: the overlap pass (passes/overlap.c) */
-    bool persistent;               /* --grid=persistent: the persist pass (passes/persist.c) */
+    PersistMode persistent;        /* --grid: which kernels the persist pass makes persistent */
+    bool handoff;                  /* --grid=persistent-handoff: the handoff pass (passes/handoff.c) */
     bool heavy_first;              /* --grid-order=heavy-first, for the persist pass's tile order */
     int64_t shared_budget;         /* bytes of shared memory a block of every target may have (0: no
                                       limit): the handoff pass keeps a kernel inside it */
@@ -359,7 +366,7 @@ void pass_cse(IrKernel *kernel);   /* passes/cse.c */
 void pass_dce(IrKernel *kernel);   /* passes/dce.c */
 void pass_prefetch(IrKernel *kernel); /* passes/prefetch.c */
 void pass_overlap(IrKernel *kernel); /* passes/overlap.c */
-void pass_persist(IrKernel *kernel, bool heavy_first); /* passes/persist.c */
+void pass_persist(IrKernel *kernel, PersistMode mode, bool heavy_first); /* passes/persist.c */
 void pass_pipeline(IrKernel *kernel, bool fp8_rings, bool stationary_shared); /* passes/pipeline.c */
 void pass_handoff(IrKernel *kernel, int64_t shared_budget); /* passes/handoff.c */
 

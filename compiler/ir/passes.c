@@ -52,8 +52,8 @@ static bool run_pass(IrKernel *kernel, const char *name, void (*pass)(IrKernel *
    second dot a trip later; the rotated loop's loads are then the
    pipeline's like any others), pipeline next (it takes the loads that feed dots into
    shared-memory rings; prefetch then carries the loop's other loads in
-   registers), handoff next (a persistent kernel's ring prologue, which
-   the pipeline pass made, issued a tile early), prefetch next (the address ops it copies in front of
+   registers), handoff next, at --grid=persistent-handoff (a persistent
+   kernel's ring prologue, which the pipeline pass made, issued a tile early), prefetch next (the address ops it copies in front of
    and into loops are then folded and merged like any others), fold next
    (it makes constants that CSE can merge and dead ops that DCE removes),
    CSE (it leaves duplicates unused), DCE last. */
@@ -62,15 +62,16 @@ static bool run_kernel_passes(IrKernel *kernel, const PassOptions *options) {
         return false;
     if (options->opt_level <= 0)
         return true;
-    if (options->persistent)
-        pass_persist(kernel, options->heavy_first);
+    if (options->persistent != PERSIST_NONE)
+        pass_persist(kernel, options->persistent, options->heavy_first);
     if (!after_pass(kernel, "persist", options)) return false;
     if (options->rotate_dots)
         pass_overlap(kernel);
     if (!after_pass(kernel, "overlap", options)) return false;
     pass_pipeline(kernel, options->fp8_rings, options->stationary_shared);
     if (!after_pass(kernel, "pipeline", options)) return false;
-    pass_handoff(kernel, options->shared_budget);
+    if (options->handoff)
+        pass_handoff(kernel, options->shared_budget);
     if (!after_pass(kernel, "handoff", options)) return false;
     if (!run_pass(kernel, "prefetch", pass_prefetch, options)) return false;
     if (!run_pass(kernel, "fold", pass_fold, options)) return false;

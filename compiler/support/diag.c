@@ -154,7 +154,7 @@ static const struct {
     {"E0026", "unknown --grid-order '%s' (known: launch, heavy-first)"},
     {"E0027", "unknown --stationary '%s' (known: auto, registers, shared)"},
     {"E0028", "unknown --overlap '%s' (known: off, rotate)"},
-    {"E0029", "unknown --grid '%s' (known: per-tile, persistent)"},
+    {"E0029", "unknown --grid '%s' (known: auto, per-tile, persistent, persistent-handoff)"},
     {"E0101", "cannot open '%s': %s"},
     {"E0102", "'%s' is a directory"},
     {"E0103", "'%s' is larger than %d MiB"},

@@ -2445,6 +2445,9 @@ def main():
     ap.add_argument("-O", dest="opt", default=None)
     ap.add_argument("--overlap", action="store_true", help="tessc run --overlap=rotate (passes/overlap.c)")
     ap.add_argument("--persistent", action="store_true", help="tessc run --grid=persistent (passes/persist.c)")
+    ap.add_argument("--handoff", action="store_true",
+                    help="tessc run --grid=persistent-handoff (passes/persist.c, passes/handoff.c)")
+    ap.add_argument("--heavy-first", action="store_true", help="tessc run --grid-order=heavy-first")
     opts = ap.parse_args()
     if opts.runner == "tessc" and not opts.tessc:
         ap.error("--runner tessc needs --tessc")
@@ -2470,8 +2473,12 @@ def main():
             cmd += ["-O" + opts.opt]
         if opts.overlap:
             cmd += ["--overlap=rotate"]
-        if opts.persistent:
+        if opts.handoff:
+            cmd += ["--grid=persistent-handoff"]
+        elif opts.persistent:
             cmd += ["--grid=persistent"]
+        if opts.heavy_first:
+            cmd += ["--grid-order=heavy-first"]
     else:
         manifest = find_manifest(opts.artifacts, opts.case)
         if not manifest:

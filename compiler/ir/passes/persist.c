@@ -19,7 +19,8 @@
  * grid (llvm_kernel.c program_ids), with program id 0 last to first under
  * --grid-order=heavy-first where the backend would reverse it
  * (heavy_first_grid), so a persistent kernel keeps the order the plain one
- * had. Every tile runs exactly once, as every program did, and programs run
+ * had; under heavy-first every second round of tiles is also dealt out
+ * backwards (snake, below). Every tile runs exactly once, as every program did, and programs run
  * in no defined order (docs/language.md): the outputs are the same. A
  * `return` ends the tile's trip only (its flag is computed in the body,
  * docs/ir.md `until`), as it ended the tile's program.
@@ -30,6 +31,11 @@
  * rings can later run on from one tile into the next (docs/codegen.md,
  * "Grid order"). It runs first, so that every later pass sees the tile
  * loop as the loop it is.
+ *
+ * Which kernels: every one it can (PERSIST_ALL, --grid=persistent), or
+ * (PERSIST_DOT_LOOPS, --grid=auto when every --arch is sm_90a) those with a
+ * dot in a loop, and of those whose loop bound rises with program id 0
+ * (causal attention's) only the ones ordered heavy-first.
  *
  * Left alone: a kernel of one program (grid (1)), one already persistent,
  * one with print or assert (their messages name the program), one whose
@@ -168,6 +174,27 @@ static bool heavy_loop(const IrKernel *kernel, const IrBlock *block) {
     return false;
 }
 
+/* Under heavy-first, the tiles of every second round of the loop (tiles
+   r NB .. r NB + NB - 1 for NB programs, the last round cut at the tile
+   count) go to the programs in reverse: t = r NB + b becomes r NB + W - 1 - b,
+   W the round's width. The loop hands program b tiles b, b + NB, ...; tiles
+   heaviest first (id 0 reversed, fastest) make the weight of tile r NB + b
+   fall with (r NB + b) mod G0, so a fixed stride alone gives some programs
+   the heavier residues in every round (causal attention at 132 programs
+   and 32 query blocks: programs of one residue class mod 4 do 20% more
+   work than another's); reversed every second round, what a program gets
+   heavier in one round it gets lighter in the next. */
+static IrValue *snake(Persist *P, IrValue *t, IrValue *tiles, IrValue *blocks) {
+    IrType i32 = ir_scalar_type(DT_I32);
+    IrValue *round = emit(P, IR_DIV, t, blocks);
+    IrValue *start = emit(P, IR_MUL, round, blocks);   /* <= t */
+    IrValue *width = emit(P, IR_MIN, emit(P, IR_SUB, tiles, start), blocks);
+    IrValue *back = emit(P, IR_SUB, emit(P, IR_SUB, emit(P, IR_ADD, start, width), constant(P, 1)),
+                         emit(P, IR_SUB, t, start));
+    IrValue *odd = compare(P, IR_NE, emit(P, IR_REM, round, constant(P, 2)), constant(P, 0));
+    return loop_new_op(P->kernel, P->before, P->loc, IR_SELECT, &i32, odd, back, t)->results[0];
+}
+
 static GridExpr *grid_node(IrKernel *kernel, GridExprKind kind, GridExpr *lhs, GridExpr *rhs) {
     GridExpr *g = ARENA_NEW(&kernel->arena, GridExpr);
     g->kind = kind;
@@ -176,7 +203,7 @@ static GridExpr *grid_node(IrKernel *kernel, GridExprKind kind, GridExpr *lhs, G
     return g;
 }
 
-static void persist_kernel(IrKernel *kernel, bool heavy_first) {
+static void persist_kernel(IrKernel *kernel, PersistMode mode, bool heavy_first) {
     Persist P = {.kernel = kernel, .loc = kernel->loc};
     int rank = kernel->grid_rank;
     bool one = true;
@@ -190,8 +217,16 @@ static void persist_kernel(IrKernel *kernel, bool heavy_first) {
     collect(&P, kernel->body);
     if (P.refused)
         return;
-    bool grouped = rank == 2 && dot_in_loop(kernel->body, false);
-    bool reversed = heavy_first && !grouped && heavy_loop(kernel, kernel->body);
+    bool dots = dot_in_loop(kernel->body, false);
+    bool grouped = rank == 2 && dots;
+    bool heavy = !grouped && heavy_loop(kernel, kernel->body);
+    bool reversed = heavy_first && heavy;
+    /* --grid=auto on sm_90a: tensor-core kernels, where it was measured to
+       pay (docs/performance.md, session 36), and of those with unequal
+       tiles only the ones ordered heavy-first, whose rounds the snake
+       order balances */
+    if (mode == PERSIST_DOT_LOOPS && (!dots || (heavy && !heavy_first)))
+        return;
 
     /* In front of the body: the grid's dims, the tile count, the loop. */
     IrOp *first = kernel->body->first, *last = kernel->body->last;
@@ -222,7 +257,10 @@ static void persist_kernel(IrKernel *kernel, bool heavy_first) {
 
     /* At the top of the trip: the tile's program ids. */
     P.before = first;
-    IrValue *t = loop->body->args[0], *ids[3] = {t, NULL, NULL};
+    IrValue *t = loop->body->args[0];
+    if (reversed)
+        t = snake(&P, t, tiles, blocks);
+    IrValue *ids[3] = {t, NULL, NULL};
     if (grouped) {   /* llvm_kernel.c program_ids, on t; t / G1 / rows is t / (rows G1), and
                         first_row * G1 <= t: no product past t, which fits i32 */
         IrValue *rows = constant(&P, PERSIST_GROUP_ROWS);
@@ -269,4 +307,4 @@ static void persist_kernel(IrKernel *kernel, bool heavy_first) {
     kernel->grid_rank = 1;
 }
 
-void pass_persist(IrKernel *kernel, bool heavy_first) { persist_kernel(kernel, heavy_first); }
+void pass_persist(IrKernel *kernel, PersistMode mode, bool heavy_first) { persist_kernel(kernel, mode, heavy_first); }
