@@ -162,7 +162,13 @@ def tessera_variants(c):
                                                      "attn_d64_bq128_w8_sm90a_pp", "attn_d64_bq128_bk128_w8_sm90a_pp",
                                                      # twice the blocks of BQ 128, half the trips of BK 64:
                                                      # 1.67x at (2,512,4,64) in run s32-11
-                                                     "attn_d64_bq64_bk128_w4_sm90a", "attn_d64_bq64_bk128_w4_s3_sm90a")]
+                                                     "attn_d64_bq64_bk128_w4_sm90a", "attn_d64_bq64_bk128_w4_s3_sm90a",
+                                                     # persistent and heavy-first (1.135x causal at (4,1024,8,64),
+                                                     # run s36-2); a block a tile, as before the persistent
+                                                     # default (1.04-1.07x of it at (2,512,4,64): 64 tiles)
+                                                     "attn_d64_bq64_bk128_w4_sm90a_hf",
+                                                     "attn_d64_bq64_bk128_w4_sm90a_tile",
+                                                     "attn_d64_bq64_bk128_w4_s3_sm90a_tile")]
         return [(v, "attention", kern) for v in ("attn_d128_bq64_w8", "attn_d128_bq128_w8", "attn_d128_bq128_w8_s3",
                                                  "attn_d128_bq64_w4", "attn_d128_bq128_w8_s1",
                                                  "attn_d128_bq128_w8_sm80", "attn_d128_bq128_bk32_w4",
@@ -173,6 +179,7 @@ def tessera_variants(c):
                                                  "attn_d128_bq128_bk128_w8_s3_sm90a_rel",
                                                  "attn_d128_bq128_bk128_w8_s3_sm90a_pp", "attn_d128_bq128_w8_s3_sm90a_pp",
                                                  "attn_d128_bq128_bk128_w8_s3_sm90a_hf",
+                                                 "attn_d128_bq128_bk128_w8_sm90a_hf",
                                                  "attn_d128_bq128_bk128_w8_sm90a_pp_hf",
                                                  "attn_d128_bq128_bk128_w8_s3_sm90a_pp_hf")]
     return []

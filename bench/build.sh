@@ -197,6 +197,10 @@ matmul_128x128x64_w8_s4_sm90a_prod matmul BM=128 BN=128 BK=64 W=8 NS=4 --arch=sm
 mm_bf16_128x256x64_w8_s4_sm90a_prod matmul_bf16 BM=128 BN=256 BK=64 W=8 NS=4 --arch=sm_90a --hopper-schedule=producer
 attn_d128_bq128_w8_s3_sm90a_pp attention D=128 BQ=128 BK=64 W=8 NS=3 --arch=sm_90a --hopper-schedule=pingpong
 attn_d128_bq128_bk128_w8_s3_sm90a_hf attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --grid-order=heavy-first
+attn_d128_bq128_bk128_w8_sm90a_hf attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --grid-order=heavy-first
+attn_d64_bq64_bk128_w4_sm90a_hf attention D=64 BQ=64 BK=128 W=4 --arch=sm_90a --grid-order=heavy-first
+attn_d64_bq64_bk128_w4_sm90a_tile attention D=64 BQ=64 BK=128 W=4 --arch=sm_90a --grid=per-tile
+attn_d64_bq64_bk128_w4_s3_sm90a_tile attention D=64 BQ=64 BK=128 W=4 NS=3 --arch=sm_90a --grid=per-tile
 attn_d128_bq128_bk128_w8_sm90a_pp_hf attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=pingpong --grid-order=heavy-first
 attn_d128_bq128_bk128_w8_s3_sm90a_pp_hf attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=pingpong --grid-order=heavy-first
 attn_d64_bq128_w8_sm90a_pp attention D=64 BQ=128 BK=64 W=8 --arch=sm_90a --hopper-schedule=pingpong

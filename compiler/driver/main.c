@@ -143,9 +143,10 @@ static void usage(FILE *out) {
             "                    persistent: launch as many blocks as the device holds at\n"
             "                    once, each looping over the grid's tiles (the persist\n"
             "                    pass); per-tile: a block a tile; auto (default):\n"
-            "                    persistent for kernels with a dot in a loop when every\n"
-            "                    --arch is sm_90a (a causal one only at heavy-first),\n"
-            "                    else per-tile; persistent-handoff (experimental):\n"
+            "                    persistent for kernels with a loop of two dots (flash\n"
+            "                    attention) when every --arch is sm_90a (a causal one\n"
+            "                    only at heavy-first), else per-tile;\n"
+            "                    persistent-handoff (experimental):\n"
             "                    persistent, each tile's first ring copies issued in the\n"
             "                    tile before (the handoff pass)\n"
             "  --grid-order=launch|heavy-first\n"
@@ -1172,10 +1173,11 @@ static bool stationary_in_shared(const Options *opt) {
 }
 
 /* Which kernels the persist pass makes persistent (PassOptions.persistent):
-   at --grid=auto, tensor-core kernels when every --arch has wgmma (on the
-   H100, session 36: 1.03x at (4,4096,16,128), 1.07x at (4,1024,8,64),
-   matmul 4096^3 level; docs/performance.md), none otherwise (an mma.sync
-   target's is not measured). */
+   at --grid=auto, flash attention's (a loop of two dots) when every --arch
+   has wgmma (on the H100, session 36: 1.03x at (4,4096,16,128), 1.065x
+   at (4,1024,8,64), causal 1.03-1.13x at heavy-first; matmul 0.90x at
+   1024^3, 0.98x at 8192^3, so not a one-dot loop; docs/performance.md),
+   none otherwise (an mma.sync target's is not measured). */
 static PersistMode persist_mode(const Options *opt) {
     switch (opt->grid) {
     case GRID_PER_TILE: return PERSIST_NONE;
@@ -1186,7 +1188,7 @@ static PersistMode persist_mode(const Options *opt) {
     for (int i = 0; i < opt->arch_count; i++)
         if (!opt->archs[i]->wgmma)
             return PERSIST_NONE;
-    return opt->arch_count > 0 ? PERSIST_DOT_LOOPS : PERSIST_NONE;
+    return opt->arch_count > 0 ? PERSIST_TWO_DOT_LOOPS : PERSIST_NONE;
 }
 
 /* The shared memory a block may have on every --arch (PassOptions.shared_budget). */

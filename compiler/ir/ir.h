@@ -333,10 +333,10 @@ IrModule *lower_program(Arena *arena, struct Program *program, bool debug);
 /* ---- passes (passes.c and passes/<name>.c) ----------------------------- */
 
 /* Which kernels the persist pass (passes/persist.c) makes persistent:
-   none (--grid=per-tile), those with a dot in a loop (tensor-core kernels)
+   none (--grid=per-tile), those with a loop of two dots (flash attention's)
    whose tiles do equal work or are ordered heavy-first (--grid=auto where
    every --arch is sm_90a), or every one it can (--grid=persistent). */
-typedef enum PersistMode { PERSIST_NONE, PERSIST_DOT_LOOPS, PERSIST_ALL } PersistMode;
+typedef enum PersistMode { PERSIST_NONE, PERSIST_TWO_DOT_LOOPS, PERSIST_ALL } PersistMode;
 
 typedef struct PassOptions {
     int opt_level;                 /* 0..3; 0 runs no transformation */

@@ -33,9 +33,10 @@
  * loop as the loop it is.
  *
  * Which kernels: every one it can (PERSIST_ALL, --grid=persistent), or
- * (PERSIST_DOT_LOOPS, --grid=auto when every --arch is sm_90a) those with a
- * dot in a loop, and of those whose loop bound rises with program id 0
- * (causal attention's) only the ones ordered heavy-first.
+ * (PERSIST_TWO_DOT_LOOPS, --grid=auto when every --arch is sm_90a) those
+ * with a loop of two dots or more (flash attention's), and of those whose
+ * loop bound rises with program id 0 (causal attention's) only the ones
+ * ordered heavy-first.
  *
  * Left alone: a kernel of one program (grid (1)), one already persistent,
  * one with print or assert (their messages name the program), one whose
@@ -163,6 +164,25 @@ static bool dot_in_loop(const IrBlock *block, bool in_loop) {
     return false;
 }
 
+/* Whether a `for` in `block` (at any depth) has two dots or more among
+   its body's ops (flash attention's q @ k.T and p @ v). */
+static int count_dots(const IrBlock *block) {
+    int n = 0;
+    for (const IrOp *op = block ? block->first : NULL; op; op = op->next)
+        n += (op->opcode == IR_DOT) + count_dots(op->body) + count_dots(op->else_body);
+    return n;
+}
+
+static bool two_dot_loop(const IrBlock *block) {
+    for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
+        if (op->opcode == IR_FOR && count_dots(op->body) >= 2)
+            return true;
+        if (two_dot_loop(op->body) || two_dot_loop(op->else_body))
+            return true;
+    }
+    return false;
+}
+
 static bool heavy_loop(const IrKernel *kernel, const IrBlock *block) {
     for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
         if (op->opcode == IR_FOR && ir_rises_with_program_id0(kernel, op->operands[0]) == 0 &&
@@ -221,11 +241,11 @@ static void persist_kernel(IrKernel *kernel, PersistMode mode, bool heavy_first)
     bool grouped = rank == 2 && dots;
     bool heavy = !grouped && heavy_loop(kernel, kernel->body);
     bool reversed = heavy_first && heavy;
-    /* --grid=auto on sm_90a: tensor-core kernels, where it was measured to
-       pay (docs/performance.md, session 36), and of those with unequal
-       tiles only the ones ordered heavy-first, whose rounds the snake
-       order balances */
-    if (mode == PERSIST_DOT_LOOPS && (!dots || (heavy && !heavy_first)))
+    /* --grid=auto on sm_90a: flash attention's loop of two dots, where it
+       was measured to pay (docs/performance.md, session 36: 1.03-1.13x,
+       matmul 0.90-1.005x), and of those with unequal tiles only the ones
+       ordered heavy-first, whose rounds the snake order balances */
+    if (mode == PERSIST_TWO_DOT_LOOPS && (!two_dot_loop(kernel->body) || (heavy && !heavy_first)))
         return;
 
     /* In front of the body: the grid's dims, the tile count, the loop. */
