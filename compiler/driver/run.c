@@ -215,14 +215,14 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
 
 /* ---- the front end ------------------------------------------------------------------ */
 
-/* The module of FILE after the front end and the passes; NULL after errors
-   (already reported). Sema checks shared memory against sm_90's limit. */
 /* Whether --grid asks for the persist pass: auto is per-tile here, as tessc's
    default archs (not all sm_90a) make it. */
 static bool run_persistent(const RunOptions *opt) {
     return opt->grid && strncmp(opt->grid, "persistent", 10) == 0;
 }
 
+/* The module of FILE after the front end and the passes; NULL after errors
+   (already reported). Sema checks shared memory against sm_90's limit. */
 static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
     FrontOptions front = {
         .defines = (Define *)opt->defines,
@@ -237,7 +237,8 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
     /* fp8 rings and sm_90's shared memory as the default arch gets them:
        the IR tessc gives by default */
     PassOptions passes = {.opt_level = opt->opt_level, .verify = true, .fp8_rings = true,
-                          .rotate_dots = opt->rotate_dots, .persistent = run_persistent(opt) ? PERSIST_ALL : PERSIST_NONE,
+                          .rotate_dots = opt->rotate_dots,
+                          .persistent = run_persistent(opt) ? PERSIST_ALL : PERSIST_NONE,
                           .handoff = opt->grid && strcmp(opt->grid, "persistent-handoff") == 0,
                           .heavy_first = opt->heavy_first,
                           .shared_budget = arch_lookup("sm_90")->shared_bytes_max};

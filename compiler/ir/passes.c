@@ -14,7 +14,8 @@
 
 #include <string.h>
 
-static const char *const pass_list_names[] = {"persist", "overlap", "pipeline", "handoff", "prefetch", "fold", "cse", "dce"};
+static const char *const pass_list_names[] = {"persist", "overlap", "pipeline", "handoff",
+                                               "prefetch", "fold", "cse", "dce"};
 
 /* Verifies `kernel` after the step called `after`; false (reported) on a
    failure. */
@@ -46,15 +47,16 @@ static bool run_pass(IrKernel *kernel, const char *name, void (*pass)(IrKernel *
     return after_pass(kernel, name, options);
 }
 
-/* THE pass list. persist first, at --grid=persistent (every later pass
+/* THE pass list. persist first, at a persistent --grid (every later pass
    then sees the tile loop as the loop it is: the pipeline pass pipelines
    it like any other), overlap next, at --overlap=rotate (it moves a loop's
    second dot a trip later; the rotated loop's loads are then the
-   pipeline's like any others), pipeline next (it takes the loads that feed dots into
-   shared-memory rings; prefetch then carries the loop's other loads in
-   registers), handoff next, at --grid=persistent-handoff (a persistent
-   kernel's ring prologue, which the pipeline pass made, issued a tile early), prefetch next (the address ops it copies in front of
-   and into loops are then folded and merged like any others), fold next
+   pipeline's like any others), pipeline next (it takes the loads that
+   feed dots into shared-memory rings; prefetch then carries the loop's
+   other loads in registers), handoff next, at --grid=persistent-handoff
+   (a persistent kernel's ring prologue, which the pipeline pass made,
+   issued a tile early), prefetch next (the address ops it copies in front
+   of and into loops are then folded and merged like any others), fold next
    (it makes constants that CSE can merge and dead ops that DCE removes),
    CSE (it leaves duplicates unused), DCE last. */
 static bool run_kernel_passes(IrKernel *kernel, const PassOptions *options) {

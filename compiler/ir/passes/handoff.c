@@ -1,6 +1,6 @@
 /*
  * handoff.c: a persistent kernel's rings handed on from one tile to the
- * next (--grid=persistent; docs/ir.md "handoff").
+ * next (--grid=persistent-handoff; docs/ir.md "handoff").
  *
  * In: a verified kernel after the persist and pipeline passes. Out: the
  * same kernel, its tile loop's ring prologue (the async copies of a tile's
@@ -49,8 +49,6 @@
  * the largest top-level store of a 2-d tile with its row pad).
  */
 #include "loop_edit.h"
-
-#include <string.h>
 
 enum { HANDOFF_MAX_OPS = 16, HANDOFF_MAX_RINGS = 8 };
 
@@ -122,7 +120,7 @@ static bool guarded_copies(Handoff *H, IrOp *guard) {
             if (v->def && v->def->parent == guard->body)
                 continue;
             if (v->def && v->def->opcode == IR_ALLOC && v->def->parent == H->loop->body)
-                continue;   /* a ring: moves out of the loop */
+                continue;   /* a ring, moving out of the loop (rings_only checks) */
             if (!need(H, v))
                 return false;
         }
@@ -137,6 +135,20 @@ static bool guarded_copies(Handoff *H, IrOp *guard) {
             }
         }
     }
+    return true;
+}
+
+/* Whether every alloc of the body that the prologue's regions name is a
+   ring (only those move out of the loop; another's view cloned in front
+   of it would read an alloc not made yet). */
+static bool rings_only(const Handoff *H) {
+    for (int i = 0; i < H->num_prologue; i++)
+        for (const IrOp *op = H->prologue[i]->body ? H->prologue[i]->body->first : NULL; op; op = op->next)
+            for (int k = 0; k < op->num_operands; k++) {
+                const IrValue *v = op->operands[k];
+                if (v->def && v->def->opcode == IR_ALLOC && v->def->parent == H->loop->body && !is_ring(H, v))
+                    return false;
+            }
     return true;
 }
 
@@ -157,25 +169,37 @@ static IrOp *find_prologue(Handoff *H) {
     return NULL;
 }
 
+/* An alloc's bytes as the backend may lay it out: its rows padded by 16
+   bytes (layout.c pad_alloc_rows, the mma.sync targets' rings), rounded to
+   the 1024 bytes a swizzled one is aligned to. */
+static int64_t alloc_bytes(const IrType *t) {
+    int64_t rows = t->rank >= 2 ? ir_type_elements(t) / t->dims[t->rank - 1].size : 1;
+    return (ir_type_elements(t) * dtype_bytes(t->dtype) + rows * 16 + 1023) & ~(int64_t)1023;
+}
+
 /* Bytes of shared memory the kernel would need with its rings live across
-   the tile loop: every alloc (rounded to the 1024 bytes a swizzled one is
-   aligned to) and the largest 2-d tile stored to global memory at the tile
-   loop's top level, with layout.c's row pad, for the epilogue's conversion. */
+   the tile loop: every alloc (alloc_bytes) and the largest 2-d tile stored
+   to global memory at the tile loop's top level, with layout.c's row pad,
+   for the epilogue's conversion, and room for the mbarriers and a
+   reduction's partials. An estimate: where it is short, the kernel fails
+   to compile for that arch ("needs N bytes of shared memory") where the
+   plain persistent one would not, which the margin keeps away from the
+   bench's and the tests' tiles. */
 static int64_t shared_estimate(const IrKernel *kernel, const IrBlock *tiles) {
     int64_t bytes = 0, store = 0;
     for (const IrOp *op = kernel->body->first; op; op = op->next)
         if (op->opcode == IR_ALLOC)
-            bytes += (ir_type_elements(&op->results[0]->type) * dtype_bytes(op->results[0]->type.dtype) + 1023) & ~1023;
+            bytes += alloc_bytes(&op->results[0]->type);
     for (const IrOp *op = tiles->first; op; op = op->next) {
         if (op->opcode == IR_ALLOC)
-            bytes += (ir_type_elements(&op->results[0]->type) * dtype_bytes(op->results[0]->type.dtype) + 1023) & ~1023;
+            bytes += alloc_bytes(&op->results[0]->type);
         const IrType *t = op->opcode == IR_STORE ? &op->operands[1]->type : NULL;
         if (t && op->operands[0]->type.space == SPACE_GLOBAL && t->rank == 2 && t->dtype != DT_BOOL) {
             int64_t b = ir_type_elements(t) * dtype_bytes(t->dtype) + t->dims[0].size * 16;
             store = b > store ? b : store;
         }
     }
-    return bytes + store + 2048;   /* the mbarriers, a reduction's partials */
+    return bytes + store + 8192;
 }
 
 /* A copy of the guarded copies `guard` in front of `before`, its condition
@@ -241,8 +265,17 @@ void pass_handoff(IrKernel *kernel, int64_t shared_budget) {
         return;
     IrBlock *body = H.loop->body;
     IrOp *first_wait = find_prologue(&H);
-    if (!first_wait || H.num_rings == 0 || !map_fits(&H))
+    if (!first_wait || H.num_rings == 0 || !map_fits(&H) || !rings_only(&H))
         return;
+    /* Nothing in front of the first wait but the prologue touches a ring:
+       handed on, the next tile's copies are in flight there. */
+    for (IrOp *op = body->first; op != first_wait; op = op->next) {
+        bool in_prologue = false;
+        for (int i = 0; i < H.num_prologue; i++)
+            in_prologue |= H.prologue[i] == op;
+        if (!in_prologue && touches_rings(&H, op))
+            return;
+    }
     /* The last top-level op that touches a ring: after the first wait, and
        no async op after it. */
     IrOp *last_read = NULL;

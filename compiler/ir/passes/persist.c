@@ -164,8 +164,7 @@ static bool dot_in_loop(const IrBlock *block, bool in_loop) {
     return false;
 }
 
-/* Whether a `for` in `block` (at any depth) has two dots or more among
-   its body's ops (flash attention's q @ k.T and p @ v). */
+/* The dots in `block`, at any depth. */
 static int count_dots(const IrBlock *block) {
     int n = 0;
     for (const IrOp *op = block ? block->first : NULL; op; op = op->next)
@@ -173,6 +172,8 @@ static int count_dots(const IrBlock *block) {
     return n;
 }
 
+/* Whether a `for` in `block` (at any depth) has two dots or more in its
+   body (flash attention's q @ k.T and p @ v). */
 static bool two_dot_loop(const IrBlock *block) {
     for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
         if (op->opcode == IR_FOR && count_dots(op->body) >= 2)
@@ -239,13 +240,14 @@ static void persist_kernel(IrKernel *kernel, PersistMode mode, bool heavy_first)
         return;
     bool dots = dot_in_loop(kernel->body, false);
     bool grouped = rank == 2 && dots;
-    bool heavy = !grouped && heavy_loop(kernel, kernel->body);
-    bool reversed = heavy_first && heavy;
+    bool heavy = heavy_loop(kernel, kernel->body);
+    bool reversed = heavy_first && heavy && !grouped;
     /* --grid=auto on sm_90a: flash attention's loop of two dots, where it
        was measured to pay (docs/performance.md, session 36: 1.03-1.13x,
        matmul 0.90-1.005x), and of those with unequal tiles only the ones
-       ordered heavy-first, whose rounds the snake order balances */
-    if (mode == PERSIST_TWO_DOT_LOOPS && (!two_dot_loop(kernel->body) || (heavy && !heavy_first)))
+       ordered heavy-first, whose rounds the snake order balances (never
+       a grouped 2-d grid's: it is not reversed) */
+    if (mode == PERSIST_TWO_DOT_LOOPS && (!two_dot_loop(kernel->body) || (heavy && !reversed)))
         return;
 
     /* In front of the body: the grid's dims, the tile count, the loop. */
