@@ -67,6 +67,7 @@ static const char golden_default_emit[] = "ir,ir-opt,llvm,ptx,manifest";
 
 /* --stationary (stationary_in_shared) */
 typedef enum Stationary { STATIONARY_AUTO, STATIONARY_REGISTERS, STATIONARY_SHARED } Stationary;
+typedef enum GridOrder { ORDER_AUTO, ORDER_LAUNCH, ORDER_HEAVY_FIRST } GridOrder;
 typedef enum GridMode { GRID_AUTO, GRID_PER_TILE, GRID_PERSISTENT, GRID_PERSISTENT_HANDOFF } GridMode;
 
 typedef struct Options {
@@ -82,7 +83,7 @@ typedef struct Options {
     int opt_level;
     const char *dump_after;
     HopperSchedule hopper_schedule;  /* --hopper-schedule */
-    bool grid_heavy_first;           /* --grid-order=heavy-first */
+    GridOrder grid_order;            /* --grid-order (the backend's grid_heavy_first, PassOptions.heavy_first) */
     GridMode grid;                   /* --grid (PassOptions.persistent, .handoff) */
     Stationary stationary;           /* --stationary (PassOptions.stationary_shared) */
     bool rotate_dots;                /* --overlap=rotate (PassOptions.rotate_dots) */
@@ -149,11 +150,14 @@ static void usage(FILE *out) {
             "                    persistent-handoff (experimental):\n"
             "                    persistent, each tile's first ring copies issued in the\n"
             "                    tile before (the handoff pass)\n"
-            "  --grid-order=launch|heavy-first\n"
+            "  --grid-order=auto|launch|heavy-first\n"
             "                    heavy-first: where a loop with a dot runs more trips the\n"
             "                    higher program_id(0) is (causal attention), run program\n"
-            "                    id 0 backwards so the heaviest blocks start first\n"
-            "                    (default launch: %%ctaid order)\n"
+            "                    id 0 backwards so the heaviest blocks start first (a\n"
+            "                    persistent grid: the heaviest tiles, dealt out so that\n"
+            "                    every block gets as much work); launch: %%ctaid order;\n"
+            "                    auto (default): heavy-first for a persistent grid,\n"
+            "                    launch for a block a tile\n"
             "  --stationary=auto|registers|shared\n"
             "                    where a pipelined loop's tensor-core dot keeps its\n"
             "                    loop-invariant A (flash attention's q): registers unless\n"
@@ -296,7 +300,8 @@ static const char *const schedule_names[] = {
     [SCHEDULE_AUTO] = "auto", [SCHEDULE_LOCKSTEP] = "lockstep", [SCHEDULE_RELEASE] = "release",
     [SCHEDULE_PINGPONG] = "pingpong", [SCHEDULE_PRODUCER] = "producer",
     [SCHEDULE_PRODUCER_PINGPONG] = "producer-pingpong", NULL};
-static const char *const grid_order_names[] = {"launch", "heavy-first", NULL};          /* grid_heavy_first */
+static const char *const grid_order_names[] = {
+    [ORDER_AUTO] = "auto", [ORDER_LAUNCH] = "launch", [ORDER_HEAVY_FIRST] = "heavy-first", NULL};
 static const char *const grid_names[] = {
     [GRID_AUTO] = "auto", [GRID_PER_TILE] = "per-tile", [GRID_PERSISTENT] = "persistent",
     [GRID_PERSISTENT_HANDOFF] = "persistent-handoff", NULL};
@@ -418,7 +423,8 @@ static void parse_args(Options *opt, int argc, char **argv) {
         } else if (option_is(arg, "--grid")) {
             opt->grid = (GridMode)option_choice("--grid", option_value(argc, argv, &i, arg, 6), grid_names);
         } else if (option_is(arg, "--grid-order")) {
-            opt->grid_heavy_first = option_choice("--grid-order", option_value(argc, argv, &i, arg, 12), grid_order_names);
+            opt->grid_order =
+                (GridOrder)option_choice("--grid-order", option_value(argc, argv, &i, arg, 12), grid_order_names);
         } else if (option_is(arg, "--stationary")) {
             opt->stationary = (Stationary)option_choice("--stationary", option_value(argc, argv, &i, arg, 12), stationary_names);
         } else if (option_is(arg, "--overlap")) {
@@ -1018,7 +1024,7 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         .num_ptxas_args = opt->ptxas_args.len,
         .dump_after = opt->dump_after,
         .hopper_schedule = opt->hopper_schedule,
-        .grid_heavy_first = opt->grid_heavy_first,
+        .grid_heavy_first = opt->grid_order == ORDER_HEAVY_FIRST,
     };
     int n = module->kernels.len;
     for (int k = 0; k < n; k++)   /* per target: layout to ptxas started (pipeline.c) */
@@ -1212,7 +1218,7 @@ static bool run_tile_passes(const Options *opt, IrModule *module) {
         .rotate_dots = opt->rotate_dots,
         .persistent = persist_mode(opt),
         .handoff = opt->grid == GRID_PERSISTENT_HANDOFF,
-        .heavy_first = opt->grid_heavy_first,
+        .heavy_first = opt->grid_order != ORDER_LAUNCH,
         .shared_budget = smallest_shared(opt),
 #ifdef NDEBUG
         .verify = false,

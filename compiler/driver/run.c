@@ -50,7 +50,7 @@ typedef struct RunOptions {
     bool verbose;
     bool rotate_dots;            /* --overlap=rotate (tessc's) */
     const char *grid;            /* --grid=VALUE (tessc's), NULL: auto */
-    bool heavy_first;            /* --grid-order=heavy-first (tessc's) */
+    const char *grid_order;      /* --grid-order=VALUE (tessc's), NULL: auto */
     int64_t max_programs;        /* 0: the interpreter's default */
     const char **words;          /* ARGs and SIZE=VALUE, in order */
     int num_words;
@@ -75,7 +75,8 @@ static void run_usage(FILE *out) {
             "  --grid=auto|per-tile|persistent|persistent-handoff  tessc's: persistent\n"
             "                  runs the persist pass, persistent-handoff the handoff pass too;\n"
             "                  auto is per-tile here (the default archs are not all sm_90a)\n"
-            "  --grid-order=launch|heavy-first  tessc's: the persist pass's tile order\n"
+            "  --grid-order=auto|launch|heavy-first  tessc's: the persist pass's tile\n"
+            "                  order (auto: heavy-first)\n"
             "  --device DEV    gpu (compiles for sm_80 and sm_90 into a temporary directory and\n"
             "                  runs it with the tessrun beside tessc) or interp (the interpreter);\n"
             "                  default: gpu when a CUDA device is present, else interp\n"
@@ -188,9 +189,9 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
         } else if (strncmp(arg, "--grid-order", 12) == 0 && (arg[12] == '\0' || arg[12] == '=')) {
             if (!(value = driver_option_value(argc, argv, &i, arg, 12)))
                 return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
-            if (strcmp(value, "launch") != 0 && strcmp(value, "heavy-first") != 0)
-                return run_fail(RUN_EXIT_USAGE, "unknown --grid-order '%s' (known: launch, heavy-first)", value);
-            opt->heavy_first = value[0] == 'h';
+            if (strcmp(value, "auto") != 0 && strcmp(value, "launch") != 0 && strcmp(value, "heavy-first") != 0)
+                return run_fail(RUN_EXIT_USAGE, "unknown --grid-order '%s' (known: auto, launch, heavy-first)", value);
+            opt->grid_order = value;
         } else if (strncmp(arg, "--grid", 6) == 0 && (arg[6] == '\0' || arg[6] == '=')) {
             if (!(value = driver_option_value(argc, argv, &i, arg, 6)))
                 return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
@@ -240,7 +241,7 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
                           .rotate_dots = opt->rotate_dots,
                           .persistent = run_persistent(opt) ? PERSIST_ALL : PERSIST_NONE,
                           .handoff = opt->grid && strcmp(opt->grid, "persistent-handoff") == 0,
-                          .heavy_first = opt->heavy_first,
+                          .heavy_first = !opt->grid_order || strcmp(opt->grid_order, "launch") != 0,
                           .shared_budget = arch_lookup("sm_90")->shared_bytes_max};
     if (!passes_run(module, &passes))
         return NULL;
@@ -737,8 +738,8 @@ static int run_on_gpu(const RunOptions *opt) {
         compile[c++] = "--overlap=rotate";
     if (opt->grid)
         compile[c++] = arena_printf(&run_arena, "--grid=%s", opt->grid);
-    if (opt->heavy_first)
-        compile[c++] = "--grid-order=heavy-first";
+    if (opt->grid_order)
+        compile[c++] = arena_printf(&run_arena, "--grid-order=%s", opt->grid_order);
     if (opt->kernel) {
         compile[c++] = "-k";
         compile[c++] = (char *)opt->kernel;

@@ -350,7 +350,7 @@ typedef struct PassOptions {
     bool rotate_dots;              /* --overlap=rotate: the overlap pass (passes/overlap.c) */
     PersistMode persistent;        /* --grid: which kernels the persist pass makes persistent */
     bool handoff;                  /* --grid=persistent-handoff: the handoff pass (passes/handoff.c) */
-    bool heavy_first;              /* --grid-order=heavy-first, for the persist pass's tile order */
+    bool heavy_first;              /* --grid-order=heavy-first or auto: tiles heavy-first (persist.c) */
     int64_t shared_budget;         /* bytes of shared memory a block of every target may have (0: no
                                       limit): the handoff pass keeps a kernel inside it */
 } PassOptions;

@@ -151,7 +151,7 @@ static const struct {
     {"E0023", "-Xptxas: tessc sets '%s' itself (use --arch and -o)"},
     {"E0024", "-D %s given twice"},
     {"E0025", "unknown --hopper-schedule '%s' (known: auto, lockstep, release, pingpong, producer, producer-pingpong)"},
-    {"E0026", "unknown --grid-order '%s' (known: launch, heavy-first)"},
+    {"E0026", "unknown --grid-order '%s' (known: auto, launch, heavy-first)"},
     {"E0027", "unknown --stationary '%s' (known: auto, registers, shared)"},
     {"E0028", "unknown --overlap '%s' (known: off, rotate)"},
     {"E0029", "unknown --grid '%s' (known: auto, per-tile, persistent, persistent-handoff)"},

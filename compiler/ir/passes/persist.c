@@ -17,11 +17,11 @@
  * The tiles go in the order the block scheduler starts programs (program
  * id 0 fastest), or in groups of rows where the backend groups a matmul's
  * grid (llvm_kernel.c program_ids), with program id 0 last to first under
- * --grid-order=heavy-first where the backend would reverse it
- * (heavy_first_grid), so a persistent kernel keeps the order the plain one
- * had; under heavy-first every second round of tiles is also dealt out
- * backwards (snake, below). Every tile runs exactly once, as every program did, and programs run
- * in no defined order (docs/language.md): the outputs are the same. A
+ * heavy-first (--grid-order=heavy-first, and auto, the default) where the
+ * backend would reverse it (heavy_first_grid); under heavy-first every
+ * second round of tiles is also dealt out backwards (snake, below). Every
+ * tile runs exactly once, as every program did, and programs run in no
+ * defined order (docs/language.md): the outputs are the same. A
  * `return` ends the tile's trip only (its flag is computed in the body,
  * docs/ir.md `until`), as it ended the tile's program.
  *
