@@ -208,17 +208,7 @@ static void clone_guarded(IrKernel *kernel, IrOp *guard, IrOp *before, IrValue *
     IrType boolean = ir_scalar_type(DT_BOOL);
     IrValue *cond = loop_new_op(kernel, before, guard->loc, IR_AND, &boolean, valid,
                                 loop_map_value(map, guard->operands[0]), NULL)->results[0];
-    IrOp *c = ir_op_new(kernel, IR_IF, guard->loc, 1, 0);
-    c->operands[0] = cond;
-    IrBlock *blocks[2];
-    for (int k = 0; k < 2; k++) {
-        blocks[k] = ir_block_new(kernel, 0, NULL);
-        blocks[k]->parent_op = c;
-        ir_block_append(blocks[k], ir_op_new(kernel, IR_YIELD, guard->loc, 0, 0));
-    }
-    c->body = blocks[0];
-    c->else_body = blocks[1];
-    ir_op_insert_before(before, c);
+    IrOp *c = loop_new_if(kernel, before, guard->loc, cond);
     for (IrOp *op = guard->body->first; op; op = op->next)
         if (op->opcode != IR_YIELD)
             ir_op_insert_before(c->body->last, loop_clone_op(kernel, op, map));

@@ -123,6 +123,21 @@ IrOp *loop_new_op(IrKernel *kernel, IrOp *before, Span loc, IrOpcode opcode, con
     return op;
 }
 
+IrOp *loop_new_if(IrKernel *kernel, IrOp *before, Span loc, IrValue *cond) {
+    IrOp *guard = ir_op_new(kernel, IR_IF, loc, 1, 0);
+    guard->operands[0] = cond;
+    IrBlock *blocks[2];
+    for (int k = 0; k < 2; k++) {
+        blocks[k] = ir_block_new(kernel, 0, NULL);
+        blocks[k]->parent_op = guard;
+        ir_block_append(blocks[k], ir_op_new(kernel, IR_YIELD, loc, 0, 0));
+    }
+    guard->body = blocks[0];
+    guard->else_body = blocks[1];
+    ir_op_insert_before(before, guard);
+    return guard;
+}
+
 bool loop_int_const(const IrValue *v, int64_t *value) {
     if (!v->def || v->def->opcode != IR_CONST)
         return false;

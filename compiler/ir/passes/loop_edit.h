@@ -1,7 +1,8 @@
 /*
  * loop_edit.h: the IR surgery the loop passes share (prefetch.c,
- * pipeline.c): the address slice of a load, cloning it at another
- * iteration, new ops in front of an op, carried values added to a loop.
+ * pipeline.c, persist.c, handoff.c): the address slice of a load, cloning
+ * it at another iteration, new ops and guards in front of an op, carried
+ * values added to a loop.
  */
 #ifndef TESSERA_LOOP_EDIT_H
 #define TESSERA_LOOP_EDIT_H
@@ -41,5 +42,8 @@ IrValue *loop_add_carried(IrKernel *kernel, IrOp *loop, IrValue *init, IrValue *
 IrOp *loop_new_op(IrKernel *kernel, IrOp *before, Span loc, IrOpcode opcode, const IrType *type, IrValue *a,
                   IrValue *b, IrValue *c);
 bool loop_int_const(const IrValue *v, int64_t *value);
+/* `if cond { yield } else { yield }` (no results) in front of `before`:
+   new ops go in front of a block's yield. */
+IrOp *loop_new_if(IrKernel *kernel, IrOp *before, Span loc, IrValue *cond);
 
 #endif

@@ -204,23 +204,6 @@ static void load_from_ring(IrKernel *kernel, IrOp *load, IrValue *ring, IrValue 
     ir_op_remove(load);
 }
 
-/* `if cond { } else { }` in front of `before`; the copies go in front of
-   its then block's yield. */
-static IrOp *new_if(IrKernel *kernel, IrOp *before, Span loc, IrValue *cond) {
-    IrOp *guard = ir_op_new(kernel, IR_IF, loc, 1, 0);
-    guard->operands[0] = cond;
-    IrBlock *blocks[2];
-    for (int k = 0; k < 2; k++) {
-        blocks[k] = ir_block_new(kernel, 0, NULL);
-        blocks[k]->parent_op = guard;
-        ir_block_append(blocks[k], ir_op_new(kernel, IR_YIELD, loc, 0, 0));
-    }
-    guard->body = blocks[0];
-    guard->else_body = blocks[1];
-    ir_op_insert_before(before, guard);
-    return guard;
-}
-
 /* `base + offset < hi` (with a tail block, `|| (base + offset == hi &&
    tail)`: hi + 1 could wrap) and, for offset > 0, `base + offset > base`
    (no wrap past INT32_MAX), in front of `before`; *at gets base + offset. */
@@ -257,7 +240,7 @@ typedef struct RingLoad {
 static void issue_copies(IrKernel *kernel, IrOp *loop, IrOp *before, RingLoad *rings, int num_rings, IrValue *valid,
                          IrValue *it, IrValue *slot) {
     Span loc = loop->loc;
-    IrOp *guard = new_if(kernel, before, loc, valid);
+    IrOp *guard = loop_new_if(kernel, before, loc, valid);   /* the copies go in front of its yield */
     IrOp *at = guard->body->last;
     ValueMap map = {.n = 1};
     map.from[0] = loop->body->args[0];

@@ -101,18 +101,7 @@ static IrOp *new_guard(IrKernel *kernel, IrOp *loop) {
         IrValue *up = loop_new_op(kernel, loop, loop->loc, IR_GT, &boolean, loop->operands[2], zero, NULL)->results[0];
         cond = loop_new_op(kernel, loop, loop->loc, IR_AND, &boolean, cond, up, NULL)->results[0];
     }
-    IrOp *guard = ir_op_new(kernel, IR_IF, loop->loc, 1, 0);
-    guard->operands[0] = cond;
-    IrBlock *blocks[2];
-    for (int k = 0; k < 2; k++) {
-        blocks[k] = ir_block_new(kernel, 0, NULL);
-        blocks[k]->parent_op = guard;
-        ir_block_append(blocks[k], ir_op_new(kernel, IR_YIELD, loop->loc, 0, 0));
-    }
-    guard->body = blocks[0];
-    guard->else_body = blocks[1];
-    ir_op_insert_before(loop, guard);
-    return guard;
+    return loop_new_if(kernel, loop, loop->loc, cond);
 }
 
 /* Adds a result to `guard`: `value` (made in its then block) there, a zero
