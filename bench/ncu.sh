@@ -7,7 +7,7 @@
 #   sh bench/ncu.sh source "attn_d128_bq128_w8_s3 attention mha_fwd attention 4 4096 16 128"
 #   sh bench/ncu.sh sanitize "matmul_128x128x32_w8_s3 matmul matmul matmul 200"
 set -u
-P=build-benchpkg
+P=${TESS_BENCH_PKG:-build-benchpkg}
 OUT=${OUT:-/tmp/ncu}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH=$PWD/$P${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}

@@ -9,7 +9,7 @@
 import sys, os, torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tessrt import TessRT
-pkg = "build-benchpkg"
+pkg = os.environ.get("TESS_BENCH_PKG", "build-benchpkg")
 rt = TessRT(os.path.join(pkg, "libtessrt.so"))
 variant, stem, kname, kind = sys.argv[1:5]
 m = rt.load(os.path.join(pkg, "artifacts", variant, stem + ".manifest.json"))

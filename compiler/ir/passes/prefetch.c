@@ -37,7 +37,12 @@
  * loaded again (from the cache) and never used. i + s can wrap past
  * INT32_MAX only for a step other than the constant 1, which adds the
  * i + s > i test. The clamp is a select, not a branch: the hot loop gains
- * two or three integer ops and no branch.
+ * two or three integer ops and no branch. A loop with a loop in its body
+ * (a persistent kernel's tile loop) branches instead, which costs nothing
+ * at that trip length and skips the last trip's tile, loaded for nothing
+ * (every block's last tile, its only one where the grid covers the tiles):
+ *
+ *         xn = if i + s < hi [and i + s > i] { load(addr(i + s)) } else { x }
  *
  * The prefetched tiles are carried in registers: a loop is left alone when
  * the values it would carry, at 4 bytes a register, pass PREFETCH_MAX_REGS
@@ -104,11 +109,13 @@ static IrOp *new_guard(IrKernel *kernel, IrOp *loop) {
     return loop_new_if(kernel, loop, loop->loc, cond);
 }
 
-/* Adds a result to `guard`: `value` (made in its then block) there, a zero
-   of its type in the else block. Returns the result. */
-static IrValue *add_guarded(IrKernel *kernel, IrOp *guard, IrValue *value) {
+/* Adds a result to `guard`: `value` (made in its then block) there,
+   `otherwise` in the else block (a zero of its type when NULL). Returns the
+   result. */
+static IrValue *add_guarded(IrKernel *kernel, IrOp *guard, IrValue *value, IrValue *otherwise) {
     IrOp *then_yield = guard->body->last, *else_yield = guard->else_body->last;
-    IrValue *zero = loop_new_op(kernel, else_yield, guard->loc, IR_CONST, &value->type, NULL, NULL, NULL)->results[0];
+    IrValue *zero = otherwise ? otherwise
+                              : loop_new_op(kernel, else_yield, guard->loc, IR_CONST, &value->type, NULL, NULL, NULL)->results[0];
     IrValue *result = ARENA_NEW(&kernel->arena, IrValue);
     result->type = value->type;
     result->def = guard;
@@ -121,9 +128,11 @@ static IrValue *add_guarded(IrKernel *kernel, IrOp *guard, IrValue *value) {
 
 /* At the top of the body: the induction variable of the next iteration,
    or this one's on the last iteration (`select i + s < hi, i + s, i`), so
-   that the prefetch reads only what some iteration reads. With a step
+   that the prefetch reads only what some iteration reads; or, branching,
+   `if i + s < hi { yield } else { yield }`, whose then block the loads go
+   into (the next iteration's index i + s in *next_index). With a step
    other than the constant 1, i + s may wrap past INT32_MAX: i + s > i too. */
-static IrOp *next_iteration(IrKernel *kernel, IrOp *loop) {
+static IrOp *next_iteration(IrKernel *kernel, IrOp *loop, bool branch, IrValue **next_index) {
     IrBlock *body = loop->body;
     IrValue *iv = body->args[0];
     IrType boolean = ir_scalar_type(DT_BOOL);
@@ -135,7 +144,24 @@ static IrOp *next_iteration(IrKernel *kernel, IrOp *loop) {
         IrValue *up = loop_new_op(kernel, first, loop->loc, IR_GT, &boolean, next, iv, NULL)->results[0];
         valid = loop_new_op(kernel, first, loop->loc, IR_AND, &boolean, valid, up, NULL)->results[0];
     }
-    return loop_new_op(kernel, first, loop->loc, IR_SELECT, &iv->type, valid, next, iv);
+    if (branch) {
+        *next_index = next;
+        return loop_new_if(kernel, first, loop->loc, valid);
+    }
+    IrOp *select = loop_new_op(kernel, first, loop->loc, IR_SELECT, &iv->type, valid, next, iv);
+    *next_index = select->results[0];
+    return select;
+}
+
+/* Whether `body` holds a loop: then its trip is long enough that a branch
+   around the prefetch costs nothing, and the tile a clamp would load again
+   on the last trip (a persistent kernel's q, every block's last tile) is
+   worth skipping. */
+static bool has_inner_loop(const IrBlock *body) {
+    for (const IrOp *op = body->first; op; op = op->next)
+        if (op->opcode == IR_FOR)
+            return true;
+    return false;
 }
 
 static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
@@ -146,7 +172,8 @@ static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
     for (int i = 1; i < body->num_args; i++)
         registers += tile_registers(&body->args[i]->type, threads);
     IrOp *guard = NULL;              /* the if around the first iteration's loads */
-    IrOp *top = NULL;                /* the last op of the prefetches at the top */
+    IrOp *top = NULL;                /* the last op of the prefetches at the top (branching: their if) */
+    bool branch = has_inner_loop(body);
     ValueMap before = {.n = 1}, inside = {.n = 1};
     before.from[0] = inside.from[0] = body->args[0];
     before.to[0] = loop->operands[0];
@@ -173,14 +200,20 @@ static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
             continue;
         if (!guard) {
             guard = new_guard(kernel, loop);
-            top = next_iteration(kernel, loop);
-            inside.to[0] = top->results[0];
+            top = next_iteration(kernel, loop, branch, &inside.to[0]);
         }
         /* Body order: collect_slice appends dependencies first. */
-        IrValue *x0 = add_guarded(kernel, guard, emit_load(kernel, guard->body->last, slice, n, op, &before));
-        IrValue *xn = emit_load(kernel, top->next, slice, n, op, &inside);
-        top = xn->def;
-        IrValue *x = loop_add_carried(kernel, loop, x0, xn);
+        IrValue *x0 = add_guarded(kernel, guard, emit_load(kernel, guard->body->last, slice, n, op, &before), NULL);
+        IrValue *x;
+        if (branch) {   /* if next < hi { load(addr(next)) } else { x }: x carried on */
+            x = loop_add_carried(kernel, loop, x0, x0);
+            IrValue *xn = add_guarded(kernel, top, emit_load(kernel, top->body->last, slice, n, op, &inside), x);
+            body->last->operands[body->last->num_operands - 1] = xn;
+        } else {
+            IrValue *xn = emit_load(kernel, top->next, slice, n, op, &inside);
+            top = xn->def;
+            x = loop_add_carried(kernel, loop, x0, xn);
+        }
         ir_replace_uses(body, op->results[0], x);
         ir_op_remove(op);
         registers += need;
