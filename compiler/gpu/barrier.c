@@ -63,9 +63,11 @@ typedef struct Barriers {
     Track t;
     PtrVec list;
     int dry;                           /* > 0: a walk that only computes the state (walk_for) */
+    int placed;                        /* barriers placed, dry walks' included (hoist_into_if) */
 } Barriers;
 
 static void place(Barriers *B, OpPlan *op, ConvertRecord *convert, BarrierStep step, const char *why) {
+    B->placed++;
     if (B->dry) {
         B->t.unknown = false;
         B->t.num_ranges = 0;
@@ -118,6 +120,9 @@ static void access_range_kind(Barriers *B, int64_t lo, int64_t hi, bool async, b
             t->read[i] = true;
             return;
         }
+    for (int i = 0; i < t->num_ranges; i++)   /* a ring's next copy: already recorded */
+        if (t->lo[i] == lo && t->hi[i] == hi && t->async[i] == async && t->read[i] == read)
+            return;
     if (t->num_ranges == TRACK_RANGES) {
         t->unknown = true;
         t->why = "too many ranges";
@@ -406,7 +411,69 @@ static void walk_for(Barriers *B, OpPlan *p) {
     after_region(B, &before, B->t.events != before.events);
 }
 
+/* Barriers a walk of `block` from `start` would place. */
+static int placements(Barriers *B, IrBlock *block, const Track *start) {
+    int placed = B->placed;
+    dry_walk(B, block, start);
+    int n = B->placed - placed;
+    B->placed = placed;
+    return n;
+}
+
+/* Whether a plain write (not an async copy's, not a dot's in-place read)
+   may be pending: a conversion's or reduction's scratch, a store. */
+static bool plain_write_pending(const Track *t) {
+    if (t->unknown)
+        return true;
+    for (int i = 0; i < t->num_ranges; i++)
+        if (range_strength(t, i) == 2)
+            return true;
+    return false;
+}
+
+/* `if c { ... async_copy ... } else {}`: a pipeline's guard of a group. */
+static bool copy_guard(const IrOp *op) {
+    if (op->opcode != IR_IF || op->num_results > 0 || !op->body ||
+        (op->else_body && op->else_body->first != op->else_body->last))
+        return false;
+    for (const IrOp *o = op->body->first; o; o = o->next)
+        if (o->opcode == IR_ASYNC_COPY)
+            return true;
+    return false;
+}
+
+/* The next op after `op` that may touch shared memory or hold a region:
+   what follows a prologue's guard, past its commit and the next guard's
+   scalars and views. */
+static const IrOp *next_shared_op(const IrOp *op) {
+    for (op = op->next; op; op = op->next) {
+        const IrType *t = op->num_results == 1 ? &op->results[0]->type : NULL;
+        bool scalar_or_view = t && !op->body && (t->kind == IRT_REF ? op->opcode == IR_VIEW : t->rank == 0);
+        if (!scalar_or_view && op->opcode != IR_ASYNC_COMMIT)
+            return op;
+    }
+    return NULL;
+}
+
+/* The first of two or more guards around async copies in a row (the
+   pipeline's prologue: `if j < n { copy; copy } else {}`, one a group)
+   whose copies need a barrier only because of a plain write pending from
+   before it (a persistent tile loop's epilogue scratch, sharing a ring's
+   bytes): the barrier goes in front of the `if`, so that both paths leave
+   nothing but the copies pending and the next guards' copies need none.
+   Inside the `if`, the untaken path would bring the write back after each
+   guard: a barrier a guard. A decision from the op and the state alone,
+   the same in dry walks as in the real one (walk_for). */
+static bool barrier_before_guard(Barriers *B, const OpPlan *p) {
+    const IrOp *op = p->op, *next = next_shared_op(op);
+    Track clean = {0};
+    return copy_guard(op) && next && copy_guard(next) && plain_write_pending(&B->t) &&
+           placements(B, op->body, &B->t) > 0 && placements(B, op->body, &clean) == 0;
+}
+
 static void walk_if(Barriers *B, OpPlan *p) {
+    if (barrier_before_guard(B, p))
+        place(B, p, NULL, BARRIER_BEFORE_WRITE, "before a guard of async copies: a write pending from before it");
     Track before = B->t;
     bool touched = false;
     Track after[2];

@@ -504,6 +504,14 @@ static void lower_for(Lowering *L, IrOp *op) {
 }
 
 static void lower_if(Lowering *L, IrOp *op) {
+    /* barrier.c barrier_before_guard: the guarded copies' barrier, after
+       the proxy fence that orders the pending generic writes of the ring's
+       bytes before the bulk copies (llvm_tma_copy) */
+    if ((layout_op_plan(L->plan, op)->barriers & (1u << BARRIER_BEFORE_WRITE)) && !L->producer_mode) {
+        if (L->plan->tma)
+            llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
+        llvm_kernel_block_barrier(L);
+    }
     LLVMValueRef cond = llvm_kernel_scalar(L, op->operands[0]);
     LLVMBasicBlockRef then_bb = llvm_kernel_block(L, "if.then");
     LLVMBasicBlockRef else_bb = llvm_kernel_block(L, "if.else");
