@@ -128,7 +128,10 @@ def tessera_variants(c):
             # the f16 kernel's winners at 1024^3 (NS 6) and 8192^3 (NS 4), run s28-10
             "mm_bf16_64x128x64_w4_s6_sm90a", "mm_bf16_128x256x64_w8_s4_sm90a",
             # BK 128 halves the 1024^3 loop's trips: 1.16-1.22x the NS 8 tile there (session 32)
-            "mm_bf16_64x128x128_w4_s4_sm90a", "mm_bf16_64x128x128_w4_s3_sm90a")]
+            "mm_bf16_64x128x128_w4_s4_sm90a", "mm_bf16_64x128x128_w4_s3_sm90a",
+            # persistent (1.01-1.02x per-tile at 4096^3 and 8192^3 on the H100 once a
+            # prologue had one barrier a tile, run s37-1; 0.98x at 1024^3)
+            "mm_bf16_128x256x64_w8_s3_sm90a_pers", "mm_bf16_128x256x64_w8_s4_sm90a_pers")]
     if k == "matmul":
         return [(v, "matmul", "matmul") for v in ("matmul_128x128x64_w8", "matmul_64x64x32_w4", "matmul_128x128x32_w8",
                                                   "matmul_128x64x64_w4", "matmul_128x128x64_w8_s3",
@@ -149,7 +152,9 @@ def tessera_variants(c):
                                                   "matmul_128x64x64_w4_s6_sm90a", "matmul_128x64x64_w4_s8_sm90a",
                                                   "matmul_64x128x64_w4_s6_sm90a", "matmul_64x128x64_w4_s8_sm90a",
                                                   "matmul_128x128x64_w8_s6_sm90a_rel",
-                                                  "matmul_64x128x128_w4_s4_sm90a", "matmul_64x128x128_w4_s3_sm90a")]
+                                                  "matmul_64x128x128_w4_s4_sm90a", "matmul_64x128x128_w4_s3_sm90a",
+                                                  "matmul_128x256x64_w8_s3_sm90a_pers", "matmul_128x256x64_w8_s4_sm90a_pers",
+                                                  "matmul_128x256x64_w8_s3_sm90a_rel_pers")]
     if k == "attention":
         kern = "mha_fwd_causal" if c["causal"] else "mha_fwd"
         if c["shape"][3] == 64:

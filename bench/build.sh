@@ -205,6 +205,11 @@ attn_d128_bq128_bk128_w8_sm90a_pp_hf attention D=128 BQ=128 BK=128 W=8 --arch=sm
 attn_d128_bq128_bk128_w8_s3_sm90a_pp_hf attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a --hopper-schedule=pingpong --grid-order=heavy-first
 attn_d64_bq128_w8_sm90a_pp attention D=64 BQ=128 BK=64 W=8 --arch=sm_90a --hopper-schedule=pingpong
 attn_d64_bq128_bk128_w8_sm90a_pp attention D=64 BQ=128 BK=128 W=8 --arch=sm_90a --hopper-schedule=pingpong
+matmul_128x256x64_w8_s3_sm90a_pers matmul BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a --grid=persistent
+matmul_128x256x64_w8_s4_sm90a_pers matmul BM=128 BN=256 BK=64 W=8 NS=4 --arch=sm_90a --grid=persistent
+matmul_128x256x64_w8_s3_sm90a_rel_pers matmul BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a --hopper-schedule=release --grid=persistent
+mm_bf16_128x256x64_w8_s3_sm90a_pers matmul_bf16 BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a --grid=persistent
+mm_bf16_128x256x64_w8_s4_sm90a_pers matmul_bf16 BM=128 BN=256 BK=64 W=8 NS=4 --arch=sm_90a --grid=persistent
 '
 fail=0
 count=0
