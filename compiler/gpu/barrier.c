@@ -17,7 +17,9 @@
  * thread); an async copy into a ring needs one before it only when an
  * access other than another async copy may have touched the ring since the
  * last (passes/pipeline.c writes only the slot that the wait's barrier
- * freed). In a TMA plan (tma.c) every thread waits on the group's
+ * freed); a run of such copies' guards after a pending plain write gets one
+ * barrier in front of the first guard instead (barrier_before_guard). In a
+ * TMA plan (tma.c) every thread waits on the group's
  * mbarrier, which makes the bulk copies' bytes visible to it: no barrier
  * follows the wait, and the reads of a ring count as plain accesses, so
  * that the ring's next copy barriers first (an async wgmma's own barrier,
@@ -63,7 +65,7 @@ typedef struct Barriers {
     Track t;
     PtrVec list;
     int dry;                           /* > 0: a walk that only computes the state (walk_for) */
-    int placed;                        /* barriers placed, dry walks' included (hoist_into_if) */
+    int placed;                        /* barriers placed, dry walks' included (barrier_before_guard) */
 } Barriers;
 
 static void place(Barriers *B, OpPlan *op, ConvertRecord *convert, BarrierStep step, const char *why) {
