@@ -51,6 +51,7 @@ typedef struct RunOptions {
     bool rotate_dots;            /* --overlap=rotate (tessc's) */
     const char *grid;            /* --grid=VALUE (tessc's), NULL: auto */
     const char *grid_order;      /* --grid-order=VALUE (tessc's), NULL: auto */
+    const char *stationary;      /* --stationary=VALUE (tessc's), NULL: auto */
     int64_t max_programs;        /* 0: the interpreter's default */
     const char **words;          /* ARGs and SIZE=VALUE, in order */
     int num_words;
@@ -77,6 +78,8 @@ static void run_usage(FILE *out) {
             "                  auto is per-tile here (the default archs are not all sm_90a)\n"
             "  --grid-order=auto|launch|heavy-first  tessc's: the persist pass's tile\n"
             "                  order (auto: heavy-first)\n"
+            "  --stationary=auto|registers|shared  tessc's: where a loop's stationary dot\n"
+            "                  operand stays (auto: registers here, as on sm_80 and sm_90)\n"
             "  --device DEV    gpu (compiles for sm_80 and sm_90 into a temporary directory and\n"
             "                  runs it with the tessrun beside tessc) or interp (the interpreter);\n"
             "                  default: gpu when a CUDA device is present, else interp\n"
@@ -186,6 +189,12 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
             if (strcmp(value, "off") != 0 && strcmp(value, "rotate") != 0)
                 return run_fail(RUN_EXIT_USAGE, "unknown --overlap '%s' (known: off, rotate)", value);
             opt->rotate_dots = value[0] == 'r';
+        } else if (strncmp(arg, "--stationary", 12) == 0 && (arg[12] == '\0' || arg[12] == '=')) {
+            if (!(value = driver_option_value(argc, argv, &i, arg, 12)))
+                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
+            if (strcmp(value, "auto") != 0 && strcmp(value, "registers") != 0 && strcmp(value, "shared") != 0)
+                return run_fail(RUN_EXIT_USAGE, "unknown --stationary '%s' (known: auto, registers, shared)", value);
+            opt->stationary = value;
         } else if (strncmp(arg, "--grid-order", 12) == 0 && (arg[12] == '\0' || arg[12] == '=')) {
             if (!(value = driver_option_value(argc, argv, &i, arg, 12)))
                 return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
@@ -242,6 +251,7 @@ static IrModule *run_front_end(const RunOptions *opt, const SourceFile *file) {
                           .persistent = run_persistent(opt) ? PERSIST_ALL : PERSIST_NONE,
                           .handoff = opt->grid && strcmp(opt->grid, "persistent-handoff") == 0,
                           .heavy_first = !opt->grid_order || strcmp(opt->grid_order, "launch") != 0,
+                          .stationary_shared = opt->stationary && strcmp(opt->stationary, "shared") == 0,
                           .shared_budget = arch_lookup("sm_90")->shared_bytes_max};
     if (!passes_run(module, &passes))
         return NULL;
@@ -721,7 +731,7 @@ static int run_on_gpu(const RunOptions *opt) {
     const char *manifest = arena_printf(&run_arena, "%s/%.*s.manifest.json", dir,
                                         dot && dot != base ? (int)(dot - base) : (int)strlen(base), base);
 
-    char **compile = ARENA_ARRAY(&run_arena, char *, 20 + 2 * opt->define_count);
+    char **compile = ARENA_ARRAY(&run_arena, char *, 21 + 2 * opt->define_count);
     int c = 0;
     compile[c++] = self;
     compile[c++] = (char *)opt->input;
@@ -740,6 +750,8 @@ static int run_on_gpu(const RunOptions *opt) {
         compile[c++] = arena_printf(&run_arena, "--grid=%s", opt->grid);
     if (opt->grid_order)
         compile[c++] = arena_printf(&run_arena, "--grid-order=%s", opt->grid_order);
+    if (opt->stationary)
+        compile[c++] = arena_printf(&run_arena, "--stationary=%s", opt->stationary);
     if (opt->kernel) {
         compile[c++] = "-k";
         compile[c++] = (char *)opt->kernel;

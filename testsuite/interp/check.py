@@ -2448,6 +2448,8 @@ def main():
     ap.add_argument("--handoff", action="store_true",
                     help="tessc run --grid=persistent-handoff (passes/persist.c, passes/handoff.c)")
     ap.add_argument("--heavy-first", action="store_true", help="tessc run --grid-order=heavy-first")
+    ap.add_argument("--stationary-shared", action="store_true",
+                    help="tessc run --stationary=shared (passes/pipeline.c; prefetch.c rotates a tile loop's store)")
     opts = ap.parse_args()
     if opts.runner == "tessc" and not opts.tessc:
         ap.error("--runner tessc needs --tessc")
@@ -2479,6 +2481,8 @@ def main():
             cmd += ["--grid=persistent"]
         if opts.heavy_first:
             cmd += ["--grid-order=heavy-first"]
+        if opts.stationary_shared:
+            cmd += ["--stationary=shared"]
     else:
         manifest = find_manifest(opts.artifacts, opts.case)
         if not manifest:
