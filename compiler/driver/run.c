@@ -79,7 +79,7 @@ static void run_usage(FILE *out) {
             "  --grid-order=auto|launch|heavy-first  tessc's: the persist pass's tile\n"
             "                  order (auto: heavy-first)\n"
             "  --stationary=auto|registers|shared  tessc's: where a loop's stationary dot\n"
-            "                  operand stays (auto: registers here, as on sm_80 and sm_90)\n"
+            "                  operand stays (auto: registers where it fits, as on sm_80, sm_90)\n"
             "  --device DEV    gpu (compiles for sm_80 and sm_90 into a temporary directory and\n"
             "                  runs it with the tessrun beside tessc) or interp (the interpreter);\n"
             "                  default: gpu when a CUDA device is present, else interp\n"
@@ -128,12 +128,38 @@ static bool run_is_number(const char *arg) {
     return end != arg && *end == '\0';
 }
 
+/* Whether `arg` is option `name`, alone or as `name=VALUE`. */
+static bool is_option(const char *arg, const char *name) {
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* tessc's pass option `arg` (`name`), whose value must be one of `known`
+   (NULL-terminated): *out = it. Returns 0, or run_fail's usage status. */
+static int run_choice(int argc, char **argv, int *i, const char *arg, const char *name,
+                      const char *const known[], const char **out) {
+    const char *value = driver_option_value(argc, argv, i, arg, strlen(name));
+    if (!value)
+        return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
+    char list[128] = "";
+    for (int k = 0; known[k]; k++) {
+        if (strcmp(value, known[k]) == 0) {
+            *out = known[k];
+            return 0;
+        }
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", known[k]);
+    }
+    return run_fail(RUN_EXIT_USAGE, "unknown %s '%s' (known: %s)", name, value, list);
+}
+
 static int run_parse_args(RunOptions *opt, int argc, char **argv) {
     opt->opt_level = 2;
     opt->words = ARENA_ARRAY(&run_arena, const char *, argc + 1);
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value;
+        int rc;
         if (options_done || (arg[0] == '-' && run_is_number(arg))) {
             if (!opt->input)
                 opt->input = arg;
@@ -183,32 +209,24 @@ static int run_parse_args(RunOptions *opt, int argc, char **argv) {
             opt->opt_level = arg[2] - '0';
         } else if (strcmp(arg, "-g") == 0) {
             opt->debug = true;
-        } else if (strncmp(arg, "--overlap", 9) == 0 && (arg[9] == '\0' || arg[9] == '=')) {
-            if (!(value = driver_option_value(argc, argv, &i, arg, 9)))
-                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
-            if (strcmp(value, "off") != 0 && strcmp(value, "rotate") != 0)
-                return run_fail(RUN_EXIT_USAGE, "unknown --overlap '%s' (known: off, rotate)", value);
-            opt->rotate_dots = value[0] == 'r';
-        } else if (strncmp(arg, "--stationary", 12) == 0 && (arg[12] == '\0' || arg[12] == '=')) {
-            if (!(value = driver_option_value(argc, argv, &i, arg, 12)))
-                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
-            if (strcmp(value, "auto") != 0 && strcmp(value, "registers") != 0 && strcmp(value, "shared") != 0)
-                return run_fail(RUN_EXIT_USAGE, "unknown --stationary '%s' (known: auto, registers, shared)", value);
-            opt->stationary = value;
-        } else if (strncmp(arg, "--grid-order", 12) == 0 && (arg[12] == '\0' || arg[12] == '=')) {
-            if (!(value = driver_option_value(argc, argv, &i, arg, 12)))
-                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
-            if (strcmp(value, "auto") != 0 && strcmp(value, "launch") != 0 && strcmp(value, "heavy-first") != 0)
-                return run_fail(RUN_EXIT_USAGE, "unknown --grid-order '%s' (known: auto, launch, heavy-first)", value);
-            opt->grid_order = value;
-        } else if (strncmp(arg, "--grid", 6) == 0 && (arg[6] == '\0' || arg[6] == '=')) {
-            if (!(value = driver_option_value(argc, argv, &i, arg, 6)))
-                return run_fail(RUN_EXIT_USAGE, "option '%s' needs a value", arg);
-            if (strcmp(value, "auto") != 0 && strcmp(value, "per-tile") != 0 && strcmp(value, "persistent") != 0 &&
-                strcmp(value, "persistent-handoff") != 0)
-                return run_fail(RUN_EXIT_USAGE,
-                                "unknown --grid '%s' (known: auto, per-tile, persistent, persistent-handoff)", value);
-            opt->grid = value;
+        } else if (is_option(arg, "--overlap")) {
+            static const char *const known[] = {"off", "rotate", NULL};
+            const char *mode = NULL;
+            if ((rc = run_choice(argc, argv, &i, arg, "--overlap", known, &mode)))
+                return rc;
+            opt->rotate_dots = mode[0] == 'r';
+        } else if (is_option(arg, "--stationary")) {
+            static const char *const known[] = {"auto", "registers", "shared", NULL};
+            if ((rc = run_choice(argc, argv, &i, arg, "--stationary", known, &opt->stationary)))
+                return rc;
+        } else if (is_option(arg, "--grid-order")) {
+            static const char *const known[] = {"auto", "launch", "heavy-first", NULL};
+            if ((rc = run_choice(argc, argv, &i, arg, "--grid-order", known, &opt->grid_order)))
+                return rc;
+        } else if (is_option(arg, "--grid")) {
+            static const char *const known[] = {"auto", "per-tile", "persistent", "persistent-handoff", NULL};
+            if ((rc = run_choice(argc, argv, &i, arg, "--grid", known, &opt->grid)))
+                return rc;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return run_fail(RUN_EXIT_USAGE, "unknown option '%s' (put '--' before ARGs that start with '-')",
                             arg);

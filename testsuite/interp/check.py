@@ -2449,7 +2449,7 @@ def main():
                     help="tessc run --grid=persistent-handoff (passes/persist.c, passes/handoff.c)")
     ap.add_argument("--heavy-first", action="store_true", help="tessc run --grid-order=heavy-first")
     ap.add_argument("--stationary-shared", action="store_true",
-                    help="tessc run --stationary=shared (passes/pipeline.c; prefetch.c rotates a tile loop's store)")
+                    help="tessc run --stationary=shared (passes/pipeline.c stationary_operands)")
     opts = ap.parse_args()
     if opts.runner == "tessc" and not opts.tessc:
         ap.error("--runner tessc needs --tessc")
