@@ -31,33 +31,6 @@ LLVMValueRef llvm_reduce_combine(Lowering *L, IrCombine combine, DType dtype, LL
     return a;
 }
 
-/* Combines a thread's n registers along the axis. Where the combine is
-   associative in the dtype (max and min always: maximum/minimum are exact
-   and order the operands totally, NaN on top; add and mul on integers,
-   which wrap), a balanced tree: log2(n) dependent steps instead of n - 1,
-   the same result. A softmax's row max over 64 registers was a chain of 63
-   dependent FMNMX in the SASS, between a wgmma's wait and the next dot.
-   Float sums and products stay sequential (docs/interpreter.md: the
-   interpreter adds in order; the GPU differs only across lanes and warps),
-   and their operands arrive one by one anyway (a softmax's sum follows the
-   exponentials, one MUFU each). */
-static LLVMValueRef combine_in_thread(Lowering *L, IrCombine combine, DType dtype, LLVMValueRef *vals, int64_t n) {
-    bool associative = combine == COMBINE_MAX || combine == COMBINE_MIN || !dtype_is_float(dtype);
-    if (!associative) {
-        LLVMValueRef acc = vals[0];
-        for (int64_t k = 1; k < n; k++)
-            acc = llvm_reduce_combine(L, combine, dtype, acc, vals[k]);
-        return acc;
-    }
-    for (int64_t width = n; width > 1; width = (width + 1) / 2) {
-        for (int64_t k = 0; k < width / 2; k++)
-            vals[k] = llvm_reduce_combine(L, combine, dtype, vals[2 * k], vals[2 * k + 1]);
-        if (width % 2)
-            vals[width / 2] = vals[width - 1];
-    }
-    return vals[0];
-}
-
 /* shfl.sync.bfly.b32 moves 32 bits; narrower types widen, 64-bit ones go
    as two halves. */
 static LLVMValueRef shuffle_xor(Lowering *L, LLVMValueRef v, int mask) {
@@ -109,13 +82,13 @@ void llvm_reduce_op(Lowering *L, IrOp *op) {
             idx[d] = rest % regs;
             rest /= regs;
         }
-        int64_t n = layout_dim_regs(src->map, axis);
-        LLVMValueRef *vals = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, n);
-        for (int64_t k = 0; k < n; k++) {
+        LLVMValueRef acc = NULL;
+        for (int64_t k = 0; k < layout_dim_regs(src->map, axis); k++) {
             idx[axis] = k;
-            vals[k] = src->regs[layout_reg_index(src->map, idx)];
+            LLVMValueRef v = src->regs[layout_reg_index(src->map, idx)];
+            acc = acc ? llvm_reduce_combine(L, op->combine, dtype, acc, v) : v;
         }
-        out->regs[o] = combine_in_thread(L, op->combine, dtype, vals, n);
+        out->regs[o] = acc;
     }
     /* 2. across the lanes along the axis */
     int masks[LAYOUT_MAX_LANE_MASKS];
