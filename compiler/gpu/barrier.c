@@ -567,9 +567,16 @@ static void walk_op(Barriers *B, IrOp *op) {
     case IR_SCATTER:
     case IR_SCATTER_ATOMIC:   /* indexed: any element, any thread's */
         if (shared_ref(op->operands[0])) {
-            place(B, p, NULL, BARRIER_BEFORE_WRITE, "before an access of an alloc: earlier phases' accesses");
+            /* A stationary operand's store needs no barrier in front when
+               nothing has touched its alloc since the last one (prefetch.c
+               rotates a tile loop's to the end of the trip, after the
+               epilogue's conversion and its barriers). */
+            bool stationary = stationary_store(plan, op);
+            const OpPlan *alloc = stationary ? layout_op_plan(plan, layout_alloc_of(op->operands[0])) : NULL;
+            if (!alloc || !range_free(&B->t, alloc->scratch_offset, alloc->scratch_offset + alloc->scratch_bytes))
+                place(B, p, NULL, BARRIER_BEFORE_WRITE, "before an access of an alloc: earlier phases' accesses");
             access_any(B, "after an access of an alloc");
-            if (stationary_store(plan, op))
+            if (stationary)
                 place(B, p, NULL, BARRIER_BEFORE_READ,
                       "after a stationary operand's store: its bytes to every thread, before wgmma reads them");
         }

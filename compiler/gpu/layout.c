@@ -1030,13 +1030,25 @@ static bool store_sectors(Assign *A, const Layout *layout, const IrType *type, i
 }
 
 /* Whether an op from `op` on (and in the blocks nested in them) uses an
-   alloc: one live across the ops before it. */
-static bool uses_alloc_from(const IrOp *op) {
+   alloc: one live across the ops before it. A persistent tile loop's
+   stationary operand, allocated in front of the loop (prefetch.c stores
+   the next tile's at the end of the trip), does not count where its bytes
+   and the conversion's (`need`) fit in the target's shared memory together:
+   they are live together then, and nothing else is. */
+static bool uses_alloc_from(const Assign *A, const IrOp *op, int64_t need) {
     for (; op; op = op->next) {
-        for (int i = 0; i < op->num_operands; i++)
-            if (op->operands[i]->type.kind == IRT_REF && layout_alloc_of(op->operands[i]))
+        for (int i = 0; i < op->num_operands; i++) {
+            const IrOp *alloc = op->operands[i]->type.kind == IRT_REF ? layout_alloc_of(op->operands[i]) : NULL;
+            if (!alloc)
+                continue;
+            const IrType *t = &alloc->results[0]->type;
+            bool stationary = op->opcode == IR_STORE && i == 0 && alloc->parent == A->kernel->body &&
+                              op->parent == layout_tile_loop_body(A->kernel);
+            if (!stationary || ir_type_elements(t) * dtype_bytes(t->dtype) + need > A->plan->target->shared_bytes_max)
                 return true;
-        if ((op->body && uses_alloc_from(op->body->first)) || (op->else_body && uses_alloc_from(op->else_body->first)))
+        }
+        if ((op->body && uses_alloc_from(A, op->body->first, need)) ||
+            (op->else_body && uses_alloc_from(A, op->else_body->first, need)))
             return true;
     }
     return false;
@@ -1068,7 +1080,10 @@ static bool store_through_shared(Assign *A, const IrOp *store, const Layout *l) 
     if (layout_equal(l, dflt) || !store_sectors(A, l, &v->type, &sectors, &ideal) ||
         !store_sectors(A, dflt, &v->type, &dflt_sectors, &dflt_ideal))
         return false;
-    return dflt_sectors < sectors && !uses_alloc_from(store->next);
+    /* the conversion's buffer, its rows padded by up to 16 bytes (convert.c) */
+    int64_t rows = ir_type_elements(&v->type) / v->type.dims[v->type.rank - 1].size;
+    int64_t need = ir_type_elements(&v->type) * dtype_bytes(v->type.dtype) + 16 * rows;
+    return dflt_sectors < sectors && !uses_alloc_from(A, store->next, need);
 }
 
 /* The alloc `ref` views, its rows padded to layout_mma_pitch (16 bytes

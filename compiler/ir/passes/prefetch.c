@@ -164,6 +164,98 @@ static bool has_inner_loop(const IrBlock *body) {
     return false;
 }
 
+/* How many operands of ops under `block` (any depth) are `v`. */
+static int uses_in(const IrBlock *block, const IrValue *v) {
+    int n = 0;
+    for (const IrOp *op = block->first; op; op = op->next) {
+        for (int i = 0; i < op->num_operands; i++)
+            n += op->operands[i] == v;
+        if (op->body)
+            n += uses_in(op->body, v);
+        if (op->else_body)
+            n += uses_in(op->else_body, v);
+    }
+    return n;
+}
+
+/* Whether every use of `alloc` under `block` (any depth) but `store` is a
+   load of it. */
+static bool only_loaded(const IrBlock *block, const IrValue *alloc, const IrOp *store) {
+    for (const IrOp *op = block->first; op; op = op->next) {
+        for (int i = 0; i < op->num_operands; i++)
+            if (op->operands[i] == alloc && op->opcode != IR_LOAD && op != store)
+                return false;
+        if ((op->body && !only_loaded(op->body, alloc, store)) ||
+            (op->else_body && !only_loaded(op->else_body, alloc, store)))
+            return false;
+    }
+    return true;
+}
+
+static bool op_uses(const IrOp *op, const IrValue *v) {
+    for (int i = 0; i < op->num_operands; i++)
+        if (op->operands[i] == v)
+            return true;
+    return (op->body && uses_in(op->body, v)) || (op->else_body && uses_in(op->else_body, v));
+}
+
+/* A tile loop's stationary operand (pipeline.c stationary_operands: flash
+   attention's q, stored into shared memory in front of the key loop and
+   read there by every dot), prefetched by the branch form above: the body
+   is `xn = if next { load } else { x }; A = alloc; store A, x; ...reads
+   of A...; yield ..., xn`. The store is rotated to the end of the trip:
+   `store A, x0` in front of the loop, A hoisted out of it, and `store A,
+   xn` right after the body's last read of A. The next tile's operand then
+   goes to shared memory before this tile's epilogue rather than after it:
+   the barrier in front of the store is the one the epilogue's conversion
+   needs anyway (one block barrier a tile less), and the store no longer
+   waits behind the epilogue's global stores for the registers ptxas gives
+   both (measured: docs/performance.md, "Session 38"). Same meaning: every
+   trip's reads of A come after a store of that trip's x (the first trip's
+   in front of the loop, each later one's at the end of the trip before),
+   and after the loop nothing reads A. On the last trip xn is x and the
+   store writes what A holds. */
+static void rotate_stationary_store(IrKernel *kernel, IrOp *loop, IrValue *x, IrValue *x0, IrValue *xn) {
+    IrBlock *body = loop->body;
+    IrOp *store = NULL;
+    for (IrOp *op = body->first; op; op = op->next)
+        if (op->opcode == IR_STORE && op->operands[1] == x)
+            store = op;
+    /* x's uses: the store and the else branch of xn's if */
+    if (!store || uses_in(body, x) != 2)
+        return;
+    IrValue *alloc = store->operands[0];
+    IrOp *alloc_op = alloc->def;
+    if (!alloc_op || alloc_op->opcode != IR_ALLOC || alloc_op->parent != body || alloc_op->num_operands != 0)
+        return;
+    /* in body order: xn's if, then the store, then every read of A */
+    IrOp *last_read = NULL;
+    bool stored = false, xn_made = false;
+    for (IrOp *op = body->first; op; op = op->next) {
+        if (op == store) {
+            stored = true;
+            continue;
+        }
+        xn_made |= op == xn->def;
+        if (op != alloc_op && op_uses(op, alloc)) {
+            if (!stored)
+                return;
+            last_read = op;
+        }
+    }
+    if (!xn_made || !last_read || !last_read->next || !only_loaded(body, alloc, store))
+        return;
+    ir_op_remove(alloc_op);
+    ir_op_insert_before(loop, alloc_op);
+    IrOp *first = ir_op_new(kernel, IR_STORE, store->loc, 2, 0);
+    first->operands[0] = alloc;
+    first->operands[1] = x0;
+    ir_op_insert_before(loop, first);
+    ir_op_remove(store);
+    store->operands[1] = xn;
+    ir_op_insert_before(body->last, store);
+}
+
 static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
     IrBlock *body = loop->body;
     if (!body || !body->first || body->last->opcode != IR_YIELD)
@@ -216,6 +308,12 @@ static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
         }
         ir_replace_uses(body, op->results[0], x);
         ir_op_remove(op);
+        /* only with two warpgroups or more (on sm_90a the producer
+           schedule's form): there the rotation measured 1.005-1.014x on
+           D 128 attention, at 4 warps 0.97-0.98x on D 64 (docs/performance.md,
+           "Session 39") */
+        if (branch && kernel->warps >= 8)
+            rotate_stationary_store(kernel, loop, x, x0, body->last->operands[body->last->num_operands - 1]);
         registers += need;
     }
 }
