@@ -15,7 +15,8 @@ Method (docs/performance.md): every implementation's output is poisoned
 (NaN), computed once and checked against a float64 (float32 for matmul and
 attention, TF32 off) reference: rel L2 error, max abs error, no NaN. Then
 timed with CUDA events around each call, after warm-up, while a sleep kernel
-keeps the queue ahead of the CPU; the median is reported. Calls rotate over
+keeps the queue ahead of the CPU (sized by the CPU's measured issue time per
+call); the median is reported. Calls rotate over
 K input/output sets with K * bytes >= 4 * L2 so that no call finds its data
 in L2. Repetitions are capped by time; a Tessera case whose single launch
 takes over 2 s is skipped with a note. Wall time per call: n back-to-back
@@ -329,14 +330,20 @@ class Timer:
         if est > SKIP_SLOW_S * 1000:
             return {"skipped": "one launch took %.0f ms (> %.0f s)" % (est, SKIP_SLOW_S), "est_ms": est}
         warm = int(min(10, max(1, 25.0 / max(est, 1e-3))))
+        t0 = time.perf_counter()
         for i in range(warm):
             call(i)
+        cpu_ms = (time.perf_counter() - t0) / warm * 1e3   # the CPU's time to issue one call
         torch.cuda.synchronize()
         n = int(min(self.max_reps, max(3, self.budget_ms / max(est, 1e-3))))
         st, en = self.events(n)
-        if self.has_sleep and est < 0.2:
-            # keep the GPU busy while the CPU queues the n calls (about 40 us each at most)
-            torch.cuda._sleep(int(min(n * 40e-6, 0.03) * 2.0e9))
+        if self.has_sleep and (est < 0.2 or cpu_ms > 0.8 * est):
+            # Keep the GPU busy while the CPU queues the n calls, so that the
+            # events time kernels, not the gaps of a call whose CPU side is
+            # slower than its GPU side (torch SDPA cuDNN at small shapes issues
+            # at 40-60 us a call): n times the measured issue time, 1.5x for
+            # safety, at least 40 us a call, at most 1 s.
+            torch.cuda._sleep(int(min(n * max(cpu_ms * 1.5e-3, 40e-6) + 1e-3, 1.0) * 2.0e9))
         for i in range(n):
             st[i].record()
             call(i)
