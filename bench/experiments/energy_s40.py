@@ -7,6 +7,9 @@
 # total energy counter read before the first and after the last call (the
 # sleep's share subtracted at the idle-spin power measured just before),
 # the SM clock sampled meanwhile. Prints mJ a call, TFLOP/s, TFLOP/J.
+# Run s40-4 (H100) found NVML's energy counter too coarse for windows of
+# 80-400 ms (the same kernel read 102-167 mJ a call across rounds), so each
+# window is now at least --window-ms long (default 3000): not yet run so.
 # From the repository root on the GPU machine:
 #   python3 bench/experiments/energy_s40.py --pkg build-benchpkg CASE=VARIANT...
 # CASE is "matmul f16 4096^3" style (bench.py's case names, '_' for ' ').
@@ -20,6 +23,7 @@ import pynvml
 ap = argparse.ArgumentParser()
 ap.add_argument("--pkg", required=True)
 ap.add_argument("--calls", type=int, default=400)
+ap.add_argument("--window-ms", type=float, default=3000.0)
 ap.add_argument("pairs", nargs="+")
 a = ap.parse_args()
 pynvml.nvmlInit()
@@ -69,7 +73,10 @@ for pair in a.pairs:
     for rnd in range(3):
         for name in ("tessera[%s]" % variant, peer):
             call = impls[name][2]()
-            mj, ms, clk = measure(call, a.calls)
+            st, en = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            call(0); st.record(); call(1); en.record(); torch.cuda.synchronize()
+            n = max(a.calls, int(a.window_ms / max(st.elapsed_time(en), 1e-3)))
+            mj, ms, clk = measure(call, n)
             tf = amt / ms / 1e9
             print("%-22s round %d %-48s %8.2f mJ/call %7.4f ms %6.1f TF/s %5.2f TFLOP/J  SM %4.0f MHz" % (
                 c["name"], rnd, name[:48], mj, ms, tf, amt / (mj * 1e-3) / 1e12, clk), flush=True)
