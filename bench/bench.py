@@ -174,7 +174,13 @@ def tessera_variants(c):
                                                      # default (1.04-1.07x of it at (2,512,4,64): 64 tiles)
                                                      "attn_d64_bq64_bk128_w4_sm90a_hf",
                                                      "attn_d64_bq64_bk128_w4_sm90a_tile",
-                                                     "attn_d64_bq64_bk128_w4_s3_sm90a_tile")]
+                                                     "attn_d64_bq64_bk128_w4_s3_sm90a_tile",
+                                                     # four consumer warpgroups a block (lockstep), or two
+                                                     # of 128 rows under the producer: more warpgroups an SM
+                                                     # than the 4-warp kernels' two (FlashAttention-3 runs
+                                                     # three at D 64); not measured yet (session 40)
+                                                     "attn_d64_bq256_w16_sm90a", "attn_d64_bq256_w16_s3_sm90a",
+                                                     "attn_d64_bq256_w8_sm90a")]
         return [(v, "attention", kern) for v in ("attn_d128_bq64_w8", "attn_d128_bq128_w8", "attn_d128_bq128_w8_s3",
                                                  "attn_d128_bq64_w4", "attn_d128_bq128_w8_s1",
                                                  "attn_d128_bq128_w8_sm80", "attn_d128_bq128_bk32_w4",

@@ -1166,6 +1166,28 @@ def bench_attn_d64_bq64_bk128_causal(rng):
     return bench_attention(rng, 1, 330, 330, 2, 64, True)       # BK 2 BQ: query blocks whose diagonal block starts before them
 
 
+# D 64 with 256 query rows a block (bench's attn_d64_bq256_*: session 40's
+# candidates for (4,1024,8,64)): four consumer warpgroups in lockstep at
+# 16 warps, two of 128 rows under the producer at 8; partial query and key
+# blocks, and stages 3.
+@case("bench-attn-d64-bq256-w16", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=["D=64", "BQ=256", "BK=64", "W=16"], tma="yes", archs=("sm_90a",))
+def bench_attn_d64_bq256_w16(rng):
+    return bench_attention(rng, 1, 300, 200, 2, 64, False)      # 2 query blocks (the last partial), 3 key blocks and 8 keys
+
+
+@case("bench-attn-d64-bq256-w16-s3-causal", bench_kernel("attention.tess"), kernel="mha_fwd_causal",
+      defines=["D=64", "BQ=256", "BK=64", "W=16", "NS=3"], tma="yes", archs=("sm_90a",))
+def bench_attn_d64_bq256_w16_s3_causal(rng):
+    return bench_attention(rng, 1, 520, 520, 2, 64, True)       # 3 query blocks, the diagonal inside each
+
+
+@case("bench-attn-d64-bq256-w8", bench_kernel("attention.tess"), kernel="mha_fwd",
+      defines=["D=64", "BQ=256", "BK=64", "W=8"], tma="yes", archs=("sm_90a",))
+def bench_attn_d64_bq256_w8(rng):
+    return bench_attention(rng, 2, 260, 330, 1, 64, False)      # 2 query blocks, 5 key blocks and 10 keys
+
+
 @case("loops", inputs("loops.tess"), kernel="loops")
 def loops(rng):
     n, n_iter = 101, 9
