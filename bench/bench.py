@@ -180,7 +180,7 @@ def tessera_variants(c):
                                                      # than the 4-warp kernels' two (FlashAttention-3 runs
                                                      # three at D 64); not measured yet (session 40)
                                                      "attn_d64_bq256_w16_sm90a", "attn_d64_bq256_w16_s3_sm90a",
-                                                     "attn_d64_bq256_w8_sm90a")]
+                                                     "attn_d64_bq256_w8_sm90a", "attn_d64_bq256_w16_sm90a_rel")]
         return [(v, "attention", kern) for v in ("attn_d128_bq64_w8", "attn_d128_bq128_w8", "attn_d128_bq128_w8_s3",
                                                  "attn_d128_bq64_w4", "attn_d128_bq128_w8_s1",
                                                  "attn_d128_bq128_w8_sm80", "attn_d128_bq128_bk32_w4",

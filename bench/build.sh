@@ -169,6 +169,7 @@ attn_d64_bq128_w4_s3_sm90a attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a
 attn_d64_bq256_w16_sm90a attention D=64 BQ=256 BK=64 W=16 --arch=sm_90a
 attn_d64_bq256_w16_s3_sm90a attention D=64 BQ=256 BK=64 W=16 NS=3 --arch=sm_90a
 attn_d64_bq256_w8_sm90a attention D=64 BQ=256 BK=64 W=8 --arch=sm_90a
+attn_d64_bq256_w16_sm90a_rel attention D=64 BQ=256 BK=64 W=16 --arch=sm_90a --hopper-schedule=release
 attn_d128_bq128_bk128_w8_s3_sm90a attention D=128 BQ=128 BK=128 W=8 NS=3 --arch=sm_90a
 matmul_128x64x64_w4_s6_sm90a  matmul BM=128 BN=64 BK=64 W=4 NS=6 --arch=sm_90a
 matmul_128x64x64_w4_s8_sm90a  matmul BM=128 BN=64 BK=64 W=4 NS=8 --arch=sm_90a
