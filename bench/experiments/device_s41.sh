@@ -5,6 +5,8 @@
 # GPU suite's artifacts for the new cases and the build folder's programs:
 #   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s41 \
 #       --case bench-attn-d64-bq256-w16 --case bench-attn-d64-bq256-w16-s3-causal --case bench-attn-d64-bq256-w8
+#   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s41/rel \
+#       --schedule release --case bench-attn-d64-bq256-w16
 #   carry: build-benchpkg devstage/s41 build-dev/tessrun build-dev/tests build-dev/libtessrt.so
 #          build-dev/libcjson.so.1 build-dev/libtessinterp.so bench/experiments/device_s41.sh
 # 1. the GPU suite on session 40's D 64 candidates (256 query rows a block)
@@ -17,7 +19,9 @@ timeout 120 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifac
     --timeout 60 > "$OUT/suite.txt" 2>&1
 timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s41 --tmp /tmp/g42 \
     --timeout 50 --case bench-attn-d64-bq256-w16 --sanitizer synccheck > "$OUT/synccheck.txt" 2>&1
-tail -2 "$OUT/suite.txt" "$OUT/synccheck.txt"; date -u
+timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s41/rel --tmp /tmp/g43 \
+    --timeout 50 > "$OUT/suite_rel.txt" 2>&1
+tail -2 "$OUT/suite.txt" "$OUT/synccheck.txt" "$OUT/suite_rel.txt"; date -u
 mkdir -p "$OUT/bench"
 OUT=$OUT/bench timeout 330 sh bench/run.sh --pkg $P --no-pallas --no-compile-time > "$OUT/bench.txt" 2>&1
 rm -rf "$OUT/bench/sass"; date -u
