@@ -5,9 +5,9 @@
 # GPU suite's artifacts for the new cases and the build folder's programs:
 #   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s41 \
 #       --case bench-attn-d64-bq256-w16 --case bench-attn-d64-bq256-w16-s3-causal --case bench-attn-d64-bq256-w8
-#   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s41/rel \
+#   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s41rel \
 #       --schedule release --case bench-attn-d64-bq256-w16
-#   carry: build-benchpkg devstage/s41 build-dev/tessrun build-dev/tests build-dev/libtessrt.so
+#   carry: build-benchpkg devstage/s41 devstage/s41rel build-dev/tessrun build-dev/tests build-dev/libtessrt.so
 #          build-dev/libcjson.so.1 build-dev/libtessinterp.so bench/experiments/device_s41.sh
 # 1. the GPU suite on session 40's D 64 candidates (256 query rows a block)
 #    and compute-sanitizer synccheck on the 16-warp one, before any timing;
@@ -19,7 +19,7 @@ timeout 120 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifac
     --timeout 60 > "$OUT/suite.txt" 2>&1
 timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s41 --tmp /tmp/g42 \
     --timeout 50 --case bench-attn-d64-bq256-w16 --sanitizer synccheck > "$OUT/synccheck.txt" 2>&1
-timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s41/rel --tmp /tmp/g43 \
+timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s41rel --tmp /tmp/g43 \
     --timeout 50 > "$OUT/suite_rel.txt" 2>&1
 tail -2 "$OUT/suite.txt" "$OUT/synccheck.txt" "$OUT/suite_rel.txt"; date -u
 mkdir -p "$OUT/bench"
