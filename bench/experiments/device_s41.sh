@@ -8,7 +8,7 @@
 #   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s41rel \
 #       --schedule release --case bench-attn-d64-bq256-w16
 #   carry: build-benchpkg devstage/s41 devstage/s41rel build-dev/tessrun build-dev/tests build-dev/libtessrt.so
-#          build-dev/libcjson.so.1 build-dev/libtessinterp.so bench/experiments/device_s41.sh
+#          build-dev/libcjson.so.1 build-dev/libtessinterp.so (8 paths; this script is tracked)
 # 1. the GPU suite on session 40's D 64 candidates (256 query rows a block)
 #    and compute-sanitizer synccheck on the 16-warp one, before any timing;
 # 2. the whole bench (they are among its D 64 variants, with the paired rounds);
