@@ -343,12 +343,15 @@ class Timer:
         torch.cuda.synchronize()
         n = int(min(self.max_reps, max(3, self.budget_ms / max(est, 1e-3))))
         st, en = self.events(n)
-        if self.has_sleep and (est < 0.2 or cpu_ms > 0.8 * est):
+        if self.has_sleep:
             # Keep the GPU busy while the CPU queues the n calls, so that the
             # events time kernels, not the gaps of a call whose CPU side is
             # slower than its GPU side (torch SDPA cuDNN at small shapes issues
             # at 40-60 us a call): n times the measured issue time, 1.5x for
-            # safety, at least 40 us a call, at most 1 s.
+            # safety, at least 40 us a call, at most 1 s. Every call gets it,
+            # whatever its length (`est` above includes the CPU's part, so it
+            # cannot tell which side is slower), so that every implementation
+            # is timed after the same kind of start.
             torch.cuda._sleep(int(min(n * max(cpu_ms * 1.5e-3, 40e-6) + 1e-3, 1.0) * 2.0e9))
         for i in range(n):
             st[i].record()
@@ -633,39 +636,67 @@ def run_case(torch, c, pkg, rt, timer, deadline, only_impl=None):
 
 
 PAIRED_ROUNDS = 5
+PAIRED_MARGIN = 1.03      # a runner-up within 3% of its side's sweep minimum is timed in the rounds too
 
 def paired(torch, timer, rows, facs, deadline):
-    """The headline pair again: Tessera's fastest variant and the fastest peer
-    of this process, timed in PAIRED_ROUNDS interleaved rounds (a b, b a, a b,
-    ...), each row's paired_ms the median of its rounds' medians. The sweep
-    above times every implementation once, in a fixed order, and on the H100
-    and H200 the power cap moves the SM clock by up to 10% within seconds
-    (bench/experiments/clocks_s40.py: 1590-1980 MHz under the same kernel):
-    whichever runs after a long stretch of tensor-core variants is timed at a
-    lower clock. Interleaving gives both the same conditions, as
-    bench/ab_pair.py does. Rows from another process (Pallas) have no factory
-    here and are not paired; the table then uses the sweep's times."""
+    """The headline pair again: Tessera's fastest variants and the fastest
+    peers of this process, timed in PAIRED_ROUNDS interleaved rounds (a b, b
+    a, a b, ...), each row's paired_ms the median of its rounds' medians. The
+    sweep above times every implementation once, in a fixed order, and on the
+    H100 and H200 the power cap moves the SM clock by up to 10% within
+    seconds (bench/experiments/clocks_s40.py: 1590-1980 MHz under the same
+    kernel): whichever runs after a long stretch of tensor-core variants is
+    timed at a lower clock. Interleaving gives both sides the same
+    conditions, as bench/ab_pair.py does. Since the sweep's single timings
+    may also have picked the wrong winner on either side, each side's
+    runner-up joins the rounds when its sweep time is within PAIRED_MARGIN
+    of the side's minimum; the side's row with the lower paired median is
+    its headline. Rows from another process (Pallas) have no factory here
+    and are not paired; the table then uses the sweep's times. Past the
+    run's deadline the rounds stop and nothing is paired."""
     ok = [r for r in rows if r.get("ms") and r.get("ok") and r["impl"] in facs]
-    tess = [r for r in ok if r["framework"] == "tessera"]
-    peers = [r for r in ok if not r["framework"].startswith("tessera") and not r["framework"].endswith("-one-output")]
+    tess = sorted([r for r in ok if r["framework"] == "tessera"], key=lambda r: r["ms"])
+    peers = sorted([r for r in ok if not r["framework"].startswith("tessera")
+                    and not r["framework"].endswith("-one-output")], key=lambda r: r["ms"])
     if not tess or not peers or time.time() > deadline:
         return
-    pair = [min(tess, key=lambda r: r["ms"]), min(peers, key=lambda r: r["ms"])]
+    sides = [[r for r in side[:2] if r["ms"] <= side[0]["ms"] * PAIRED_MARGIN] for side in (tess, peers)]
+    cand = sides[0] + sides[1]
     try:
-        calls = [facs[r["impl"]]() for r in pair]
-        times = [[], []]
+        calls = [facs[r["impl"]]() for r in cand]
+        times = [[] for _ in cand]
         for rnd in range(PAIRED_ROUNDS):
-            for j in ((0, 1) if rnd % 2 == 0 else (1, 0)):
+            if time.time() > deadline:
+                log("  paired rounds stopped: the run's time budget is spent")
+                return
+            for j in (range(len(cand)) if rnd % 2 == 0 else reversed(range(len(cand)))):
                 times[j].append(timer.run(calls[j], wall=False)["ms"])
     except Exception as e:
         log("  paired rounds failed: %s: %s" % (type(e).__name__, str(e).splitlines()[0][:200] if str(e) else ""))
         return
-    for j in (0, 1):
-        pair[j]["paired_ms"] = sorted(times[j])[PAIRED_ROUNDS // 2]
-        pair[j]["paired_rounds_ms"] = times[j]
-        pair[j]["paired_with"] = pair[1 - j]["impl"]
-    log("  %-34s paired: %s %.4f ms, %s %.4f ms (%d rounds)" % (
-        pair[0]["case"], pair[0]["impl"], pair[0]["paired_ms"], pair[1]["impl"], pair[1]["paired_ms"], PAIRED_ROUNDS))
+    med = [sorted(t)[PAIRED_ROUNDS // 2] for t in times]
+    for j, r in enumerate(cand):
+        r["paired_ms"] = med[j]
+        r["paired_rounds_ms"] = times[j]
+    head = [min(range(len(sides[0])), key=lambda j: med[j]),
+            len(sides[0]) + min(range(len(sides[1])), key=lambda j: med[len(sides[0]) + j])]
+    for j in range(len(cand)):
+        # the other side's headline; a runner-up that lost names it too, but
+        # only the two headlines name each other
+        other = head[1] if j < len(sides[0]) else head[0]
+        cand[j]["paired_with"] = cand[other]["impl"] if j in head else "(runner-up) " + cand[other]["impl"]
+    log("  %-34s paired: %s" % (cand[0]["case"], ", ".join(
+        "%s %.4f ms%s" % (r["impl"], r["paired_ms"], " *" if j in head else "") for j, r in enumerate(cand))))
+
+
+def headline_pair(tess, peers):
+    """The Tessera row and the peer row that paired() made each other's
+    headline (each one's paired_with names the other); (None, None) if none."""
+    for t in tess:
+        for p in peers:
+            if t.get("paired_with") == p["impl"] and p.get("paired_with") == t["impl"]:
+                return t, p
+    return None, None
 
 
 def fmt_row(r):
@@ -794,12 +825,14 @@ def table(rows, lo):
     for case, rs in by_case.items():
         peers = [r for r in rs if not r["framework"].startswith("tessera") and not r["framework"].endswith("-one-output")
                  and r.get("ms") and r.get("ok")]
-        best_peer = min(peers, key=lambda r: r["ms"]) if peers else None
         tess = [r for r in rs if r["framework"] == "tessera" and r.get("ms") and r.get("ok")]
+        # the paired rounds' headlines (each names the other), else the sweep's fastest
+        head_t, head_p = headline_pair(tess, peers)
+        best_peer = head_p or (min(peers, key=lambda r: r["ms"]) if peers else None)
         # the best sm_80 variant too (its PTX, JIT-compiled by the driver): the mma.sync path measured
         sm80 = [r for r in tess if "_sm80" in r["impl"]]
         best_sm80 = min(sm80, key=lambda r: r["ms"]) if sm80 else None
-        best_tess = min(tess, key=lambda r: r["ms"]) if tess else None
+        best_tess = head_t or (min(tess, key=lambda r: r["ms"]) if tess else None)
         # and the best without sm_90a's wgmma (the sm_90 cubins' mma.sync path)
         mma = [r for r in tess if "_sm90a" not in r["impl"]]
         best_mma = min(mma, key=lambda r: r["ms"]) if mma else None
@@ -809,10 +842,10 @@ def table(rows, lo):
             if r.get("ms"):
                 ratio = ""
                 if best_peer is not None and r["framework"] in ("tessera",):
-                    if r.get("paired_with") == best_peer["impl"] and best_peer.get("paired_with") == r["impl"]:
+                    if r is head_t:
                         ratio = "%.2fx" % (best_peer["paired_ms"] / r["paired_ms"])
-                    else:
-                        ratio = "%.2fx" % (best_peer["ms"] / r["ms"])
+                    else:   # the sweep's single timings: marked
+                        ratio = "%.2fx s" % (best_peer["ms"] / r["ms"])
                 elif best_peer is r:
                     ratio = "best"
                 elif r["framework"] == "tessera-one-output":
@@ -827,10 +860,11 @@ def table(rows, lo):
                                                                           pms, ratio, chk))
             else:
                 lines.append("%-34s %-44s %s" % (case[:34], r["impl"][:44], r.get("note", "")[:120]))
-    lines.append("(vs best: best peer's time / Tessera's time; > 1 means Tessera is faster. Where both have a "
-                 "'paired ms' (Tessera's fastest variant and the best peer timed again in %d interleaved rounds, "
-                 "median of the rounds' medians), the ratio is of those; otherwise of 'ms', the sweep's single "
-                 "timing. Tessera's row is its fastest variant; all variants are in the JSON. Every implementation writes rotating outputs "
+    lines.append("(vs best: best peer's time / Tessera's time; > 1 means Tessera is faster. Tessera's fastest "
+                 "variant and the fastest peer (each with a runner-up within 3%%) are timed again in %d interleaved "
+                 "rounds: 'paired ms' is a row's median of the rounds' medians, and the headline ratio is of the "
+                 "two sides' best paired medians; a ratio marked 's' is of 'ms', the sweep's single timings (the "
+                 "other Tessera rows, or no pair). All variants are in the JSON. Every implementation writes rotating outputs "
                  "except the 'one output' / 'allocating' rows, which write one buffer every call and are compared "
                  "only with each other: '1o' = torch eager allocating's time / the row's.)" % PAIRED_ROUNDS)
     if lo:

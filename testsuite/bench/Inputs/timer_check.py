@@ -1,8 +1,9 @@
 # timer_check.py BENCH_DIR SEED: bench.py's Timer sizes its sleep kernel by the
 # CPU's measured issue time per call, without a GPU: a fake torch whose events
-# report a random GPU time, and calls that spend a random CPU time. The sleep
-# must cover n calls' CPU time whenever the CPU side is the slower one, and a
-# call much faster on the CPU than on the GPU (over 0.2 ms) gets none.
+# report a random GPU time (the single timed call's also counting the CPU's
+# part, as events around a call into an empty queue do), and calls that spend
+# a random CPU time, slower or faster than the GPU's. Every call gets a sleep
+# of at least 1.5 x n x its issue time, at least 40 us a call, at most 1 s.
 import random, sys, time
 sys.path.insert(0, sys.argv[1])
 import bench as B
@@ -12,9 +13,15 @@ slept = []
 
 class Event:
     gpu_ms = 0.1
+    cpu_ms = 0.0
+    first = True
     def __init__(self, enable_timing=True): pass
     def record(self): pass
-    def elapsed_time(self, other): return Event.gpu_ms
+    def elapsed_time(self, other):
+        if Event.first:            # the Timer's single-call estimate: CPU and GPU
+            Event.first = False
+            return Event.gpu_ms + Event.cpu_ms
+        return Event.gpu_ms
 
 class Cuda:
     Event = Event
@@ -26,19 +33,18 @@ class Cuda:
 class Torch:
     cuda = Cuda
 
-for trial in range(4):
-    cpu_s = rng.uniform(0.5e-3, 2e-3)
-    Event.gpu_ms = rng.uniform(0.05, 0.3) if trial % 2 == 0 else rng.uniform(5.0, 8.0)
+for trial in range(6):
+    cpu_s = [rng.uniform(0.3e-3, 2e-3), 0.0][trial % 2]
+    Event.gpu_ms = [rng.uniform(0.05, 0.3), rng.uniform(0.5, 1.5), rng.uniform(5.0, 8.0)][trial % 3]
+    Event.cpu_ms, Event.first = cpu_s * 1e3, True
     def call(i):
         t = time.perf_counter()
         while time.perf_counter() - t < cpu_s:
             pass
     del slept[:]
     t = B.Timer(Torch, budget_ms=20, max_reps=50)
-    r = t.run(call, wall=False)
-    n = r["reps"]
-    if cpu_s * 1e3 > Event.gpu_ms:
-        assert len(slept) == 1 and slept[0] >= n * cpu_s * 2.0e9, (trial, slept, n, cpu_s)
-    else:
-        assert slept == [], (trial, slept, cpu_s, Event.gpu_ms)
+    n = t.run(call, wall=False)["reps"]
+    assert len(slept) == 1, (trial, slept)
+    s = slept[0] / 2.0e9
+    assert s >= min(n * max(1.5 * cpu_s, 40e-6), 1.0) and s <= 1.0, (trial, s, n, cpu_s)
 print("timer ok")
