@@ -640,8 +640,9 @@ PAIRED_MARGIN = 1.03      # a runner-up within 3% of its side's sweep minimum is
 
 def paired(torch, timer, rows, facs, deadline):
     """The headline pair again: Tessera's fastest variants and the fastest
-    peers of this process, timed in PAIRED_ROUNDS interleaved rounds (a b, b
-    a, a b, ...), each row's paired_ms the median of its rounds' medians. The
+    peers of this process, timed in PAIRED_ROUNDS interleaved rounds (in
+    order, then in reverse, ...), each row's paired_ms the median of its
+    rounds' timings. The
     sweep above times every implementation once, in a fixed order, and on the
     H100 and H200 the power cap moves the SM clock by up to 10% within
     seconds (bench/experiments/clocks_s40.py: 1590-1980 MHz under the same
@@ -681,22 +682,18 @@ def paired(torch, timer, rows, facs, deadline):
     head = [min(range(len(sides[0])), key=lambda j: med[j]),
             len(sides[0]) + min(range(len(sides[1])), key=lambda j: med[len(sides[0]) + j])]
     for j in range(len(cand)):
-        # the other side's headline; a runner-up that lost names it too, but
-        # only the two headlines name each other
-        other = head[1] if j < len(sides[0]) else head[0]
-        cand[j]["paired_with"] = cand[other]["impl"] if j in head else "(runner-up) " + cand[other]["impl"]
+        cand[j]["paired_with"] = cand[head[1] if j < len(sides[0]) else head[0]]["impl"]   # the other side's headline
+        cand[j]["paired_headline"] = j in head
     log("  %-34s paired: %s" % (cand[0]["case"], ", ".join(
         "%s %.4f ms%s" % (r["impl"], r["paired_ms"], " *" if j in head else "") for j, r in enumerate(cand))))
 
 
 def headline_pair(tess, peers):
-    """The Tessera row and the peer row that paired() made each other's
-    headline (each one's paired_with names the other); (None, None) if none."""
-    for t in tess:
-        for p in peers:
-            if t.get("paired_with") == p["impl"] and p.get("paired_with") == t["impl"]:
-                return t, p
-    return None, None
+    """The Tessera row and the peer row that paired() made its sides'
+    headlines; (None, None) if it paired nothing."""
+    t = next((r for r in tess if r.get("paired_headline")), None)
+    p = next((r for r in peers if r.get("paired_headline")), None)
+    return (t, p) if t and p else (None, None)
 
 
 def fmt_row(r):
@@ -826,7 +823,7 @@ def table(rows, lo):
         peers = [r for r in rs if not r["framework"].startswith("tessera") and not r["framework"].endswith("-one-output")
                  and r.get("ms") and r.get("ok")]
         tess = [r for r in rs if r["framework"] == "tessera" and r.get("ms") and r.get("ok")]
-        # the paired rounds' headlines (each names the other), else the sweep's fastest
+        # the paired rounds' headlines, else the sweep's fastest
         head_t, head_p = headline_pair(tess, peers)
         best_peer = head_p or (min(peers, key=lambda r: r["ms"]) if peers else None)
         # the best sm_80 variant too (its PTX, JIT-compiled by the driver): the mma.sync path measured

@@ -1,4 +1,4 @@
-# clocks_s40.py: session 39's clocks_s38.py found bench.py's Timer running
+# clocks_s40.py: session 39's clocks_s38.py (removed; in git at fe69fa5) found bench.py's Timer running
 # Tessera's causal D 128 kernel at 1815-1830 MHz (cuDNN's at 1965). This one
 # says why: NVML's clock, power and clock-event (throttle) reasons sampled
 # every 2 ms, counted only inside the timed calls (the queued method's

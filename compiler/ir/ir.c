@@ -133,6 +133,16 @@ void ir_replace_uses(IrBlock *block, IrValue *from, IrValue *to) {
     }
 }
 
+int ir_count_uses(const IrBlock *block, const IrValue *v) {
+    int n = 0;
+    for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
+        for (int i = 0; i < op->num_operands; i++)
+            n += op->operands[i] == v;
+        n += ir_count_uses(op->body, v) + ir_count_uses(op->else_body, v);
+    }
+    return n;
+}
+
 /* What a use of `v` reads now: the end of its forwarding chain. The chain
    is shortened on the way (every value on it points to the end), so a long
    run of replacements costs about one step per use. */

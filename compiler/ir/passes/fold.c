@@ -249,19 +249,6 @@ static void simplify_binary(Folder *F, IrOp *op) {
 
 /* ---- dot accumulation ------------------------------------------------------ */
 
-static int count_uses(const IrBlock *block, const IrValue *v) {
-    int n = 0;
-    for (const IrOp *op = block->first; op; op = op->next) {
-        for (int i = 0; i < op->num_operands; i++)
-            n += op->operands[i] == v;
-        if (op->body)
-            n += count_uses(op->body, v);
-        if (op->else_body)
-            n += count_uses(op->else_body, v);
-    }
-    return n;
-}
-
 /* add(x, dot(a, b)) -> dot(a, b, x) when the dot has no other use: the
    product accumulates into x's registers instead of a second set that is
    added at the end (half the accumulator registers in a k loop, and the
@@ -274,7 +261,7 @@ static void fuse_dot_accumulator(Folder *F, IrOp *op) {
         IrOp *dot = d->def;
         if (!dot || dot->opcode != IR_DOT || dot->num_operands != 2 || dot->parent != op->parent ||
             !ir_type_equal(&d->type, &op->results[0]->type) || !ir_type_equal(&x->type, &d->type) ||
-            count_uses(F->kernel->body, d) != 1)
+            ir_count_uses(F->kernel->body, d) != 1)
             continue;
         IrValue **operands = ARENA_ARRAY(&F->kernel->arena, IrValue *, 3);
         operands[0] = dot->operands[0];

@@ -34,17 +34,6 @@
 
 #include <string.h>
 
-/* Uses of `v` in `block` and the blocks nested in it. */
-static int count_uses(const IrBlock *block, const IrValue *v) {
-    int n = 0;
-    for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {
-        for (int i = 0; i < op->num_operands; i++)
-            n += op->operands[i] == v;
-        n += count_uses(op->body, v) + count_uses(op->else_body, v);
-    }
-    return n;
-}
-
 /* A rotation candidate: the loop and its parts. */
 typedef struct Rotation {
     IrOp *loop, *dot1, *dot2, *add, *load;
@@ -77,7 +66,7 @@ static bool match(IrKernel *kernel, IrOp *loop, Rotation *r) {
     if (!r->dot2 || r->dot2->num_operands != 2 || body->num_args + 2 * ops + 8 > LOOP_MAX_MAP)
         return false;
     IrValue *res = r->dot2->results[0];
-    if (count_uses(kernel->body, res) != 1)
+    if (ir_count_uses(kernel->body, res) != 1)
         return false;
     for (IrOp *op = r->dot2->next; op; op = op->next)
         if (op->opcode == IR_ADD && (op->operands[0] == res || op->operands[1] == res))
@@ -87,7 +76,7 @@ static bool match(IrKernel *kernel, IrOp *loop, Rotation *r) {
     r->x = r->add->operands[r->add->operands[0] == res ? 1 : 0];
     IrValue *acc = r->add->results[0];
     IrOp *yield = body->last;
-    if (count_uses(kernel->body, acc) != 1)
+    if (ir_count_uses(kernel->body, acc) != 1)
         return false;
     r->acc_slot = -1;
     for (int i = 0; i < yield->num_operands; i++)
@@ -104,7 +93,7 @@ static bool match(IrKernel *kernel, IrOp *loop, Rotation *r) {
     IrValue *v = r->dot2->operands[1];
     r->load = v->def;
     if (!r->load || r->load->opcode != IR_LOAD || r->load->parent != body || r->load->has_mask ||
-        r->load->num_operands != 1 || count_uses(kernel->body, v) != 1)
+        r->load->num_operands != 1 || ir_count_uses(kernel->body, v) != 1)
         return false;
     /* read a trip later: only memory nothing writes (a global `in` array) */
     const IrValue *ref = r->load->operands[0], *root = loop_root_ref(ref);
@@ -217,7 +206,7 @@ static void rotate(IrKernel *kernel, Rotation *r) {
     /* v_j's load and the address ops only it read: no ring or prefetch for them */
     ir_op_remove(r->load);
     for (int i = r->slice_n - 1; i >= 0; i--)
-        if (count_uses(body, r->slice[i]->results[0]) == 0)
+        if (ir_count_uses(body, r->slice[i]->results[0]) == 0)
             ir_op_remove(r->slice[i]);
 
     /* the epilogue: the last trip's second dot */

@@ -164,20 +164,6 @@ static bool has_inner_loop(const IrBlock *body) {
     return false;
 }
 
-/* How many operands of ops under `block` (any depth) are `v`. */
-static int uses_in(const IrBlock *block, const IrValue *v) {
-    int n = 0;
-    for (const IrOp *op = block->first; op; op = op->next) {
-        for (int i = 0; i < op->num_operands; i++)
-            n += op->operands[i] == v;
-        if (op->body)
-            n += uses_in(op->body, v);
-        if (op->else_body)
-            n += uses_in(op->else_body, v);
-    }
-    return n;
-}
-
 /* Whether every use of `alloc` under `block` (any depth) but `store` is a
    load of it. */
 static bool only_loaded(const IrBlock *block, const IrValue *alloc, const IrOp *store) {
@@ -196,7 +182,7 @@ static bool op_uses(const IrOp *op, const IrValue *v) {
     for (int i = 0; i < op->num_operands; i++)
         if (op->operands[i] == v)
             return true;
-    return (op->body && uses_in(op->body, v)) || (op->else_body && uses_in(op->else_body, v));
+    return ir_count_uses(op->body, v) + ir_count_uses(op->else_body, v) > 0;
 }
 
 /* A tile loop's stationary operand (pipeline.c stationary_operands: flash
@@ -205,12 +191,11 @@ static bool op_uses(const IrOp *op, const IrValue *v) {
    is `xn = if next { load } else { x }; A = alloc; store A, x; ...reads
    of A...; yield ..., xn`. The store is rotated to the end of the trip:
    `store A, x0` in front of the loop, A hoisted out of it, and `store A,
-   xn` right after the body's last read of A. The next tile's operand then
-   goes to shared memory before this tile's epilogue rather than after it:
-   the barrier in front of the store is the one the epilogue's conversion
-   needs anyway (one block barrier a tile less), and the store no longer
-   waits behind the epilogue's global stores for the registers ptxas gives
-   both (measured: docs/performance.md, "Session 38"). Same meaning: every
+   xn` right before the yield. The next tile's operand then goes to shared
+   memory behind this tile's epilogue instead of in front of the next key
+   loop: the barrier in front of the store is the one the epilogue's
+   conversion leaves anyway (one block barrier a tile less; docs/ir.md
+   "prefetch", measured in docs/performance.md "Session 38"). Same meaning: every
    trip's reads of A come after a store of that trip's x (the first trip's
    in front of the loop, each later one's at the end of the trip before),
    and after the loop nothing reads A. On the last trip xn is x and the
@@ -222,15 +207,14 @@ static void rotate_stationary_store(IrKernel *kernel, IrOp *loop, IrValue *x, Ir
         if (op->opcode == IR_STORE && op->operands[1] == x)
             store = op;
     /* x's uses: the store and the else branch of xn's if */
-    if (!store || uses_in(body, x) != 2)
+    if (!store || ir_count_uses(body, x) != 2)
         return;
     IrValue *alloc = store->operands[0];
     IrOp *alloc_op = alloc->def;
     if (!alloc_op || alloc_op->opcode != IR_ALLOC || alloc_op->parent != body || alloc_op->num_operands != 0)
         return;
     /* in body order: xn's if, then the store, then every read of A */
-    IrOp *last_read = NULL;
-    bool stored = false, xn_made = false;
+    bool stored = false, xn_made = false, read = false;
     for (IrOp *op = body->first; op; op = op->next) {
         if (op == store) {
             stored = true;
@@ -240,10 +224,10 @@ static void rotate_stationary_store(IrKernel *kernel, IrOp *loop, IrValue *x, Ir
         if (op != alloc_op && op_uses(op, alloc)) {
             if (!stored)
                 return;
-            last_read = op;
+            read = true;
         }
     }
-    if (!xn_made || !last_read || !last_read->next || !only_loaded(body, alloc, store))
+    if (!xn_made || !read || !only_loaded(body, alloc, store))
         return;
     ir_op_remove(alloc_op);
     ir_op_insert_before(loop, alloc_op);
