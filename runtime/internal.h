@@ -100,6 +100,7 @@ typedef struct TessrtTmaMap {
     int64_t box[TESSRT_MAX_RANK];   /* per array dim, outermost first */
     int swizzle;                 /* bytes: 32, 64 or 128 */
     int row_warps, row_slabs;    /* > 0: rows in wgmma order, a 5-dim map ("rows") */
+    bool store;                  /* the entry stores through it ("store"; encoded as any map) */
 } TessrtTmaMap;
 
 /* An encoded CUtensorMap and what it was encoded from. */

@@ -462,6 +462,10 @@ static bool load_tma(Loader *ld, const cJSON *obj, const char *where, TessrtArti
                 return load_fail(ld, field, "'box[%d]' must be an integer from 1 to 256", d);
             tm->box[d] = (int64_t)e->valuedouble;
         }
+        const cJSON *store = cJSON_GetObjectItemCaseSensitive(m, "store");
+        if (store && !cJSON_IsBool(store))
+            return load_fail(ld, field, "'store' must be true or false");
+        tm->store = store && cJSON_IsTrue(store);
         const cJSON *rows = cJSON_GetObjectItemCaseSensitive(m, "rows");
         if (rows) {
             char rfield[320];

@@ -489,11 +489,18 @@ static tessrt_status entry_for(const tessrt_kernel *k, int device, bool interp, 
     char why[300];
     if (!a->tma)
         snprintf(desc, desc_size, "entry %s", k->entry);
-    else if (tessrt_driver_tma(k, ordinal, args, sizes, &function, &threads, &shared, maps, why, sizeof why))
-        snprintf(desc, desc_size, "entry %s (TMA, %d tensor maps%s)", a->tma->entry, a->tma->num_maps,
+    else if (tessrt_driver_tma(k, ordinal, args, sizes, &function, &threads, &shared, maps, why, sizeof why)) {
+        int stores = 0;
+        for (int i = 0; i < a->tma->num_maps; i++)
+            stores += a->tma->maps[i].store;
+        char through[64] = "";
+        if (stores)
+            snprintf(through, sizeof through, ", %d of them for stores", stores);
+        snprintf(desc, desc_size, "entry %s (TMA, %d tensor maps%s%s)", a->tma->entry, a->tma->num_maps, through,
                  threads > a->threads ? ", a producer warpgroup" : "");
-    else
+    } else {
         snprintf(desc, desc_size, "entry %s, not the TMA entry %s: %s", k->entry, a->tma->entry, why);
+    }
     int64_t resident;
     if (k->persistent && tessrt_driver_resident(k, ordinal, function, threads, shared, &resident) == TESSRT_OK) {
         size_t n = strlen(desc);

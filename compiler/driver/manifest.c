@@ -239,6 +239,8 @@ static cJSON *manifest_tma(const ManifestTma *t, bool cubin) {
         for (int d = 0; d < m->rank; d++)
             cJSON_AddItemToArray(box, cJSON_CreateNumber((double)m->box[d]));
         cJSON_AddNumberToObject(mo, "swizzle", m->swizzle_bytes);
+        if (m->store)   /* read as any map is: a reader that ignores it encodes the same map */
+            cJSON_AddBoolToObject(mo, "store", true);
         if (m->row_warps) {
             cJSON *rows = cJSON_AddObjectToObject(mo, "rows");
             cJSON_AddStringToObject(rows, "order", "wgmma");

@@ -26,6 +26,7 @@ typedef struct ManifestTmaMap {
     int swizzle_bytes;
     DType dtype;
     int row_warps, row_slabs;      /* > 0: rows in wgmma order ("rows") */
+    bool store;                    /* the entry stores through it ("store": true) */
 } ManifestTmaMap;
 
 /* An artifact's second entry, which copies through TMA. */

@@ -37,18 +37,46 @@ static void pipeline_plan(KernelPlan *plan, const CodegenOptions *options) {
     pipeline_dump(plan, options, "barrier");
 }
 
-/* The TMA plan of a kernel whose plan has wgmma (tma.c), as a second
-   entry of the same module; NULL when its copies cannot all be TMA or its
-   shared memory (the mbarriers) does not fit where the first plan's does. */
+/* A TMA plan (tma.c) with or without TMA stores; NULL when its copies
+   cannot all be TMA or its shared memory (the mbarriers) does not fit. */
+static KernelPlan *tma_plan_with(IrKernel *kernel, const CodegenOptions *options, const CodegenTarget *target,
+                                 bool stores) {
+    KernelPlan *tma = layout_assign(kernel, target->arch, target_threads(kernel, target));
+    if (!tma_plan(tma, stores))
+        return NULL;
+    pipeline_plan(tma, options);
+    return tma->shared_bytes <= target->arch->shared_bytes_max ? tma : NULL;
+}
+
+static bool has_tma_store(const KernelPlan *plan) {
+    for (int i = 0; i < plan->num_ops; i++)
+        if (plan->ops[i].tma_store)
+            return true;
+    return false;
+}
+
+/* The TMA plan of a kernel whose plan has wgmma, as a second entry of the
+   same module. With TMA stores where they fit: a deferred one's scratch of
+   its own (tma.c) may not leave room, and the producer warpgroup's
+   mbarriers come after every buffer (tma_schedule keeps lockstep where
+   they do not fit), so a plan whose stores cost it the producer, or its
+   TMA entry, is planned again without them. The trials print no dump;
+   the plan kept is made again with the --dump-after hooks. */
 static KernelPlan *pipeline_tma_plan(IrKernel *kernel, const CodegenOptions *options, const CodegenTarget *target,
                                      const KernelPlan *plan) {
     if (!plan->wgmma || !target->arch->tma)
         return NULL;
-    KernelPlan *tma = layout_assign(kernel, target->arch, target_threads(kernel, target));
-    if (!tma_plan(tma))
-        return NULL;
-    pipeline_plan(tma, options);
-    return tma->shared_bytes <= target->arch->shared_bytes_max ? tma : NULL;
+    CodegenOptions quiet = *options;
+    quiet.dump_after = NULL;
+    bool stores = !options->no_tma_store;
+    KernelPlan *with = stores ? tma_plan_with(kernel, &quiet, target, true) : NULL;
+    if (with && has_tma_store(with)) {
+        KernelPlan *without = tma_plan_with(kernel, &quiet, target, false);
+        stores = !without || with->producer_threads == without->producer_threads;
+    } else {
+        stores = false;
+    }
+    return options->dump_after || !with || !stores ? tma_plan_with(kernel, options, target, stores) : with;
 }
 
 /* The phases for one target, one call a line, each plan phase with its

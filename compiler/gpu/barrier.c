@@ -506,6 +506,26 @@ static void walk_if(Barriers *B, OpPlan *p) {
     }
 }
 
+/* A TMA store (tma.c): its tile written into its scratch, a barrier,
+   then one thread's bulk stores read the scratch and that thread waits
+   until they have (cp.async.bulk.wait_group.read, llvm_tma.c) before it
+   goes on: the reads count as a plain read of the scratch, so the next
+   write of its bytes barriers first. A deferred one's thread waits only
+   before the next tile's writes, behind the barrier placed there. */
+static void tma_store(Barriers *B, OpPlan *p) {
+    int64_t lo = p->scratch_offset, hi = lo + p->scratch_bytes;
+    /* Deferred (a persistent tile loop's; its bytes its own, shared_alloc):
+       thread 0 waits for the last tile's boxes here, and this barrier
+       carries its wait to every thread, so it is always placed. */
+    if (p->tma_store_deferred)
+        place(B, p, NULL, BARRIER_BEFORE_WRITE, "thread 0's wait for the last tile's bulk stores' reads");
+    else if (!range_free(&B->t, lo, hi))
+        place(B, p, NULL, BARRIER_BEFORE_WRITE, B->t.unknown ? B->t.why : "the scratch accessed since the last barrier");
+    access_range(B, lo, hi);
+    place(B, p, NULL, BARRIER_BEFORE_READ, "between the scratch's writes and the bulk stores' reads");
+    access_range_kind(B, lo, hi, false, true);
+}
+
 static bool shared_ref(const IrValue *v) { return v->type.kind == IRT_REF && v->type.space == SPACE_SHARED; }
 
 /* A whole, unmasked store into an alloc in wgmma's swizzled layout (a
@@ -560,8 +580,13 @@ static void walk_op(Barriers *B, IrOp *op) {
         if (p->carry_dot)
             carry_reads(B, p->carry_dot);
         return;
-    case IR_LOAD:
     case IR_STORE:
+        if (p->tma_store) {
+            tma_store(B, p);
+            return;
+        }
+        /* fall through */
+    case IR_LOAD:
     case IR_ATOMIC:
     case IR_GATHER:
     case IR_SCATTER:

@@ -232,6 +232,14 @@ typedef struct OpPlan {
     SharedSwizzle alloc_swizzle;       /* alloc: the wgmma layout (rows 0: none) */
     int tma_map;                       /* async_copy of a TMA plan: 1 + its KernelPlan.tma_maps
                                           index (tma.c); 0: none */
+    int tma_store;                     /* store of a TMA plan: 1 + the tma_maps index of the map
+                                          it stores through (tma.c, "TMA stores"); 0: none */
+    SharedSwizzle tma_store_swizzle;   /* tma_store: its scratch, the tile in the map's boxes */
+    bool tma_store_deferred;           /* tma_store at a persistent tile loop's top level: its
+                                          scratch is its own from the loop on (shared_alloc), and
+                                          the wait for the boxes' reads comes before the next
+                                          tile's writes of it (and at the kernel's end), so the
+                                          next tile starts while they drain */
     /* tma_schedule (tma.c), a TMA plan under --hopper-schedule release or
        pingpong: */
     bool ring_release;                 /* async_copy: its ring barrier is a release instead (each
@@ -332,13 +340,17 @@ typedef struct TmaMap {
        5-dim map whose boxes are 64 rows in wgmma order (tma.c); the block's
        warps and 64-row slabs per warpgroup */
     int row_warps, row_slabs;
+    bool store;                        /* stores go through it (tma.c "TMA stores"), not copies */
 } TmaMap;
 
 /* TMA (sm_90a; docs/codegen.md "TMA"): whether every async copy of the
    plan's kernel can be a bulk tensor copy, and if so marks the plan (tma,
    tma_maps, OpPlan.tma_map). Runs after layout_assign, on a plan of its
-   own: the kernel's other entry keeps cp.async. */
-bool tma_plan(KernelPlan *plan);
+   own: the kernel's other entry keeps cp.async. With `stores`, an
+   epilogue store that would go through shared memory (layout.c
+   store_through_shared) goes out as bulk tensor stores instead
+   (OpPlan.tma_store). */
+bool tma_plan(KernelPlan *plan, bool stores);
 /* --hopper-schedule (docs/codegen.md, "Warpgroup schedules"): how the
    warpgroups of a TMA entry's loop share its ring. Lockstep: the ring's
    block barrier every trip; release: each warp counts itself out of a slot
@@ -372,11 +384,11 @@ bool layout_copies_only(const IrOp *op);
    tma_release_offset, with room for the counters) and, for pingpong, the
    two-warpgroup loops of two wgmma dots (OpPlan.pingpong). */
 void tma_schedule(KernelPlan *plan, HopperSchedule schedule);
-/* For the lowering: the array-dim coordinates of copy `op`'s source
-   origin. Each array dim d gets the one view offset along it
-   (coords[d], or NULL for 0); tile_dim[d] is the copy tile's dim that
-   runs along array dim d, or -1 when a view indexes d. */
-void tma_source_dims(const KernelPlan *plan, const IrOp *op, const IrValue **coords, int *tile_dim);
+/* For the lowering: the array-dim coordinates of the origin of `ref`, a
+   TMA copy's source or a TMA store's destination. Each array dim d gets
+   the one view offset along it (coords[d], or NULL for 0); tile_dim[d] is
+   the tile's dim that runs along array dim d, or -1 when a view indexes d. */
+void tma_array_dims(const KernelPlan *plan, const IrValue *ref, const IrValue **coords, int *tile_dim);
 
 /* Gives every tile value of `kernel` a layout and every op its operand
    layouts and scratch needs, for `target` (the plan's arch; every arch of
@@ -482,6 +494,8 @@ typedef enum SharedFormat {
     SHARED_SCAN_TOTALS,                /* a scan: runs x warps x rows of warp totals */
     SHARED_STAGED,                     /* a dot's operands: A then B, each row-major */
     SHARED_MMA_PITCH,                  /* an mma dot's operands, rows of layout_mma_pitch */
+    SHARED_TMA_BOXES,                  /* a TMA store's tile: its map's boxes, swizzled
+                                          (OpPlan.tma_store_swizzle) */
 } SharedFormat;
 
 typedef struct SharedBuffer {
@@ -592,6 +606,8 @@ typedef struct CodegenOptions {
        block scheduler starts the heaviest blocks first (llvm_kernel.c
        heavy_first_grid) */
     bool grid_heavy_first;
+    /* --tma-store=off: a TMA entry's epilogue stores stay st.global (tma.c) */
+    bool no_tma_store;
 } CodegenOptions;
 
 /* The backend phases --dump-after accepts, for --help and errors. */

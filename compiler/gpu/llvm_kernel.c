@@ -923,6 +923,8 @@ bool llvm_kernel_lower(KernelPlan *plan, LLVMContextRef ctx, LLVMModuleRef modul
     if (plan->producer_threads)
         split_producer(L);
     lower_block(L, kernel->body);
+    if (plan->tma)
+        llvm_tma_end(L);
     LLVMBuildRetVoid(L->b);
     LLVMDisposeBuilder(L->b);
     LLVMDisposeBuilder(L->entry);

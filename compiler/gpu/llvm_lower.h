@@ -182,6 +182,13 @@ void llvm_tma_begin(Lowering *L);      /* the counters and mbarriers, at the sta
 void llvm_tma_copy(Lowering *L, IrOp *op);
 void llvm_tma_commit(Lowering *L);
 void llvm_tma_wait(Lowering *L, const IrOp *op);
+/* A TMA store (OpPlan.tma_store), its tile already in its scratch: the
+   bulk tensor stores of its boxes, by thread 0. */
+void llvm_tma_store(Lowering *L, IrOp *op);
+/* Thread 0 waits until its bulk stores have read their shared memory. */
+void llvm_tma_store_wait(Lowering *L);
+/* At the end of the body: that wait, where a store deferred it. */
+void llvm_tma_end(Lowering *L);
 /* A ring barrier as a release (OpPlan.ring_release): the block's last warp
    to count itself in issues the open group's copies and arms it. */
 void llvm_tma_release(Lowering *L);

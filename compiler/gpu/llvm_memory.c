@@ -851,7 +851,32 @@ void llvm_memory_load(Lowering *L, IrOp *op) {
     llvm_kernel_set_tile(L, v, a.tile);
 }
 
+/* A TMA store's tile into its scratch, as the boxes of its map (tma.c):
+   the scratch is a swizzled slot of rows x cols in panels, written in the
+   tile's own layout (a dot's accumulator: pairs of columns, each warp's
+   8 rows of a register in 8 different 16-byte chunks by the swizzle, no
+   bank conflict); llvm_tma_store then stores the boxes. */
+static void tma_store_scratch(Lowering *L, IrOp *op, const OpPlan *p) {
+    const SharedSwizzle *sw = &p->tma_store_swizzle;
+    Ref scratch = {.dtype = op->operands[1]->type.dtype, .space = SPACE_SHARED, .rank = 2, .swizzle = sw};
+    scratch.base = llvm_kernel_smem(L, llvm_kernel_i32(L, p->scratch_offset));
+    scratch.offset = llvm_kernel_i64(L, 0);
+    scratch.dims[0] = (RefDim){.stride = llvm_kernel_i64(L, sw->cols)};
+    scratch.dims[1] = (RefDim){.stride = llvm_kernel_i64(L, 1), .unit_stride = true};
+    MemAccess a = {.ref = &scratch, .is_store = true, .tile = llvm_kernel_operand(L, op, 1)};
+    if (p->tma_store_deferred)   /* the last tile's boxes out of the scratch before the barrier */
+        llvm_tma_store_wait(L);
+    llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
+    access_tile(L, &a);
+}
+
 void llvm_memory_store(Lowering *L, IrOp *op) {
+    const OpPlan *plan = layout_op_plan(L->plan, op);
+    if (plan->tma_store) {
+        tma_store_scratch(L, op, plan);
+        llvm_tma_store(L, op);
+        return;
+    }
     MemAccess a = {.ref = ref_of(L, op->operands[0]), .is_store = true};
     a.tile = llvm_kernel_operand(L, op, 1);
     if (op->has_mask)

@@ -246,7 +246,7 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
     }
     const IrValue *coord_values[IR_MAX_RANK];
     int tile_dim[IR_MAX_RANK];
-    tma_source_dims(L->plan, op, coord_values, tile_dim);
+    tma_array_dims(L->plan, op->operands[1], coord_values, tile_dim);
     LLVMValueRef origin[IR_MAX_RANK];
     for (int d = 0; d < map->rank; d++)
         origin[d] = coord_values[d] ? llvm_kernel_scalar(L, coord_values[d]) : llvm_kernel_i32(L, 0);
@@ -318,6 +318,75 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
         end_guarded(L, done);
     }
     LLVMBuildStore(L->b, LLVMBuildAdd(L->b, load_i32(L, L->tma_bytes), slot_bytes, ""), L->tma_bytes);
+}
+
+/* A TMA store (tma.c, "TMA stores"), after llvm_memory.c wrote the tile
+   into its scratch: the writes to the async proxy (fence.proxy.async,
+   PTX ISA 9.7.13.4.18) and every storing thread's barrier, then thread 0
+   stores the boxes (box b: panel b, b * panel columns on), commits them as
+   one bulk group and waits until they have read the scratch
+   (cp.async.bulk.wait_group.read 0, 9.7.9.25.5.4) before it goes on:
+   barrier.c counts that read, so the scratch's bytes are written again
+   only after a barrier that thread 0 reaches after its wait. A deferred
+   store (a persistent tile loop's, its scratch its own) waits instead
+   before the next tile's store writes the scratch (llvm_memory.c, in
+   front of the barrier barrier.c always places there) and at the end of
+   the kernel (llvm_tma_end), so the next tile's loop starts while the
+   boxes are read. The global writes drain on their own; the grid's end
+   makes them visible (CUTLASS's epilogues end with the same wait). */
+/* This thread's bulk store groups have read their shared memory. */
+static void wait_store_reads(Lowering *L) {
+    LLVMValueRef none = llvm_kernel_i32(L, 0);
+    llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.bulk.wait.group.read", NULL, 0, &none, 1);
+}
+
+void llvm_tma_store(Lowering *L, IrOp *op) {
+    const OpPlan *p = layout_op_plan(L->plan, op);
+    const TmaMap *map = &L->plan->tma_maps[p->tma_store - 1];
+    const SharedSwizzle *sw = &p->tma_store_swizzle;
+    llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
+    llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
+    const IrValue *coord_values[IR_MAX_RANK];
+    int tile_dim[IR_MAX_RANK];
+    tma_array_dims(L->plan, op->operands[0], coord_values, tile_dim);
+    LLVMValueRef origin[IR_MAX_RANK];
+    for (int d = 0; d < map->rank; d++)
+        origin[d] = coord_values[d] ? llvm_kernel_scalar(L, coord_values[d]) : llvm_kernel_i32(L, 0);
+    LLVMValueRef tensor_map = LLVMGetParam(L->fn, (unsigned)(L->kernel->num_params + p->tma_store - 1));
+    char name[64];
+    snprintf(name, sizeof name, "llvm.nvvm.cp.async.bulk.tensor.s2g.tile.%dd", map->rank);
+    LLVMBasicBlockRef done = begin_thread0(L, "tma.store");
+    int64_t box_bytes = sw->rows * sw->panel * sw->elem_bytes;
+    for (int64_t b = 0; b < sw->cols / sw->panel; b++) {
+        LLVMValueRef args[16];
+        int n = 0;
+        args[n++] = llvm_kernel_smem(L, llvm_kernel_i32(L, p->scratch_offset + b * box_bytes));
+        args[n++] = tensor_map;
+        for (int d = map->rank - 1; d >= 0; d--)   /* innermost first */
+            args[n++] = tile_dim[d] == 1 ? LLVMBuildAdd(L->b, origin[d], llvm_kernel_i32(L, (int)(b * sw->panel)), "")
+                                         : origin[d];
+        args[n++] = llvm_kernel_i64(L, 0);        /* cache hint (unused) */
+        args[n++] = LLVMConstInt(L->i1, 0, 0);
+        llvm_kernel_intrinsic(L, name, NULL, 0, args, n);
+    }
+    llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.bulk.commit.group", NULL, 0, NULL, 0);
+    if (!p->tma_store_deferred)
+        wait_store_reads(L);
+    end_guarded(L, done);
+}
+
+void llvm_tma_store_wait(Lowering *L) {
+    LLVMBasicBlockRef done = begin_thread0(L, "tma.store.wait");
+    wait_store_reads(L);
+    end_guarded(L, done);
+}
+
+void llvm_tma_end(Lowering *L) {
+    for (int i = 0; i < L->plan->num_ops; i++)
+        if (L->plan->ops[i].tma_store_deferred) {
+            llvm_tma_store_wait(L);
+            return;
+        }
 }
 
 void llvm_tma_commit(Lowering *L) {

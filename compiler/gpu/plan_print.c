@@ -241,6 +241,15 @@ static void after_op(void *ctx, const IrOp *op, int depth, FILE *out) {
                 P->plan->tma_release_offset ? "the issuing thread (thread 0, or lane 0 of a release's last warp)"
                                             : "thread 0",
                 P->plan->tma_barriers);
+    } else if (p->tma_store) {
+        const SharedSwizzle *s = &p->tma_store_swizzle;
+        indent(depth, out);
+        long long boxes = (long long)(s->cols / s->panel);
+        fprintf(out, "tma store: the tile into its scratch in its own layout (%lld box%s of %lldx%d, swizzle %dB), "
+                "fence.proxy.async and the barrier above, then thread 0 stores the boxes through map #%d and waits "
+                "for their reads %s\n", boxes, boxes == 1 ? "" : "es", (long long)s->rows, s->panel,
+                s->panel * s->elem_bytes, p->tma_store - 1,
+                p->tma_store_deferred ? "before the next tile's store (and the kernel's end)" : "at once");
     } else if (P->plan->tma && op->opcode == IR_ASYNC_WAIT) {
         indent(depth, out);
         fprintf(out, "tma: every thread waits on the groups' mbarriers (parity), no barrier after\n");
@@ -284,6 +293,8 @@ void plan_print(KernelPlan *plan, const char *phase, FILE *out) {
         fprintf(out, "], swizzle %dB", m->swizzle_bytes);
         if (m->row_warps)
             fprintf(out, ", rows in wgmma order (5 dims: %d warps, %d slabs)", m->row_warps, m->row_slabs);
+        if (m->store)
+            fputs(", stores", out);
         fputc('\n', out);
     }
     for (int i = 0; i < P.layouts.len; i++) {

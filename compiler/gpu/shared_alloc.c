@@ -42,11 +42,12 @@ typedef SharedBuffer Buffer;
 
 static int64_t shared_align(int64_t v) { return (v + 15) & ~(int64_t)15; }
 
-/* Where a buffer may start: a swizzled alloc (wgmma's operands) at a
-   1024-byte boundary, where the hardware's swizzle pattern starts (PTX ISA
-   9.7.15.5.1.2.2: base offset 0); others at 16 bytes. */
+/* Where a buffer may start: a swizzled alloc (wgmma's operands) or a TMA
+   store's scratch (its boxes) at a 1024-byte boundary, where the
+   hardware's swizzle pattern starts (PTX ISA 9.7.15.5.1.2.2: base offset
+   0); others at 16 bytes. */
 static int64_t buffer_alignment(const Buffer *b) {
-    return b->op->op->opcode == IR_ALLOC && b->op->alloc_swizzle.rows ? 1024 : 16;
+    return (b->op->op->opcode == IR_ALLOC && b->op->alloc_swizzle.rows) || b->op->tma_store ? 1024 : 16;
 }
 
 const char *shared_format_name(SharedFormat format) {
@@ -56,6 +57,7 @@ const char *shared_format_name(SharedFormat format) {
     case SHARED_SCAN_TOTALS: return "scan-totals";
     case SHARED_STAGED: return "staged";
     case SHARED_MMA_PITCH: return "mma-pitch";
+    case SHARED_TMA_BOXES: return "tma-boxes";
     }
     return "?";
 }
@@ -70,7 +72,9 @@ static void shared_format(const KernelPlan *plan, Buffer *b) {
     const OpPlan *p = b->op;
     const IrOp *op = p->op;
     b->format = SHARED_ROW_MAJOR;
-    if (op->opcode == IR_REDUCE && !p->via_shared) {
+    if (p->tma_store) {
+        b->format = SHARED_TMA_BOXES;
+    } else if (op->opcode == IR_REDUCE && !p->via_shared) {
         const IrValue *src = op->operands[0];
         const LayoutMap *map = layout_map_new(plan->kernel, plan->values[src->id].layout, &src->type);
         LayoutTerm warp_index;
@@ -249,6 +253,11 @@ void shared_alloc(KernelPlan *plan) {
             continue;
         buffer_of[i] = n;
         buffers[n] = (Buffer){.op = p, .start = p->index, .end = p->index, .size = shared_align(p->scratch_bytes)};
+        if (p->tma_store_deferred) {   /* its own bytes from the tile loop to the end: the boxes' reads
+                                          run on into the next tile (tma.c) */
+            buffers[n].start = layout_op_plan(plan, layout_tile_loop_body(plan->kernel)->parent_op)->index;
+            buffers[n].end = plan->num_ops;
+        }
         shared_format(plan, &buffers[n++]);
         if (p->op->opcode == IR_ALLOC)
             root[p->op->results[0]->id] = p;

@@ -103,10 +103,10 @@ static bool source_dims(const IrKernel *kernel, const IrValue *src, SourceDims *
     return true;
 }
 
-void tma_source_dims(const KernelPlan *plan, const IrOp *op, const IrValue **coords, int *tile_dim) {
+void tma_array_dims(const KernelPlan *plan, const IrValue *ref, const IrValue **coords, int *tile_dim) {
     SourceDims s;
-    if (!source_dims(plan->kernel, op->operands[1], &s))
-        INTERNAL_ERROR("kernel '%s': a TMA copy's source is not a view of an array", plan->kernel->name);
+    if (!source_dims(plan->kernel, ref, &s))
+        INTERNAL_ERROR("kernel '%s': a TMA copy's or store's tile is not a view of an array", plan->kernel->name);
     for (int d = 0; d < s.rank; d++) {
         coords[d] = s.coord[d];
         tile_dim[d] = s.tile_dim[d];
@@ -156,6 +156,25 @@ static bool multiple_of(const IrValue *v, int64_t m, int depth) {
     }
 }
 
+/* The bytes of a store's scratch (its tile). */
+static int64_t rows_bytes(const SharedSwizzle *sw) { return sw->rows * sw->cols * sw->elem_bytes; }
+
+/* Adds `map` to `maps` when new; its index. */
+static int add_map(TmaMap *maps, int *num_maps, const TmaMap *map) {
+    for (int i = 0; i < *num_maps; i++) {
+        const TmaMap *m = &maps[i];
+        bool same = m->param == map->param && m->rank == map->rank && m->swizzle_bytes == map->swizzle_bytes &&
+                    m->dtype == map->dtype && m->row_warps == map->row_warps && m->row_slabs == map->row_slabs &&
+                    m->store == map->store;
+        for (int d = 0; same && d < m->rank; d++)
+            same = m->box[d] == map->box[d];
+        if (same)
+            return i;
+    }
+    maps[*num_maps] = *map;
+    return (*num_maps)++;
+}
+
 /* The tensor map copy `p` reads through (added to `maps` when new), or -1. */
 static int copy_map(KernelPlan *plan, const OpPlan *p, TmaMap *maps, int *num_maps) {
     const IrOp *op = p->op;
@@ -191,14 +210,52 @@ static int copy_map(KernelPlan *plan, const OpPlan *p, TmaMap *maps, int *num_ma
         for (int d = 0; d < s.rank; d++)
             map.box[d] = s.tile_dim[d] < 0 ? 1 : s.tile_dim[d] == 1 ? sw->panel : sw->rows;
     }
-    for (int i = 0; i < *num_maps; i++)
-        if (memcmp(&maps[i], &map, sizeof map) == 0)
-            return i;
-    maps[*num_maps] = map;
-    return (*num_maps)++;
+    return add_map(maps, num_maps, &map);
 }
 
-bool tma_plan(KernelPlan *plan) {
+/* TMA stores (docs/codegen.md "TMA stores"). A store that layout.c sends
+   through shared memory (store_through_shared: an epilogue's, at the
+   kernel's or a persistent tile loop's top level, unmasked, the tile
+   converted to the default layout first) goes out as bulk tensor stores
+   instead (cp.async.bulk.tensor s2g, PTX ISA 9.7.9.25.5.2): the tile is
+   written in its own layout into scratch laid out as the map's boxes
+   (panels of 128 bytes, or the tile's row when shorter, swizzled as a
+   wgmma operand's alloc is), and one thread stores the boxes. It
+   qualifies when the tile is a 16-bit rank-2 one of at most 256 rows whose
+   rows are whole panels, written into an array parameter through views
+   that touch each array dim at most once, the innermost array dim the
+   tile's columns (as a copy's source): then a box's origin is one
+   coordinate per array dim and TMA writes only the elements inside the
+   array, which is what the views' bounds ask (they are the array's,
+   clipped to the tile). Its map (`store`) is the tile's boxes; -1 when it
+   does not qualify. */
+static int store_map(KernelPlan *plan, OpPlan *p, TmaMap *maps, int *num_maps) {
+    const IrOp *op = p->op;
+    if (op->opcode != IR_STORE)
+        return -1;
+    const IrValue *ref = op->operands[0], *v = op->operands[1];
+    if (op->has_mask || !p->operand_layouts || !p->operand_layouts[1] || ref->type.space != SPACE_GLOBAL || v->type.rank != 2 || (v->type.dtype != DT_F16 && v->type.dtype != DT_BF16))
+        return -1;
+    /* layout.c asked for the default layout through shared memory */
+    if (layout_equal(plan->values[v->id].layout, p->operand_layouts[1]))
+        return -1;
+    int64_t rows = v->type.dims[0].size, cols = v->type.dims[1].size;
+    int panel = cols >= 64 ? 64 : (int)cols;
+    /* the swizzle's address arithmetic (llvm_memory.c) takes powers of two */
+    if (rows > 256 || (rows & (rows - 1)) || (cols & (cols - 1)) || (panel != 16 && panel != 32 && panel != 64))
+        return -1;
+    SourceDims s;
+    if (!source_dims(plan->kernel, ref, &s) || s.rank > 5 || s.tile_dim[s.rank - 1] != 1)
+        return -1;
+    TmaMap map = {.param = s.param, .rank = s.rank, .swizzle_bytes = panel * 2, .dtype = v->type.dtype, .store = true};
+    for (int d = 0; d < s.rank; d++)
+        map.box[d] = s.tile_dim[d] < 0 ? 1 : s.tile_dim[d] == 1 ? panel : rows;
+    p->tma_store_swizzle = (SharedSwizzle){.rows = rows, .cols = cols, .panel = panel, .elem_bytes = 2};
+    p->tma_store_deferred = op->parent == layout_tile_loop_body(plan->kernel);
+    return add_map(maps, num_maps, &map);
+}
+
+bool tma_plan(KernelPlan *plan, bool stores) {
     if (!plan->target->tma || !plan->target->mbarrier_tx || !plan->wgmma)
         return false;
     TmaMap *maps = ARENA_ARRAY(&plan->kernel->arena, TmaMap, plan->num_ops + 1);
@@ -224,6 +281,16 @@ bool tma_plan(KernelPlan *plan) {
         OpPlan *p = &plan->ops[i];
         if (p->op->opcode == IR_ASYNC_COPY)
             p->tma_map = 1 + copy_map(plan, p, maps, &num_maps);
+    }
+    for (int i = 0; stores && i < plan->num_ops; i++) {
+        OpPlan *p = &plan->ops[i];
+        int map = store_map(plan, p, maps, &num_maps);
+        if (map < 0)
+            continue;
+        /* the tile goes into the scratch as it is: no conversion */
+        p->operand_layouts[1] = NULL;
+        p->scratch_bytes = rows_bytes(&p->tma_store_swizzle);
+        p->tma_store = 1 + map;
     }
     int barriers = 1;
     while (barriers < 2 * deepest)

@@ -1017,6 +1017,27 @@ def bench_kernel(name):
     return os.path.join(ROOT, "bench", "kernels", name)
 
 
+# TMA stores (tma.c, on sm_90a): the epilogue's boxes clipped at the array's
+# edge in N (M a multiple of BM: the TMA entry reads A's rows in wgmma order,
+# whole blocks only), K not a multiple of BK; a 32-column tile (one box, the
+# 64-byte swizzle); bf16.
+@case("tma-store-edges", bench_kernel("matmul.tess"), defines=["NS=3"], tma="yes")
+def tma_store_edges(rng):
+    return matmul_case(rng, 256, 200, 200)
+
+
+@case("tma-store-narrow", bench_kernel("matmul.tess"), defines=["BM=64", "BN=32", "BK=64", "W=4", "NS=3"], tma="yes")
+def tma_store_narrow(rng):
+    return matmul_case(rng, 128, 96, 72)
+
+
+@case("tma-store-bf16", bench_kernel("matmul_bf16.tess"), defines=["NS=3"], tma="yes")
+def tma_store_bf16(rng):
+    a = array_in("a", "bf16", rng.standard_normal((256, 136)))
+    b = array_in("b", "bf16", rng.standard_normal((136, 88)))
+    return [a, b, array_out("c", "bf16")], lambda: {"c": f(a) @ f(b)}
+
+
 def bench_attention(rng, B, S, T, H, D, causal):
     """bench/kernels/attention.tess on random inputs: its key loop is split into
     unmasked whole blocks and masked ones, so the cases below cover T < BK, T a
@@ -2414,6 +2435,17 @@ def producer_entries(manifest):
                if a.get("arch") == "sm_90a")
 
 
+def store_entries(manifest):
+    """Whether an sm_90a artifact of the manifest has a TMA entry that
+    stores through a tensor map ("store": true, tma.c "TMA stores")."""
+    try:
+        kernels = json.load(open(manifest))["kernels"]
+    except (OSError, ValueError, KeyError):
+        return False
+    return any(m.get("store") for k in kernels for a in k.get("artifacts", []) if a.get("arch") == "sm_90a"
+               for m in (a.get("tma") or {}).get("maps", []))
+
+
 def tma_entry_ok(name, said, manifest=None):
     """Checks the entry `tessrun -v` says ran against TMA_EXPECT, and that a
     TMA entry with a producer warpgroup ran with its threads; returns
@@ -2429,6 +2461,9 @@ def tma_entry_ok(name, said, manifest=None):
         return False, ran
     if took and "sm_90a" in ran and manifest and producer_entries(manifest) and "a producer warpgroup" not in ran:
         print(f"FAIL {name}: the TMA entry has a producer warpgroup, but tessrun ran {ran}")
+        return False, ran
+    if took and "sm_90a" in ran and manifest and store_entries(manifest) and "for stores" not in ran:
+        print(f"FAIL {name}: the TMA entry stores through a tensor map, but tessrun ran {ran}")
         return False, ran
     return True, ran
 

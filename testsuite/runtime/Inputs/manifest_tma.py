@@ -83,3 +83,6 @@ def min_registers(n):
 run("v2-min-registers", min_registers(168))
 run("v2-min-registers-0", min_registers(0))
 run("v2-min-registers-256", min_registers(256))
+# "store" (a TMA store's map, tma.c): a boolean, encoded as any map
+run("store-true", setter(["maps", 1, "store"], True))
+run("store-not-bool", setter(["maps", 1, "store"], "yes"))

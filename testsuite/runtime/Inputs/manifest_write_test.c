@@ -195,8 +195,9 @@ static int cmd_write(const char *dir) {
     k2.grid_rank = 3;
     k2.warps = 8;
     k2.stages = 1;
-    static const ManifestTmaMap tma_maps[1] = {{"buf", 1, {64}, 128, DT_F16, 0, 0}};
-    static const ManifestTma tma = {"mixed_entry_tma", 65600, 512, 168, 60, 0, tma_maps, 1};
+    static const ManifestTmaMap tma_maps[2] = {{"buf", 1, {64}, 128, DT_F16, 0, 0, false},
+                                               {"buf", 1, {32}, 64, DT_F16, 0, 0, true}};
+    static const ManifestTma tma = {"mixed_entry_tma", 65600, 512, 168, 60, 0, tma_maps, 2};
     ManifestArtifact arts2[1] = {{"sm_90a", MANIFEST_CUBIN, "mixed.sm_90a.cubin", "8.0", 384, 72, 16, 65536, &tma}};
 
     ManifestKernel kernels[2] = {
