@@ -87,7 +87,7 @@ typedef struct Options {
     GridMode grid;                   /* --grid (PassOptions.persistent, .handoff) */
     Stationary stationary;           /* --stationary (PassOptions.stationary_shared) */
     bool rotate_dots;                /* --overlap=rotate (PassOptions.rotate_dots) */
-    bool no_tma_store;               /* --tma-store=off (CodegenOptions.no_tma_store) */
+    TmaStoreMode tma_store;          /* --tma-store (CodegenOptions.tma_store) */
     bool emit_given;             /* --emit was on the command line */
     bool depfile_wanted;         /* -MD or -MF */
     bool debug;                  /* -g: print and assert kept */
@@ -166,11 +166,12 @@ static void usage(FILE *out) {
             "                    shared memory always, read by descriptor on sm_90a's\n"
             "                    wgmma (shared); auto: shared when every --arch is\n"
             "                    sm_90a, else registers\n"
-            "  --tma-store=auto|off\n"
+            "  --tma-store=auto|off|on\n"
             "                    auto (default): an sm_90a TMA entry's epilogue store\n"
-            "                    (a 16-bit tile that would go through shared memory)\n"
-            "                    goes out as TMA bulk tensor stores; off: st.global\n"
-            "                    (docs/codegen.md, \"TMA stores\")\n"
+            "                    at the kernel's top level (a 16-bit tile that would go\n"
+            "                    through shared memory) goes out as TMA bulk tensor\n"
+            "                    stores; on: a persistent tile loop's too; off:\n"
+            "                    st.global (docs/codegen.md, \"TMA stores\")\n"
             "  --overlap=off|rotate\n"
             "                    rotate (experimental): a loop of two dots, the second\n"
             "                    adding into a carried accumulator (flash attention's),\n"
@@ -314,7 +315,7 @@ static const char *const grid_names[] = {
 static const char *const stationary_names[] = {
     [STATIONARY_AUTO] = "auto", [STATIONARY_REGISTERS] = "registers", [STATIONARY_SHARED] = "shared", NULL};
 static const char *const overlap_names[] = {"off", "rotate", NULL};                     /* rotate_dots */
-static const char *const tma_store_names[] = {"auto", "off", NULL};                    /* no_tma_store */
+static const char *const tma_store_names[] = {[TMA_STORE_AUTO] = "auto", [TMA_STORE_OFF] = "off", [TMA_STORE_ON] = "on", NULL};
 
 /* An option's value (driver_option_value); a missing one is a usage error. */
 static const char *option_value(int argc, char **argv, int *i, const char *arg, size_t prefix) {
@@ -435,7 +436,7 @@ static void parse_args(Options *opt, int argc, char **argv) {
         } else if (option_is(arg, "--stationary")) {
             opt->stationary = (Stationary)option_choice("--stationary", option_value(argc, argv, &i, arg, 12), stationary_names);
         } else if (option_is(arg, "--tma-store")) {
-            opt->no_tma_store = option_choice("--tma-store", option_value(argc, argv, &i, arg, 11), tma_store_names);
+            opt->tma_store = (TmaStoreMode)option_choice("--tma-store", option_value(argc, argv, &i, arg, 11), tma_store_names);
         } else if (option_is(arg, "--overlap")) {
             opt->rotate_dots = option_choice("--overlap", option_value(argc, argv, &i, arg, 9), overlap_names);
         } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -1034,7 +1035,7 @@ static int run_backend(const Options *opt, const SourceFile *source, IrModule *m
         .dump_after = opt->dump_after,
         .hopper_schedule = opt->hopper_schedule,
         .grid_heavy_first = opt->grid_order == ORDER_HEAVY_FIRST,
-        .no_tma_store = opt->no_tma_store,
+        .tma_store = opt->tma_store,
     };
     int n = module->kernels.len;
     for (int k = 0; k < n; k++)   /* per target: layout to ptxas started (pipeline.c) */

@@ -40,7 +40,7 @@ static void pipeline_plan(KernelPlan *plan, const CodegenOptions *options) {
 /* A TMA plan (tma.c) with or without TMA stores; NULL when its copies
    cannot all be TMA or its shared memory (the mbarriers) does not fit. */
 static KernelPlan *tma_plan_with(IrKernel *kernel, const CodegenOptions *options, const CodegenTarget *target,
-                                 bool stores) {
+                                 TmaStoreMode stores) {
     KernelPlan *tma = layout_assign(kernel, target->arch, target_threads(kernel, target));
     if (!tma_plan(tma, stores))
         return NULL;
@@ -68,15 +68,16 @@ static KernelPlan *pipeline_tma_plan(IrKernel *kernel, const CodegenOptions *opt
         return NULL;
     CodegenOptions quiet = *options;
     quiet.dump_after = NULL;
-    bool stores = !options->no_tma_store;
-    KernelPlan *with = stores ? tma_plan_with(kernel, &quiet, target, true) : NULL;
+    TmaStoreMode stores = options->tma_store;
+    KernelPlan *with = stores != TMA_STORE_OFF ? tma_plan_with(kernel, &quiet, target, stores) : NULL;
     if (with && has_tma_store(with)) {
-        KernelPlan *without = tma_plan_with(kernel, &quiet, target, false);
-        stores = !without || with->producer_threads == without->producer_threads;
+        KernelPlan *without = tma_plan_with(kernel, &quiet, target, TMA_STORE_OFF);
+        if (without && with->producer_threads != without->producer_threads)
+            stores = TMA_STORE_OFF;
     } else {
-        stores = false;
+        stores = TMA_STORE_OFF;
     }
-    return options->dump_after || !with || !stores ? tma_plan_with(kernel, options, target, stores) : with;
+    return options->dump_after || !with || stores == TMA_STORE_OFF ? tma_plan_with(kernel, options, target, stores) : with;
 }
 
 /* The phases for one target, one call a line, each plan phase with its

@@ -349,8 +349,10 @@ typedef struct TmaMap {
    own: the kernel's other entry keeps cp.async. With `stores`, an
    epilogue store that would go through shared memory (layout.c
    store_through_shared) goes out as bulk tensor stores instead
-   (OpPlan.tma_store). */
-bool tma_plan(KernelPlan *plan, bool stores);
+   (OpPlan.tma_store): under TMA_STORE_AUTO a store at the kernel's top
+   level only, under TMA_STORE_ON a persistent tile loop's too. */
+typedef enum TmaStoreMode { TMA_STORE_AUTO, TMA_STORE_OFF, TMA_STORE_ON } TmaStoreMode;
+bool tma_plan(KernelPlan *plan, TmaStoreMode stores);
 /* --hopper-schedule (docs/codegen.md, "Warpgroup schedules"): how the
    warpgroups of a TMA entry's loop share its ring. Lockstep: the ring's
    block barrier every trip; release: each warp counts itself out of a slot
@@ -606,8 +608,7 @@ typedef struct CodegenOptions {
        block scheduler starts the heaviest blocks first (llvm_kernel.c
        heavy_first_grid) */
     bool grid_heavy_first;
-    /* --tma-store=off: a TMA entry's epilogue stores stay st.global (tma.c) */
-    bool no_tma_store;
+    TmaStoreMode tma_store;            /* --tma-store (tma.c) */
 } CodegenOptions;
 
 /* The backend phases --dump-after accepts, for --help and errors. */

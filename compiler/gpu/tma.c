@@ -229,9 +229,10 @@ static int copy_map(KernelPlan *plan, const OpPlan *p, TmaMap *maps, int *num_ma
    array, which is what the views' bounds ask (they are the array's,
    clipped to the tile). Its map (`store`) is the tile's boxes; -1 when it
    does not qualify. */
-static int store_map(KernelPlan *plan, OpPlan *p, TmaMap *maps, int *num_maps) {
+static int store_map(KernelPlan *plan, OpPlan *p, TmaStoreMode mode, TmaMap *maps, int *num_maps) {
     const IrOp *op = p->op;
-    if (op->opcode != IR_STORE)
+    bool in_tile_loop = op->parent == layout_tile_loop_body(plan->kernel);
+    if (op->opcode != IR_STORE || mode == TMA_STORE_OFF || (in_tile_loop && mode != TMA_STORE_ON))
         return -1;
     const IrValue *ref = op->operands[0], *v = op->operands[1];
     if (op->has_mask || !p->operand_layouts || !p->operand_layouts[1] || ref->type.space != SPACE_GLOBAL || v->type.rank != 2 || (v->type.dtype != DT_F16 && v->type.dtype != DT_BF16))
@@ -251,11 +252,11 @@ static int store_map(KernelPlan *plan, OpPlan *p, TmaMap *maps, int *num_maps) {
     for (int d = 0; d < s.rank; d++)
         map.box[d] = s.tile_dim[d] < 0 ? 1 : s.tile_dim[d] == 1 ? panel : rows;
     p->tma_store_swizzle = (SharedSwizzle){.rows = rows, .cols = cols, .panel = panel, .elem_bytes = 2};
-    p->tma_store_deferred = op->parent == layout_tile_loop_body(plan->kernel);
+    p->tma_store_deferred = in_tile_loop;
     return add_map(maps, num_maps, &map);
 }
 
-bool tma_plan(KernelPlan *plan, bool stores) {
+bool tma_plan(KernelPlan *plan, TmaStoreMode stores) {
     if (!plan->target->tma || !plan->target->mbarrier_tx || !plan->wgmma)
         return false;
     TmaMap *maps = ARENA_ARRAY(&plan->kernel->arena, TmaMap, plan->num_ops + 1);
@@ -282,9 +283,9 @@ bool tma_plan(KernelPlan *plan, bool stores) {
         if (p->op->opcode == IR_ASYNC_COPY)
             p->tma_map = 1 + copy_map(plan, p, maps, &num_maps);
     }
-    for (int i = 0; stores && i < plan->num_ops; i++) {
+    for (int i = 0; stores != TMA_STORE_OFF && i < plan->num_ops; i++) {
         OpPlan *p = &plan->ops[i];
-        int map = store_map(plan, p, maps, &num_maps);
+        int map = store_map(plan, p, stores, maps, &num_maps);
         if (map < 0)
             continue;
         /* the tile goes into the scratch as it is: no conversion */
