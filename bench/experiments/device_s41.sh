@@ -1,5 +1,5 @@
 #!/bin/sh
-# The next session's first device call, prepared in session 40 (which spent
+# Session 41's first device call (run s41-1, docs/performance.md), prepared in session 40 (which spent
 # its device time before it could run these). From the repository root on the
 # device, carrying build-benchpkg (sh bench/build.sh --build build-dev), the
 # GPU suite's artifacts for the new cases and the build folder's programs:
