@@ -18,7 +18,6 @@
  * store or apply atomics: only the first copy does.
  */
 #include "llvm_lower.h"
-#include "linear_layout.h"
 
 #include <string.h>
 
@@ -852,116 +851,6 @@ void llvm_memory_load(Lowering *L, IrOp *op) {
     llvm_kernel_set_tile(L, v, a.tile);
 }
 
-/* stmatrix.sync.aligned.m8n8.x4.shared.b16 (PTX ISA 9.7.14.5.16) of a
-   tile in an mma accumulator's layout into a swizzled scratch: each lane
-   holds a pair of columns (2 (l % 4), +1) of row l / 4 of an 8 x 8
-   matrix, which is stmatrix's fragment, and gives the address of row l % 8
-   of matrix l / 8 (16 bytes: one chunk, which the swizzle keeps whole).
-   Four of the thread's pairs make one instruction: at offsets (0, 0),
-   (8, 0), (0, 8), (8, 8) from the first. A quarter of the stores of pairs,
-   and a quarter of their addresses (the address arithmetic of a store
-   a pair spilled at 128 x 256: docs/codegen.md "TMA stores"). False,
-   with nothing emitted, for any other layout. */
-static bool stmatrix_store(Lowering *L, const Ref *scratch, Tile *t) {
-    const LinearLayout *ll = t->type.rank == 2 ? layout_map_linear(t->map) : NULL;
-    if (!ll || t->num_regs % 8 != 0 || t->num_regs > 1024)
-        return false;
-    int lane_in = linear_in_index(ll, LINEAR_LANE), warp_in = linear_in_index(ll, LINEAR_WARP);
-    int row = linear_out_index(ll, LINEAR_TILE0), col = linear_out_index(ll, LINEAR_TILE0 + 1);
-    static const int lane_basis[5][2] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
-    if (lane_in < 0 || row < 0 || col < 0 || ll->in_bits[lane_in] != 5)
-        return false;
-    for (int b = 0; b < 5; b++)
-        if (ll->bases[lane_in][b][row] != lane_basis[b][0] || ll->bases[lane_in][b][col] != lane_basis[b][1])
-            return false;
-    /* the warps' part of a thread's coordinates is whole 8 x 8 matrices, so
-       the thread's base less its lane's part is its warp's origin */
-    for (int b = 0; warp_in >= 0 && b < ll->in_bits[warp_in]; b++)
-        if (ll->bases[warp_in][b][row] % 8 != 0 || ll->bases[warp_in][b][col] % 8 != 0)
-            return false;
-    int64_t n = t->num_regs;
-    typedef struct { int64_t at[IR_MAX_RANK]; } RegOffset;
-    RegOffset *regs = ARENA_ARRAY(&L->kernel->arena, RegOffset, n);
-    for (int64_t r = 0; r < n; r++)
-        layout_reg_offsets(t->map, r, regs[r].at);
-#define off(r) regs[r].at
-    for (int64_t r = 0; r < n; r += 2)
-        if (off(r)[0] % 8 != 0 || off(r)[1] % 8 != 0 || off(r + 1)[0] != off(r)[0] || off(r + 1)[1] != off(r)[1] + 1)
-            return false;
-    /* The four matrices of a group: 2 x 2 of them (an mma.sync
-       accumulator's rows r and r + 8), or four in a row (a wgmma
-       accumulator's column blocks, whose rows + 8 are another warp's in
-       the tile's row order); the same pattern for every group. */
-    static const int patterns[2][4][2] = {{{0, 0}, {8, 0}, {0, 8}, {8, 8}}, {{0, 0}, {0, 8}, {0, 16}, {0, 24}}};
-    int64_t *group = ARENA_ARRAY(&L->kernel->arena, int64_t, n);   /* 4 pair registers a group */
-    bool *taken = ARENA_ARRAY(&L->kernel->arena, bool, n);
-    int64_t groups = 0;
-    int pattern = 0;
-    for (; pattern < 2; pattern++) {
-        memset(taken, 0, sizeof *taken * (size_t)n);
-        groups = 0;
-        bool ok = true;
-        for (int64_t r = 0; r < n && ok; r += 2) {
-            if (taken[r])
-                continue;
-            for (int i = 0; i < 4 && ok; i++) {
-                int64_t found = -1;
-                for (int64_t s = 0; s < n && found < 0; s += 2)
-                    if (!taken[s] && off(s)[0] == off(r)[0] + patterns[pattern][i][0] &&
-                        off(s)[1] == off(r)[1] + patterns[pattern][i][1])
-                        found = s;
-                ok = found >= 0;
-                if (ok) {
-                    taken[found] = true;
-                    group[4 * groups + i] = found;
-                }
-            }
-            groups += ok;
-        }
-        if (ok)
-            break;
-    }
-    if (pattern == 2)
-        return false;
-    ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
-    /* this lane's row and column: row l % 8 of matrix l / 8 of a group,
-       from its warp's origin (less the lane's own part of base) */
-    LLVMValueRef lane = L->lane;
-    LLVMValueRef matrix = LLVMBuildLShr(L->b, lane, llvm_kernel_i32(L, 3), "");
-    LLVMValueRef lane_row = LLVMBuildSub(L->b, LLVMBuildAnd(L->b, lane, llvm_kernel_i32(L, 7), ""),
-                                         LLVMBuildLShr(L->b, lane, llvm_kernel_i32(L, 2), ""), "");
-    LLVMValueRef lane_col = LLVMBuildNeg(L->b, LLVMBuildShl(L->b, LLVMBuildAnd(L->b, lane, llvm_kernel_i32(L, 3), ""),
-                                                            llvm_kernel_i32(L, 1), ""), "");
-    if (pattern == 0) {   /* matrix i at (8 (i % 2), 8 (i / 2)) */
-        lane_row = LLVMBuildAdd(L->b, lane_row, LLVMBuildShl(L->b, LLVMBuildAnd(L->b, matrix, llvm_kernel_i32(L, 1), ""),
-                                                             llvm_kernel_i32(L, 3), ""), "");
-        lane_col = LLVMBuildAdd(L->b, lane_col, LLVMBuildShl(L->b, LLVMBuildLShr(L->b, matrix, llvm_kernel_i32(L, 1), ""),
-                                                             llvm_kernel_i32(L, 3), ""), "");
-    } else {   /* matrix i at (0, 8 i) */
-        lane_col = LLVMBuildAdd(L->b, lane_col, LLVMBuildShl(L->b, matrix, llvm_kernel_i32(L, 3), ""), "");
-    }
-    LLVMValueRef row0 = LLVMBuildAdd(L->b, ti->base[0], lane_row, "");
-    LLVMValueRef col0 = LLVMBuildAdd(L->b, ti->base[1], lane_col, "");
-    LLVMTypeRef ptr_type = L->ptr_shared;
-    LLVMTypeRef i32 = L->i32;
-    for (int64_t g = 0; g < groups; g++) {
-        const int64_t *o = off(group[4 * g]);
-        LLVMValueRef r = LLVMBuildAdd(L->b, row0, llvm_kernel_i32(L, o[0]), "");
-        LLVMValueRef c = LLVMBuildAdd(L->b, col0, llvm_kernel_i32(L, o[1]), "");
-        LLVMValueRef linear = LLVMBuildAdd(
-            L->b, LLVMBuildMul(L->b, LLVMBuildZExt(L->b, r, L->i64, ""), scratch->dims[0].stride, ""),
-            LLVMBuildZExt(L->b, c, L->i64, ""), "");
-        LLVMValueRef elements = swizzled_offset(L, scratch->swizzle, linear);
-        LLVMValueRef args[5];
-        args[0] = LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, scratch->dtype), scratch->base, &elements, 1, "");
-        for (int i = 0; i < 4; i++)
-            args[1 + i] = LLVMBuildBitCast(L->b, store_vector(L, scratch, &t->regs[group[4 * g + i]], 2), i32, "");
-        llvm_kernel_intrinsic(L, "llvm.nvvm.stmatrix.sync.aligned.m8n8.x4.b16", &ptr_type, 1, args, 5);
-    }
-#undef off
-    return true;
-}
-
 /* A TMA store's tile into its scratch, as the boxes of its map (tma.c):
    the scratch is a swizzled slot of rows x cols in panels, written in the
    tile's own layout (a dot's accumulator: pairs of columns, each warp's
@@ -978,8 +867,7 @@ static void tma_store_scratch(Lowering *L, IrOp *op, const OpPlan *p) {
     if (p->tma_store_deferred)   /* the last tile's boxes out of the scratch before the barrier */
         llvm_tma_store_wait(L);
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
-    if (!stmatrix_store(L, &scratch, a.tile))
-        access_tile(L, &a);
+    access_tile(L, &a);
 }
 
 void llvm_memory_store(Lowering *L, IrOp *op) {
