@@ -58,10 +58,11 @@ static bool has_tma_store(const KernelPlan *plan) {
 /* The TMA plan of a kernel whose plan has wgmma, as a second entry of the
    same module. With TMA stores where they fit: a deferred one's scratch of
    its own (tma.c) may not leave room, and the producer warpgroup's
-   mbarriers come after every buffer (tma_schedule keeps lockstep where
-   they do not fit), so a plan whose stores cost it the producer, or its
-   TMA entry, is planned again without them. The trials print no dump;
-   the plan kept is made again with the --dump-after hooks. */
+   mbarriers (or release counters) come after every buffer (tma_schedule
+   keeps lockstep where they do not fit), so a plan whose stores cost it
+   the producer, the release schedule or its TMA entry is planned again
+   without them. The trials print no dump; with --dump-after the plan kept
+   is made again with the hooks. */
 static KernelPlan *pipeline_tma_plan(IrKernel *kernel, const CodegenOptions *options, const CodegenTarget *target,
                                      const KernelPlan *plan) {
     if (!plan->wgmma || !target->arch->tma)
@@ -70,14 +71,21 @@ static KernelPlan *pipeline_tma_plan(IrKernel *kernel, const CodegenOptions *opt
     quiet.dump_after = NULL;
     TmaStoreMode stores = options->tma_store;
     KernelPlan *with = stores != TMA_STORE_OFF ? tma_plan_with(kernel, &quiet, target, stores) : NULL;
+    KernelPlan *without = NULL;
     if (with && has_tma_store(with)) {
-        KernelPlan *without = tma_plan_with(kernel, &quiet, target, TMA_STORE_OFF);
-        if (without && with->producer_threads != without->producer_threads)
+        without = tma_plan_with(kernel, &quiet, target, TMA_STORE_OFF);
+        if (without && (with->producer_threads != without->producer_threads ||
+                        (with->tma_release_offset == 0) != (without->tma_release_offset == 0)))
             stores = TMA_STORE_OFF;
     } else {
+        without = with;   /* no store qualified: the same plan as without them */
         stores = TMA_STORE_OFF;
     }
-    return options->dump_after || !with || stores == TMA_STORE_OFF ? tma_plan_with(kernel, options, target, stores) : with;
+    if (options->dump_after)
+        return tma_plan_with(kernel, options, target, stores);
+    if (stores != TMA_STORE_OFF)
+        return with;
+    return without ? without : tma_plan_with(kernel, options, target, TMA_STORE_OFF);
 }
 
 /* The phases for one target, one call a line, each plan phase with its

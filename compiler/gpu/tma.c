@@ -213,6 +213,30 @@ static int copy_map(KernelPlan *plan, const OpPlan *p, TmaMap *maps, int *num_ma
     return add_map(maps, num_maps, &map);
 }
 
+/* The array a ref views (through any views). */
+static const IrValue *root_array(const IrValue *ref) {
+    while (ref->def && ref->def->opcode == IR_VIEW)
+        ref = ref->def->operands[0];
+    return ref;
+}
+
+/* Whether an op other than `store` reads or writes `array`: a bulk store's
+   global writes are ordered against nothing but the grid's end (its
+   thread waits only for its reads of shared memory), so a later load of
+   the array (an `inout` one), a later store over it, or the next tile's
+   access in a persistent loop could meet them half done. */
+static bool param_accessed_elsewhere(const KernelPlan *plan, const IrOp *store, const IrValue *array) {
+    for (int i = 0; i < plan->num_ops; i++) {
+        const IrOp *op = plan->ops[i].op;
+        if (op == store || op->opcode == IR_VIEW)
+            continue;
+        for (int k = 0; k < op->num_operands; k++)
+            if (op->operands[k]->type.kind == IRT_REF && root_array(op->operands[k]) == array)
+                return true;
+    }
+    return false;
+}
+
 /* TMA stores (docs/codegen.md "TMA stores"). A store that layout.c sends
    through shared memory (store_through_shared: an epilogue's, at the
    kernel's or a persistent tile loop's top level, unmasked, the tile
@@ -221,8 +245,9 @@ static int copy_map(KernelPlan *plan, const OpPlan *p, TmaMap *maps, int *num_ma
    written in its own layout into scratch laid out as the map's boxes
    (panels of 128 bytes, or the tile's row when shorter, swizzled as a
    wgmma operand's alloc is), and one thread stores the boxes. It
-   qualifies when the tile is a 16-bit rank-2 one of at most 256 rows whose
-   rows are whole panels, written into an array parameter through views
+   qualifies when the tile is a 16-bit rank-2 one of 8 to 256 rows whose
+   rows are whole panels, written into an array parameter that no other op
+   of the kernel accesses, through views
    that touch each array dim at most once, the innermost array dim the
    tile's columns (as a copy's source): then a box's origin is one
    coordinate per array dim and TMA writes only the elements inside the
@@ -242,11 +267,16 @@ static int store_map(KernelPlan *plan, OpPlan *p, TmaStoreMode mode, TmaMap *map
         return -1;
     int64_t rows = v->type.dims[0].size, cols = v->type.dims[1].size;
     int panel = cols >= 64 ? 64 : (int)cols;
-    /* the swizzle's address arithmetic (llvm_memory.c) takes powers of two */
-    if (rows > 256 || (rows & (rows - 1)) || (cols & (cols - 1)) || (panel != 16 && panel != 32 && panel != 64))
+    /* The swizzle's address arithmetic (llvm_memory.c) takes powers of two,
+       and the hardware's pattern repeats every 8 rows of a panel from a
+       1024-byte boundary: boxes of fewer rows would start inside a pattern
+       (box 1 of a 4-row tile at +512) that the writes count from 0. */
+    if (rows > 256 || rows < 8 || (rows & (rows - 1)) || (cols & (cols - 1)) ||
+        (panel != 16 && panel != 32 && panel != 64))
         return -1;
     SourceDims s;
-    if (!source_dims(plan->kernel, ref, &s) || s.rank > 5 || s.tile_dim[s.rank - 1] != 1)
+    if (!source_dims(plan->kernel, ref, &s) || s.rank > 5 || s.tile_dim[s.rank - 1] != 1 ||
+        param_accessed_elsewhere(plan, op, plan->kernel->params[s.param].value))
         return -1;
     TmaMap map = {.param = s.param, .rank = s.rank, .swizzle_bytes = panel * 2, .dtype = v->type.dtype, .store = true};
     for (int d = 0; d < s.rank; d++)
