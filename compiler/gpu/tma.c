@@ -4,8 +4,10 @@
  * In: a KernelPlan after layout_assign, for a target with TMA and wgmma.
  * Out: plan->tma when every async copy of the kernel can be a bulk tensor
  * copy (cp.async.bulk.tensor, PTX ISA 9.7.9.25.5), with the tensor maps
- * they read through (plan->tma_maps) and each copy's map (OpPlan.tma_map);
- * the plan unchanged otherwise. One kernel parameter per map follows the
+ * they read through (plan->tma_maps) and each copy's map (OpPlan.tma_map),
+ * and where asked the epilogue stores that go out through TMA too
+ * (OpPlan.tma_store, store_map below: "TMA stores"); the plan unchanged
+ * otherwise. One kernel parameter per map follows the
  * kernel's own; the runtime encodes the maps at launch (docs/manifest.md).
  *
  * A copy qualifies when it has no mask, writes one slot of an alloc that
@@ -156,8 +158,8 @@ static bool multiple_of(const IrValue *v, int64_t m, int depth) {
     }
 }
 
-/* The bytes of a store's scratch (its tile). */
-static int64_t rows_bytes(const SharedSwizzle *sw) { return sw->rows * sw->cols * sw->elem_bytes; }
+/* The bytes of a TMA store's scratch: its tile's. */
+static int64_t store_scratch_bytes(const SharedSwizzle *sw) { return sw->rows * sw->cols * sw->elem_bytes; }
 
 /* Adds `map` to `maps` when new; its index. */
 static int add_map(TmaMap *maps, int *num_maps, const TmaMap *map) {
@@ -260,7 +262,8 @@ static int store_map(KernelPlan *plan, OpPlan *p, TmaStoreMode mode, TmaMap *map
     if (op->opcode != IR_STORE || mode == TMA_STORE_OFF || (in_tile_loop && mode != TMA_STORE_ON))
         return -1;
     const IrValue *ref = op->operands[0], *v = op->operands[1];
-    if (op->has_mask || !p->operand_layouts || !p->operand_layouts[1] || ref->type.space != SPACE_GLOBAL || v->type.rank != 2 || (v->type.dtype != DT_F16 && v->type.dtype != DT_BF16))
+    if (op->has_mask || !p->operand_layouts || !p->operand_layouts[1] || ref->type.space != SPACE_GLOBAL ||
+        v->type.rank != 2 || (v->type.dtype != DT_F16 && v->type.dtype != DT_BF16))
         return -1;
     /* layout.c asked for the default layout through shared memory */
     if (layout_equal(plan->values[v->id].layout, p->operand_layouts[1]))
@@ -320,7 +323,7 @@ bool tma_plan(KernelPlan *plan, TmaStoreMode stores) {
             continue;
         /* the tile goes into the scratch as it is: no conversion */
         p->operand_layouts[1] = NULL;
-        p->scratch_bytes = rows_bytes(&p->tma_store_swizzle);
+        p->scratch_bytes = store_scratch_bytes(&p->tma_store_swizzle);
         p->tma_store = 1 + map;
     }
     int barriers = 1;
