@@ -927,8 +927,7 @@ static bool dot_feeds_rows(IrBlock *block, bool *from_dot) {
 }
 
 const IrOp *layout_alloc_of(const IrValue *ref) {
-    while (ref->def && ref->def->opcode == IR_VIEW)
-        ref = ref->def->operands[0];
+    ref = ir_view_root(ref);
     return ref->def && ref->def->opcode == IR_ALLOC ? ref->def : NULL;
 }
 

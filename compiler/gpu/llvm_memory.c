@@ -979,11 +979,6 @@ static LLVMValueRef indexed_mask(Lowering *L, const Ref *r, const IrType *ref_ty
    itself, across trips. Ifs and loops are uniform, so every thread meets
    the barriers. Other programs are unordered, as for every store
    (docs/language.md 8.4). */
-static const IrValue *root_array(const IrValue *ref) {
-    while (ref->def && ref->def->opcode == IR_VIEW)
-        ref = ref->def->operands[0];
-    return ref;
-}
 
 static bool writes_memory(IrOpcode o) {
     return o == IR_STORE || o == IR_ATOMIC || o == IR_SCATTER || o == IR_SCATTER_ATOMIC;
@@ -998,7 +993,7 @@ static bool accesses_with(const IrBlock *block, const IrOp *self, const IrValue 
             return true;
         bool memory = o->opcode == IR_LOAD || o->opcode == IR_GATHER || writes_memory(o->opcode);
         const IrValue *ref = o->opcode == IR_ASYNC_COPY ? o->operands[1] : memory ? o->operands[0] : NULL;
-        if (!ref || root_array(ref) != root)
+        if (!ref || ir_view_root(ref) != root)
             continue;
         bool either_writes = writes_memory(o->opcode) || writes_memory(self->opcode);
         if (!either_writes || (is_atomic_op(o->opcode) && is_atomic_op(self->opcode)))
@@ -1010,7 +1005,7 @@ static bool accesses_with(const IrBlock *block, const IrOp *self, const IrValue 
 }
 
 static bool indexed_needs_order(const Lowering *L, const IrOp *op) {
-    return accesses_with(L->kernel->body, op, root_array(op->operands[0]), false);
+    return accesses_with(L->kernel->body, op, ir_view_root(op->operands[0]), false);
 }
 
 /* gather ref[indices] mask other: one predicated ld.global per element,

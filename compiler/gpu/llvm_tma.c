@@ -212,6 +212,16 @@ void llvm_tma_release(Lowering *L) {
     LLVMBuildStore(L->b, LLVMBuildSelect(L->b, last, L->lane, llvm_kernel_i32(L, 1 << 30), ""), L->tma_rank);
 }
 
+/* The array coordinates (i32, one per dim of its map's `rank`) where the
+   tile that `ref` views starts, and which tile dim runs along each array
+   dim (tma_array_dims): a copy's source, a store's destination. */
+static void tile_origin(Lowering *L, const IrValue *ref, int rank, LLVMValueRef *origin, int *tile_dim) {
+    const IrValue *coords[IR_MAX_RANK];
+    tma_array_dims(L->plan, ref, coords, tile_dim);
+    for (int d = 0; d < rank; d++)
+        origin[d] = coords[d] ? llvm_kernel_scalar(L, coords[d]) : llvm_kernel_i32(L, 0);
+}
+
 void llvm_tma_copy(Lowering *L, IrOp *op) {
     const OpPlan *p = layout_op_plan(L->plan, op);
     const TmaMap *map = &L->plan->tma_maps[p->tma_map - 1];
@@ -244,12 +254,9 @@ void llvm_tma_copy(Lowering *L, IrOp *op) {
             llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
         llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_WRITE);
     }
-    const IrValue *coord_values[IR_MAX_RANK];
     int tile_dim[IR_MAX_RANK];
-    tma_array_dims(L->plan, op->operands[1], coord_values, tile_dim);
     LLVMValueRef origin[IR_MAX_RANK];
-    for (int d = 0; d < map->rank; d++)
-        origin[d] = coord_values[d] ? llvm_kernel_scalar(L, coord_values[d]) : llvm_kernel_i32(L, 0);
+    tile_origin(L, op->operands[1], map->rank, origin, tile_dim);
     int64_t pitch;
     LLVMValueRef slot = llvm_memory_shared_rows(L, op->operands[0], &pitch);
     LLVMValueRef bar = group_barrier(L, load_i32(L, L->tma_armed));
@@ -346,12 +353,9 @@ void llvm_tma_store(Lowering *L, IrOp *op) {
     const SharedSwizzle *sw = &p->tma_store_swizzle;
     llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
-    const IrValue *coord_values[IR_MAX_RANK];
     int tile_dim[IR_MAX_RANK];
-    tma_array_dims(L->plan, op->operands[0], coord_values, tile_dim);
     LLVMValueRef origin[IR_MAX_RANK];
-    for (int d = 0; d < map->rank; d++)
-        origin[d] = coord_values[d] ? llvm_kernel_scalar(L, coord_values[d]) : llvm_kernel_i32(L, 0);
+    tile_origin(L, op->operands[0], map->rank, origin, tile_dim);
     LLVMValueRef tensor_map = LLVMGetParam(L->fn, (unsigned)(L->kernel->num_params + p->tma_store - 1));
     char name[64];
     snprintf(name, sizeof name, "llvm.nvvm.cp.async.bulk.tensor.s2g.tile.%dd", map->rank);

@@ -215,13 +215,6 @@ static int copy_map(KernelPlan *plan, const OpPlan *p, TmaMap *maps, int *num_ma
     return add_map(maps, num_maps, &map);
 }
 
-/* The array a ref views (through any views). */
-static const IrValue *root_array(const IrValue *ref) {
-    while (ref->def && ref->def->opcode == IR_VIEW)
-        ref = ref->def->operands[0];
-    return ref;
-}
-
 /* Whether an op other than `store` reads or writes `array`: a bulk store's
    global writes are ordered against nothing but the grid's end (its
    thread waits only for its reads of shared memory), so a later load of
@@ -233,7 +226,7 @@ static bool param_accessed_elsewhere(const KernelPlan *plan, const IrOp *store, 
         if (op == store || op->opcode == IR_VIEW)
             continue;
         for (int k = 0; k < op->num_operands; k++)
-            if (op->operands[k]->type.kind == IRT_REF && root_array(op->operands[k]) == array)
+            if (op->operands[k]->type.kind == IRT_REF && ir_view_root(op->operands[k]) == array)
                 return true;
     }
     return false;

@@ -133,6 +133,12 @@ void ir_replace_uses(IrBlock *block, IrValue *from, IrValue *to) {
     }
 }
 
+const IrValue *ir_view_root(const IrValue *ref) {
+    while (ref->def && ref->def->opcode == IR_VIEW)
+        ref = ref->def->operands[0];
+    return ref;
+}
+
 int ir_count_uses(const IrBlock *block, const IrValue *v) {
     int n = 0;
     for (const IrOp *op = block ? block->first : NULL; op; op = op->next) {

@@ -242,6 +242,9 @@ void ir_op_remove(IrOp *op);
 void ir_replace_uses(IrBlock *block, IrValue *from, IrValue *to);
 /* How many operands of ops nested anywhere under `block` (NULL: none) are `v`. */
 int ir_count_uses(const IrBlock *block, const IrValue *v);
+/* The ref a chain of views of `ref` starts from: an array parameter or an
+   alloc (or `ref` itself). */
+const IrValue *ir_view_root(const IrValue *ref);
 /* Replacing many values in one walk. ir_forward(from, to) records that the
    uses of `from` read `to` from now on; ir_resolve_operands(op) rewrites
    op's operands to what they read now. A pass that walks its blocks in

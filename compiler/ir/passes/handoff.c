@@ -78,7 +78,7 @@ static bool has_async(const IrOp *op) {
 }
 
 static bool is_ring(const Handoff *H, const IrValue *v) {
-    const IrValue *root = loop_root_ref(v);
+    const IrValue *root = ir_view_root(v);
     for (int i = 0; i < H->num_rings; i++)
         if (H->rings[i]->results[0] == root)
             return true;
@@ -125,7 +125,7 @@ static bool guarded_copies(Handoff *H, IrOp *guard) {
                 return false;
         }
         if (op->opcode == IR_ASYNC_COPY) {
-            const IrValue *root = loop_root_ref(op->operands[0]);
+            const IrValue *root = ir_view_root(op->operands[0]);
             if (!root->def || root->def->opcode != IR_ALLOC || root->def->parent != H->loop->body)
                 return false;
             if (!is_ring(H, root)) {

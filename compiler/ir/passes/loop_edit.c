@@ -42,13 +42,6 @@ bool loop_collect_slice(IrBlock *body, IrValue *v, IrOp **slice, int *n) {
     return true;
 }
 
-/* The ref a view chain starts from. */
-const IrValue *loop_root_ref(const IrValue *ref) {
-    while (ref->def && ref->def->opcode == IR_VIEW)
-        ref = ref->def->operands[0];
-    return ref;
-}
-
 IrOp *loop_clone_op(IrKernel *kernel, const IrOp *op, ValueMap *map) {
     IrOp *c = ir_op_new(kernel, op->opcode, op->loc, op->num_operands, op->num_results);
     IrValue **operands = c->operands, **results = c->results;

@@ -28,8 +28,6 @@ bool loop_is_pure_address_op(IrOpcode opcode);
 /* Collects, in body order, the body ops `v` depends on; false when one of
    them is not a pure address op or `v` depends on a carried value. */
 bool loop_collect_slice(IrBlock *body, IrValue *v, IrOp **slice, int *n);
-/* The ref a view chain starts from. */
-const IrValue *loop_root_ref(const IrValue *ref);
 /* A copy of `op` (not inserted) reading map's values; its results are
    added to the map. */
 IrOp *loop_clone_op(IrKernel *kernel, const IrOp *op, ValueMap *map);

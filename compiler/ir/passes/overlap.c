@@ -96,7 +96,7 @@ static bool match(IrKernel *kernel, IrOp *loop, Rotation *r) {
         r->load->num_operands != 1 || ir_count_uses(kernel->body, v) != 1)
         return false;
     /* read a trip later: only memory nothing writes (a global `in` array) */
-    const IrValue *ref = r->load->operands[0], *root = loop_root_ref(ref);
+    const IrValue *ref = r->load->operands[0], *root = ir_view_root(ref);
     if (ref->type.space != SPACE_GLOBAL || root->type.access != ACCESS_IN || root->def)
         return false;
     return loop_collect_slice(body, r->load->operands[0], r->slice, &r->slice_n);

@@ -298,7 +298,7 @@ static int collect_rings(IrKernel *kernel, IrOp *loop, int stages, bool fp8_ring
         if (op->opcode != IR_LOAD || op->has_other)
             continue;
         IrValue *ref = op->operands[0];
-        const IrValue *root = loop_root_ref(ref);
+        const IrValue *root = ir_view_root(ref);
         const IrType *t = &op->results[0]->type;
         bool fp8 = dtype_is_fp8(t->dtype);
         if (fp8 && !fp8_rings)

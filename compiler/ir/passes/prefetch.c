@@ -259,7 +259,7 @@ static void prefetch_loop(IrKernel *kernel, IrOp *loop, int threads) {
         if (op->opcode != IR_LOAD)
             continue;
         IrValue *ref = op->operands[0];
-        const IrValue *root = loop_root_ref(ref);
+        const IrValue *root = ir_view_root(ref);
         if (ref->type.space != SPACE_GLOBAL || root->type.access != ACCESS_IN || root->def ||
             only_yielded(body, op->results[0]))
             continue;
