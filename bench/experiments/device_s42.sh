@@ -22,7 +22,7 @@
 # if persistent kernels are no longer slower, --tma-store=auto can take tile loops.
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 timeout 150 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s42 --tmp /tmp/g1 \
-    --timeout 60 > "$OUT/suite.txt" 2>&1
+    --timeout 60 $(for c in $(ls devstage/s42); do [ -d devstage/s42/$c ] && printf -- '--case %s ' $c; done) > "$OUT/suite.txt" 2>&1
 grep -E "^FAIL|passed," "$OUT/suite.txt" | head -20; date -u
 for c in tma-store-edges bench-attn-w8-causal; do
     for s in synccheck racecheck; do
@@ -48,4 +48,9 @@ timeout 40 python3 bench/ab_pair.py --pkg $P --shape 4,1024,8,64 off=a64_off/att
     on=a64/attention.manifest.json:mha_fwd 2>&1 | tail -3
 timeout 40 python3 bench/ab_pair.py --pkg $P --shape 4,1024,8,64 --causal off=a64c_off/attention.manifest.json:mha_fwd_causal \
     on=a64c/attention.manifest.json:mha_fwd_causal 2>&1 | tail -3
+for causal in "" --causal; do
+    k=mha_fwd; [ -n "$causal" ] && k=mha_fwd_causal
+    timeout 50 python3 bench/ab_pair.py --pkg $P --shape 2,512,4,64 $causal off=a64t_off/attention.manifest.json:$k \
+        on=a64t/attention.manifest.json:$k off3=a64t3_off/attention.manifest.json:$k on3=a64t3/attention.manifest.json:$k 2>&1 | tail -5
+done
 date -u
