@@ -2,9 +2,8 @@
 # The next session's first device call, prepared in session 41 (whose device
 # budget ran out before its stmatrix patch could run on a GPU). On the build
 # machine first:
-#   git apply bench/experiments/stmatrix_s41.patch && make STATIC=1 BUILD=build-dev -j2 all
-#   (testsuite/codegen/tma-store.tess then wants PTX-COUNT-8 stmatrix.sync.aligned.m8n8.x4.shared.b16
-#    in place of PTX-COUNT-32 st.shared.b32, and the PERS-PTX line the same)
+#   git apply bench/experiments/stmatrix_s42.patch && make STATIC=1 BUILD=build-dev -j2 all
+#   (the patch updates testsuite/codegen/tma-store.tess and docs/codegen.md too)
 #   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s42 \
 #       --option --tma-store=on $(for c in tma-store-edges tma-store-narrow tma-store-bf16 matmul \
 #       epilogue-whole-tiles bench-attn bench-attn-causal bench-attn-d128 bench-attn-d128-causal \
@@ -12,6 +11,7 @@
 #       bench-attn-d64-bq64-bk128 bench-attn-d64-bq64-bk128-causal pipe-two-loops pipe-k0; do printf -- '--case %s ' $c; done)
 #   the A/B package devstage/ab42 as session 41's devstage/ab41 (each variant built with
 #   --tma-store=on and with --tma-store=off; libtessrt.so, libcjson.so.1 beside them):
+#   (sh bench/experiments/build_ab42.sh builds it)
 #   mm_s3 (matmul BM=128 BN=256 BK=64 W=8 NS=3), mm_s3p (the same, --grid=persistent),
 #   mm_1k (BM=64 BN=128 BK=128 W=4 NS=4), a128 (attention D=128 BQ=128 BK=128 W=8),
 #   a64 (D=64 BQ=128 BK=64 W=4 NS=3), a64c (D=64 BQ=64 BK=128 W=4), all --arch=sm_90a
