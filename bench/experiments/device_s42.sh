@@ -17,20 +17,14 @@
 #   a64 (D=64 BQ=128 BK=64 W=4 NS=3), a64c (D=64 BQ=64 BK=128 W=4), all --arch=sm_90a
 #   carry: devstage/s42 devstage/ab42 build-dev/tessrun build-dev/tests build-dev/libtessrt.so
 #          build-dev/libcjson.so.1 build-dev/libtessinterp.so (7 paths; this script is tracked)
-# 1. the GPU suite on the stmatrix TMA stores, synccheck and racecheck;
+# 1. the GPU suite on the stmatrix TMA stores;
 # 2. the A/B of --tma-store=on against off (docs/performance.md "Session 41");
+# 3. synccheck on two cases;
 # if persistent kernels are no longer slower, --tma-store=auto can take tile loops.
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 timeout 150 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s42 --tmp /tmp/g1 \
     --timeout 60 $(for c in $(ls devstage/s42); do [ -d devstage/s42/$c ] && printf -- '--case %s ' $c; done) > "$OUT/suite.txt" 2>&1
 grep -E "^FAIL|passed," "$OUT/suite.txt" | head -20; date -u
-for c in tma-store-edges bench-attn-w8-causal; do
-    for s in synccheck; do
-        timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s42 --tmp /tmp/g2 \
-            --timeout 50 --case $c --sanitizer $s > "$OUT/san_${c}_$s.txt" 2>&1
-        echo "$c $s: $(tail -n 1 "$OUT/san_${c}_$s.txt")"
-    done
-done
 P=devstage/ab42
 for S in 4096 8192; do
     timeout 60 python3 bench/ab_matmul.py --pkg $P --size $S off=mm_s3_off/matmul.manifest.json:matmul \
@@ -50,5 +44,12 @@ for causal in "" --causal; do
     k=mha_fwd; [ -n "$causal" ] && k=mha_fwd_causal
     timeout 50 python3 bench/ab_pair.py --pkg $P --shape 2,512,4,64 $causal off=a64t_off/attention.manifest.json:$k \
         on=a64t/attention.manifest.json:$k off3=a64t3_off/attention.manifest.json:$k on3=a64t3/attention.manifest.json:$k 2>&1 | tail -5
+done
+for c in tma-store-edges bench-attn-w8-causal; do
+    for s in synccheck; do
+        timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s42 --tmp /tmp/g2 \
+            --timeout 50 --case $c --sanitizer $s > "$OUT/san_${c}_$s.txt" 2>&1
+        echo "$c $s: $(tail -n 1 "$OUT/san_${c}_$s.txt")"
+    done
 done
 date -u
