@@ -12,7 +12,6 @@ mk() { name=$1; file=$2; shift 2
   done; }
 mk mm_s3 matmul BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a
 mk mm_s3p matmul BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a --grid=persistent
-mk mm_1k matmul BM=64 BN=128 BK=128 W=4 NS=4 --arch=sm_90a
 mk a128 attention D=128 BQ=128 BK=128 W=8 --arch=sm_90a
 mk a64 attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a
 mk a64c attention D=64 BQ=64 BK=128 W=4 --arch=sm_90a
