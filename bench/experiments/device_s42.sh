@@ -1,7 +1,7 @@
 #!/bin/sh
 # The first device call after session 42 (whose device starts were all
 # refused): the stmatrix TMA stores on a GPU. On the build machine first:
-#   git apply bench/experiments/stmatrix_s42.patch && make STATIC=1 BUILD=build-dev -j2 all
+#   (session 43: the stmatrix patch has landed) make STATIC=1 BUILD=build-dev -j2 all
 #   (the patch updates testsuite/codegen/tma-store.tess and docs/codegen.md too)
 #   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s42 \
 #       --option --tma-store=on $(for c in tma-store-edges tma-store-narrow tma-store-bf16 matmul \
