@@ -455,6 +455,15 @@ static LLVMValueRef register_row_ptr(Lowering *L, const MemAccess *a, int64_t re
    thread's part computed once. The ref's own offset is a slot's start
    (layout.c: views of these allocs only index their leading dims), which
    the swizzle leaves alone. */
+/* The swizzled in-slot offset (elements, i64) of coordinates `coords`
+   (i32, one a dim) in swizzled ref r. */
+static LLVMValueRef swizzled_coords_offset(Lowering *L, const Ref *r, LLVMValueRef *coords) {
+    LLVMValueRef linear = llvm_kernel_i64(L, 0);
+    for (int d = 0; d < r->rank; d++)
+        linear = LLVMBuildAdd(L->b, linear, LLVMBuildMul(L->b, LLVMBuildSExt(L->b, coords[d], L->i64, ""), r->dims[d].stride, ""), "");
+    return swizzled_offset(L, r->swizzle, linear);
+}
+
 /* Sets an access's thread coordinates (and, for a swizzled ref, their
    swizzled in-slot offset, where the access starts: every path uses it). */
 static void access_thread(Lowering *L, MemAccess *a, LLVMValueRef *coords) {
@@ -462,10 +471,7 @@ static void access_thread(Lowering *L, MemAccess *a, LLVMValueRef *coords) {
     a->thread_coords = coords;
     if (!r->swizzle)
         return;
-    LLVMValueRef linear = llvm_kernel_i64(L, 0);
-    for (int d = 0; d < r->rank; d++)
-        linear = LLVMBuildAdd(L->b, linear, LLVMBuildMul(L->b, LLVMBuildSExt(L->b, coords[d], L->i64, ""), r->dims[d].stride, ""), "");
-    a->thread_swizzled = swizzled_offset(L, r->swizzle, linear);
+    a->thread_swizzled = swizzled_coords_offset(L, r, coords);
 }
 
 static LLVMValueRef swizzled_register_ptr(Lowering *L, MemAccess *a, int64_t reg) {
@@ -857,24 +863,36 @@ void llvm_memory_load(Lowering *L, IrOp *op) {
    holds a pair of columns (2 (l % 4), +1) of row l / 4 of an 8 x 8
    matrix, which is stmatrix's fragment, and gives the address of row l % 8
    of matrix l / 8 (16 bytes: one chunk, which the swizzle keeps whole).
-   Four of the thread's pairs make one instruction: at offsets (0, 0),
-   (8, 0), (0, 8), (8, 8) from the first. A quarter of the stores of pairs,
-   and a quarter of their addresses (the address arithmetic of a store
-   a pair spilled at 128 x 256: docs/codegen.md "TMA stores"). False,
-   with nothing emitted, for any other layout. */
+   Four of the thread's pairs make one instruction (a group). A quarter of
+   the stores of pairs, and a quarter of their addresses (the address
+   arithmetic of a store a pair spilled at 128 x 256: docs/codegen.md "TMA
+   stores"). stmatrix_store is the entry; it emits nothing and returns
+   false for any other layout or swizzle. */
 typedef struct RegOffset { int64_t at[IR_MAX_RANK]; } RegOffset;   /* a register's element offset */
 
-static bool stmatrix_store(Lowering *L, const Ref *scratch, Tile *t) {
-    const LinearLayout *ll = t->type.rank == 2 ? layout_map_linear(t->map) : NULL;
-    if (!ll || t->num_regs % 8 != 0 || t->num_regs > 1024)
-        return false;
-    /* The immediates below need a swizzle linear over the offset's bits:
-       powers of two, rows not permuted, 16-bit elements (tma.c store_map
-       makes no other, but a caller that did must not get wrong stores). */
-    const SharedSwizzle *z = scratch->swizzle;
-    if (!z || z->permute_rows || z->elem_bytes != 2 || (z->rows & (z->rows - 1)) || (z->cols & (z->cols - 1)) ||
-        (z->panel & (z->panel - 1)))
-        return false;
+/* The four matrices of a group, from its first: four in a row (a wgmma
+   accumulator's column blocks, whose rows + 8 are another warp's in the
+   tile's row order), or 2 x 2 of them (rows r and r + 8 of one thread: an
+   mma.sync accumulator of a one-warp block; with more warps its registers
+   step by 8 x the warps along a dim, and access_tile writes it). */
+enum { STMATRIX_2X2, STMATRIX_ROW, STMATRIX_PATTERNS };
+static const int stmatrix_patterns[STMATRIX_PATTERNS][4][2] = {
+    [STMATRIX_2X2] = {{0, 0}, {8, 0}, {0, 8}, {8, 8}},
+    [STMATRIX_ROW] = {{0, 0}, {0, 8}, {0, 16}, {0, 24}},
+};
+
+typedef struct StmatrixGroups {
+    int pattern;          /* STMATRIX_2X2 or STMATRIX_ROW, the same for every group */
+    int64_t count;
+    int64_t *first_reg;   /* 4 a group: the first register of each matrix's pair */
+    RegOffset *regs;      /* every register's element offset */
+} StmatrixGroups;
+
+/* Whether layout ll is stmatrix's fragment: a lane's pair at (l / 4,
+   2 (l % 4)) of its 8 x 8 matrix, and the warps' part of a thread's
+   coordinates whole matrices (so the thread's base less its lane's part
+   is its warp's origin). */
+static bool stmatrix_fragment(const LinearLayout *ll) {
     int lane_in = linear_in_index(ll, LINEAR_LANE), warp_in = linear_in_index(ll, LINEAR_WARP);
     int row = linear_out_index(ll, LINEAR_TILE0), col = linear_out_index(ll, LINEAR_TILE0 + 1);
     static const int lane_basis[5][2] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
@@ -883,32 +901,30 @@ static bool stmatrix_store(Lowering *L, const Ref *scratch, Tile *t) {
     for (int b = 0; b < 5; b++)
         if (ll->bases[lane_in][b][row] != lane_basis[b][0] || ll->bases[lane_in][b][col] != lane_basis[b][1])
             return false;
-    /* the warps' part of a thread's coordinates is whole 8 x 8 matrices, so
-       the thread's base less its lane's part is its warp's origin */
     for (int b = 0; warp_in >= 0 && b < ll->in_bits[warp_in]; b++)
         if (ll->bases[warp_in][b][row] % 8 != 0 || ll->bases[warp_in][b][col] % 8 != 0)
             return false;
+    return true;
+}
+
+/* Groups tile t's registers (pairs of adjacent columns, each pair's first
+   at a matrix's corner) into fours of one pattern; false when no pattern
+   covers every pair. */
+static bool stmatrix_groups(Lowering *L, const Tile *t, StmatrixGroups *out) {
     int64_t n = t->num_regs;
     RegOffset *regs = ARENA_ARRAY(&L->kernel->arena, RegOffset, n);
     for (int64_t r = 0; r < n; r++)
         layout_reg_offsets(t->map, r, regs[r].at);
     for (int64_t r = 0; r < n; r += 2)
-        if (regs[r].at[0] % 8 != 0 || regs[r].at[1] % 8 != 0 || regs[r + 1].at[0] != regs[r].at[0] || regs[r + 1].at[1] != regs[r].at[1] + 1)
+        if (regs[r].at[0] % 8 != 0 || regs[r].at[1] % 8 != 0 || regs[r + 1].at[0] != regs[r].at[0] ||
+            regs[r + 1].at[1] != regs[r].at[1] + 1)
             return false;
-    /* The four matrices of a group: four in a row (a wgmma accumulator's
-       column blocks, whose rows + 8 are another warp's in the tile's row
-       order), or 2 x 2 of them (rows r and r + 8 of one thread: an
-       mma.sync accumulator of a one-warp block; with more warps its
-       registers step by 8 x the warps along a dim, and access_tile
-       writes it); the same pattern for every group. */
-    static const int patterns[2][4][2] = {{{0, 0}, {8, 0}, {0, 8}, {8, 8}}, {{0, 0}, {0, 8}, {0, 16}, {0, 24}}};
-    int64_t *group = ARENA_ARRAY(&L->kernel->arena, int64_t, n);   /* 4 pair registers a group */
+    int64_t *first_reg = ARENA_ARRAY(&L->kernel->arena, int64_t, n);
     bool *taken = ARENA_ARRAY(&L->kernel->arena, bool, n);
-    int64_t groups = 0;
-    int pattern = 0;
-    for (; pattern < 2; pattern++) {
+    for (int pattern = 0; pattern < STMATRIX_PATTERNS; pattern++) {
+        const int (*at)[2] = stmatrix_patterns[pattern];
         memset(taken, 0, sizeof *taken * (size_t)n);
-        groups = 0;
+        int64_t groups = 0;
         bool ok = true;
         for (int64_t r = 0; r < n && ok; r += 2) {
             if (taken[r])
@@ -916,122 +932,172 @@ static bool stmatrix_store(Lowering *L, const Ref *scratch, Tile *t) {
             for (int i = 0; i < 4 && ok; i++) {
                 int64_t found = -1;
                 for (int64_t s = 0; s < n && found < 0; s += 2)
-                    if (!taken[s] && regs[s].at[0] == regs[r].at[0] + patterns[pattern][i][0] &&
-                        regs[s].at[1] == regs[r].at[1] + patterns[pattern][i][1])
+                    if (!taken[s] && regs[s].at[0] == regs[r].at[0] + at[i][0] && regs[s].at[1] == regs[r].at[1] + at[i][1])
                         found = s;
                 ok = found >= 0;
                 if (ok) {
                     taken[found] = true;
-                    group[4 * groups + i] = found;
+                    first_reg[4 * groups + i] = found;
                 }
             }
-            groups += ok;
+            groups++;
         }
-        if (ok)
-            break;
+        if (ok) {
+            *out = (StmatrixGroups){.pattern = pattern, .count = groups, .first_reg = first_reg, .regs = regs};
+            return true;
+        }
     }
-    if (pattern == 2)
-        return false;
+    return false;
+}
+
+/* Where lane l's address points in a group, less its thread's base
+   coordinates: row l % 8 of matrix l / 8, placed by the pattern, minus
+   the lane's own part of the base ((l / 4, 2 (l % 4)) of the fragment). */
+static void stmatrix_lane_delta(int pattern, int64_t l, int64_t *row, int64_t *col) {
+    int64_t m = l >> 3;
+    *row = (l & 7) - (l >> 2) + (pattern == STMATRIX_2X2 ? 8 * (m & 1) : 0);
+    *col = -2 * (l & 3) + (pattern == STMATRIX_2X2 ? 8 * (m >> 1) : 8 * m);
+}
+
+/* The same at run time, added to the thread's base (i32 row and column). */
+static void stmatrix_lane_origin(Lowering *L, const Tile *t, int pattern, LLVMValueRef *row, LLVMValueRef *col) {
     ThreadInfo *ti = llvm_kernel_thread(L, t->layout, &t->type);
-    /* this lane's row and column: row l % 8 of matrix l / 8 of a group,
-       from its warp's origin (less the lane's own part of base) */
     LLVMValueRef lane = L->lane;
     LLVMValueRef matrix = LLVMBuildLShr(L->b, lane, llvm_kernel_i32(L, 3), "");
-    LLVMValueRef lane_row = LLVMBuildSub(L->b, LLVMBuildAnd(L->b, lane, llvm_kernel_i32(L, 7), ""),
-                                         LLVMBuildLShr(L->b, lane, llvm_kernel_i32(L, 2), ""), "");
-    LLVMValueRef lane_col = LLVMBuildNeg(L->b, LLVMBuildShl(L->b, LLVMBuildAnd(L->b, lane, llvm_kernel_i32(L, 3), ""),
-                                                            llvm_kernel_i32(L, 1), ""), "");
-    if (pattern == 0) {   /* matrix i at (8 (i % 2), 8 (i / 2)) */
-        lane_row = LLVMBuildAdd(L->b, lane_row, LLVMBuildShl(L->b, LLVMBuildAnd(L->b, matrix, llvm_kernel_i32(L, 1), ""),
-                                                             llvm_kernel_i32(L, 3), ""), "");
-        lane_col = LLVMBuildAdd(L->b, lane_col, LLVMBuildShl(L->b, LLVMBuildLShr(L->b, matrix, llvm_kernel_i32(L, 1), ""),
-                                                             llvm_kernel_i32(L, 3), ""), "");
+    LLVMValueRef dr = LLVMBuildSub(L->b, LLVMBuildAnd(L->b, lane, llvm_kernel_i32(L, 7), ""),
+                                   LLVMBuildLShr(L->b, lane, llvm_kernel_i32(L, 2), ""), "");
+    LLVMValueRef dc = LLVMBuildNeg(L->b, LLVMBuildShl(L->b, LLVMBuildAnd(L->b, lane, llvm_kernel_i32(L, 3), ""),
+                                                      llvm_kernel_i32(L, 1), ""), "");
+    if (pattern == STMATRIX_2X2) {   /* matrix i at (8 (i % 2), 8 (i / 2)) */
+        dr = LLVMBuildAdd(L->b, dr, LLVMBuildShl(L->b, LLVMBuildAnd(L->b, matrix, llvm_kernel_i32(L, 1), ""),
+                                                 llvm_kernel_i32(L, 3), ""), "");
+        dc = LLVMBuildAdd(L->b, dc, LLVMBuildShl(L->b, LLVMBuildLShr(L->b, matrix, llvm_kernel_i32(L, 1), ""),
+                                                 llvm_kernel_i32(L, 3), ""), "");
     } else {   /* matrix i at (0, 8 i) */
-        lane_col = LLVMBuildAdd(L->b, lane_col, LLVMBuildShl(L->b, matrix, llvm_kernel_i32(L, 3), ""), "");
+        dc = LLVMBuildAdd(L->b, dc, LLVMBuildShl(L->b, matrix, llvm_kernel_i32(L, 3), ""), "");
     }
-    LLVMValueRef row0 = LLVMBuildAdd(L->b, ti->base[0], lane_row, "");
-    LLVMValueRef col0 = LLVMBuildAdd(L->b, ti->base[1], lane_col, "");
+    *row = LLVMBuildAdd(L->b, ti->base[0], dr, "");
+    *col = LLVMBuildAdd(L->b, ti->base[1], dc, "");
+}
+
+static int64_t swizzled_constant(Lowering *L, const SharedSwizzle *s, int64_t linear) {
+    return LLVMConstIntGetSExtValue(swizzled_offset(L, s, llvm_kernel_i64(L, linear)));
+}
+
+/* The groups' addresses. The swizzle is linear over GF(2) on the offset's
+   bits, so where a group lies d elements past a base whose offset has no
+   bit of d in any thread, before the swizzle and after it, the group's
+   address is the base's plus the constant swizzle(d): an immediate
+   ([%rd+16384]). A base is a group whose address is computed (its own
+   swizzle arithmetic); the rest take the first base that works. Sets
+   base_of[g] (the index of group g's base among the groups) and
+   immediate[g] (bytes). */
+static void stmatrix_bases(Lowering *L, const Ref *scratch, const Tile *t, const StmatrixGroups *g, int64_t *base_of,
+                           int64_t *immediate) {
+    const LinearLayout *ll = layout_map_linear(t->map);
+    int row = linear_out_index(ll, LINEAR_TILE0), col = linear_out_index(ll, LINEAR_TILE0 + 1);
     int64_t cols = LLVMConstIntGetSExtValue(scratch->dims[0].stride);
-    /* Each lane's first row in a group, as linear offsets (row * cols +
-       col) of every thread, for the immediates' check below. */
+    /* each thread's lane's first row in a group, as a linear offset */
     int threads = L->plan->threads;
     int64_t *lane_start = ARENA_ARRAY(&L->kernel->arena, int64_t, threads);
     for (int w = 0; w < threads / 32; w++)
         for (int l = 0; l < 32; l++) {
-            int64_t c[LINEAR_MAX_DIMS] = {0};
+            int64_t c[LINEAR_MAX_DIMS] = {0}, dr, dc;
             linear_apply_thread(ll, 0, l, w, c);
-            int64_t m = l >> 3;
-            int64_t tr = c[row] - (l >> 2) + (l & 7) + (pattern == 0 ? 8 * (m & 1) : 0);
-            int64_t tc = c[col] - 2 * (l & 3) + (pattern == 0 ? 8 * (m >> 1) : 8 * m);
-            lane_start[32 * w + l] = tr * cols + tc;
+            stmatrix_lane_delta(g->pattern, l, &dr, &dc);
+            lane_start[32 * w + l] = (c[row] + dr) * cols + c[col] + dc;
         }
-    /* The groups' addresses. The swizzle is linear over GF(2) on the
-       offset's bits, so where a group lies d elements past a base whose
-       offset has no bit of d in any thread, before the swizzle and after
-       it, the group's address is the base's plus the constant swizzle(d):
-       an immediate ([%rd+16384]). A base is a group whose address is
-       computed (its own swizzle arithmetic); the rest take the first base
-       that works. The immediate is in the instruction's text, not a
-       separate add: an address LLVM could fold is loop-invariant in a
-       persistent tile loop, so LICM would hoist it (16 of them, 32
-       registers, held across the main loop and spilled in the 128 x 256
-       matmul); only the bases are hoisted now. */
-    int64_t *base_at = ARENA_ARRAY(&L->kernel->arena, int64_t, groups);
-    LLVMValueRef *base_ptr = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, groups);
-    int64_t num_bases = 0;
     int elem_bytes = llvm_kernel_mem_bytes(scratch->dtype);
-    LLVMTypeRef elem = llvm_kernel_mem_type(L, scratch->dtype);
+    for (int64_t k = 0; k < g->count; k++) {
+        const int64_t *o = g->regs[g->first_reg[4 * k]].at;
+        int64_t at = o[0] * cols + o[1];
+        base_of[k] = k;
+        immediate[k] = 0;
+        for (int64_t b = 0; b < k; b++) {
+            if (base_of[b] != b)
+                continue;   /* not a base */
+            const int64_t *ob = g->regs[g->first_reg[4 * b]].at;
+            int64_t d = at - (ob[0] * cols + ob[1]);
+            if (d < 0)
+                continue;
+            int64_t dswz = swizzled_constant(L, scratch->swizzle, d);
+            bool fits = true;
+            for (int th = 0; th < threads && fits; th++) {
+                int64_t from = lane_start[th] + ob[0] * cols + ob[1];
+                fits = (from & d) == 0 && (swizzled_constant(L, scratch->swizzle, from) & dswz) == 0;
+            }
+            if (fits) {
+                base_of[k] = b;
+                immediate[k] = dswz * elem_bytes;
+                break;
+            }
+        }
+    }
+}
+
+/* One stmatrix.x4 at base + immediate of four pairs. The immediate is in
+   the instruction's text, not a separate add: an address LLVM could fold
+   is loop-invariant in a persistent tile loop, so LICM would hoist it (16
+   of them, 32 registers, held across the main loop and spilled in the
+   128 x 256 matmul); only the bases are hoisted. */
+static void emit_stmatrix(Lowering *L, LLVMValueRef base, int64_t immediate, LLVMValueRef *pairs) {
     LLVMTypeRef params[5] = {L->ptr_shared, L->i32, L->i32, L->i32, L->i32};
     LLVMTypeRef fty = LLVMFunctionType(L->void_type, params, 5, 0);
-    for (int64_t g = 0; g < groups; g++) {
-        const int64_t *o = regs[group[4 * g]].at;
-        int64_t at = o[0] * cols + o[1], immediate = -1;
-        int64_t b = 0;
-        for (; b < num_bases && immediate < 0; b++) {
-            int64_t d = at - base_at[b];
-            int64_t dswz = d < 0 ? 0 : LLVMConstIntGetSExtValue(swizzled_offset(L, scratch->swizzle, llvm_kernel_i64(L, d)));
-            bool fits = d >= 0;
-            for (int th = 0; th < threads && fits; th++) {
-                int64_t from = lane_start[th] + base_at[b];
-                int64_t fswz = LLVMConstIntGetSExtValue(swizzled_offset(L, scratch->swizzle, llvm_kernel_i64(L, from)));
-                fits = (from & d) == 0 && (fswz & dswz) == 0;
-            }
-            if (fits)
-                immediate = dswz * elem_bytes;
+    char text[128];
+    snprintf(text, sizeof text, "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0+%lld], {$1, $2, $3, $4};",
+             (long long)immediate);
+    static const char constraints[] = "l,r,r,r,r,~{memory}";
+    LLVMValueRef fn = LLVMGetInlineAsm(fty, text, strlen(text), (char *)constraints, sizeof constraints - 1, 1, 0,
+                                       LLVMInlineAsmDialectATT, 0);
+    LLVMValueRef args[5] = {base, pairs[0], pairs[1], pairs[2], pairs[3]};
+    LLVMBuildCall2(L->b, fty, fn, args, 5, "");
+}
+
+/* Pair p (registers p, p + 1) of tile t as one i32 of two 16-bit values:
+   from the tile's own values, not store_vector's one vector conversion.
+   LLVM moves a scalar conversion of a phi (the accumulator after a K loop
+   that may not run) into the phi's predecessors, so 64 registers of pairs
+   meet there instead of 128 of floats; ptxas fuses the two conversions
+   into one F2FP.PACK_AB. */
+static LLVMValueRef pair_of(Lowering *L, const Tile *t, int64_t p, DType dtype) {
+    LLVMValueRef pair = LLVMGetUndef(LLVMVectorType(llvm_kernel_mem_type(L, dtype), 2));
+    for (int e = 0; e < 2; e++)
+        pair = LLVMBuildInsertElement(L->b, pair, to_memory(L, t->regs[p + e], dtype), llvm_kernel_i32(L, e), "");
+    return LLVMBuildBitCast(L->b, pair, L->i32, "");
+}
+
+static bool stmatrix_store(Lowering *L, const Ref *scratch, Tile *t) {
+    const LinearLayout *ll = t->type.rank == 2 ? layout_map_linear(t->map) : NULL;
+    if (!ll || t->num_regs % 8 != 0 || t->num_regs > 1024 || !stmatrix_fragment(ll))
+        return false;
+    /* The immediates need a swizzle linear over the offset's bits: powers
+       of two, rows not permuted, 16-bit elements (tma.c store_map makes no
+       other, but a caller that did must not get wrong stores). */
+    const SharedSwizzle *z = scratch->swizzle;
+    if (!z || z->permute_rows || z->elem_bytes != 2 || (z->rows & (z->rows - 1)) || (z->cols & (z->cols - 1)) ||
+        (z->panel & (z->panel - 1)))
+        return false;
+    StmatrixGroups g;
+    if (!stmatrix_groups(L, t, &g))
+        return false;
+    int64_t *base_of = ARENA_ARRAY(&L->kernel->arena, int64_t, g.count);
+    int64_t *immediate = ARENA_ARRAY(&L->kernel->arena, int64_t, g.count);
+    stmatrix_bases(L, scratch, t, &g, base_of, immediate);
+    LLVMValueRef row0, col0;
+    stmatrix_lane_origin(L, t, g.pattern, &row0, &col0);
+    LLVMValueRef *base_ptr = ARENA_ARRAY(&L->kernel->arena, LLVMValueRef, g.count);
+    for (int64_t k = 0; k < g.count; k++) {
+        if (base_of[k] == k) {
+            const int64_t *o = g.regs[g.first_reg[4 * k]].at;
+            LLVMValueRef coords[2] = {LLVMBuildAdd(L->b, row0, llvm_kernel_i32(L, o[0]), ""),
+                                      LLVMBuildAdd(L->b, col0, llvm_kernel_i32(L, o[1]), "")};
+            LLVMValueRef elements = swizzled_coords_offset(L, scratch, coords);
+            base_ptr[k] = LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, scratch->dtype), scratch->base, &elements, 1, "");
         }
-        if (immediate < 0) {
-            b = num_bases++;
-            base_at[b] = at;
-            LLVMValueRef r = LLVMBuildAdd(L->b, row0, llvm_kernel_i32(L, o[0]), "");
-            LLVMValueRef c = LLVMBuildAdd(L->b, col0, llvm_kernel_i32(L, o[1]), "");
-            LLVMValueRef linear = LLVMBuildAdd(
-                L->b, LLVMBuildMul(L->b, LLVMBuildZExt(L->b, r, L->i64, ""), scratch->dims[0].stride, ""),
-                LLVMBuildZExt(L->b, c, L->i64, ""), "");
-            LLVMValueRef elements = swizzled_offset(L, scratch->swizzle, linear);
-            base_ptr[b] = LLVMBuildGEP2(L->b, elem, scratch->base, &elements, 1, "");
-            immediate = 0;
-            b++;
-        }
-        char text[128];
-        snprintf(text, sizeof text, "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0+%lld], {$1, $2, $3, $4};",
-                 (long long)immediate);
-        static const char constraints[] = "l,r,r,r,r,~{memory}";
-        LLVMValueRef fn = LLVMGetInlineAsm(fty, text, strlen(text), (char *)constraints, sizeof constraints - 1, 1, 0,
-                                           LLVMInlineAsmDialectATT, 0);
-        LLVMValueRef args[5] = {base_ptr[b - 1]};
-        /* Each pair from the tile's own 16-bit values, not store_vector's
-           one vector conversion: LLVM moves a scalar conversion of a phi
-           (the accumulator after a K loop that may not run) into the
-           phi's predecessors, so 64 registers of pairs meet there instead
-           of 128 of floats; ptxas fuses the two into one F2FP.PACK_AB. */
-        for (int i = 0; i < 4; i++) {
-            LLVMValueRef pair = LLVMGetUndef(LLVMVectorType(llvm_kernel_mem_type(L, scratch->dtype), 2));
-            for (int e = 0; e < 2; e++)
-                pair = LLVMBuildInsertElement(L->b, pair, to_memory(L, t->regs[group[4 * g + i] + e], scratch->dtype),
-                                              llvm_kernel_i32(L, e), "");
-            args[1 + i] = LLVMBuildBitCast(L->b, pair, L->i32, "");
-        }
-        LLVMBuildCall2(L->b, fty, fn, args, 5, "");
+        LLVMValueRef pairs[4];
+        for (int i = 0; i < 4; i++)
+            pairs[i] = pair_of(L, t, g.first_reg[4 * k + i], scratch->dtype);
+        emit_stmatrix(L, base_ptr[base_of[k]], immediate[k], pairs);
     }
     return true;
 }
