@@ -1,0 +1,37 @@
+#!/bin/sh
+# Session 43's third call: the TMA stores' scratch address through shfl.sync.idx
+# (llvm_tma.c uniform_scratch), which keeps ptxas's shared base uniform and the
+# key loops as long as without TMA stores (local SASS: 462 instructions a trip
+# at D 128, against 540). The whole sm_90a GPU suite with --tma-store=on (every
+# persistent tile loop's store too), the on/off A/B (device_s42.sh full's) and
+# synccheck. On the build machine first:
+#   git apply bench/experiments/uniform_scratch_s43.patch (unless it has landed) && make STATIC=1 BUILD=build-dev -j2 all
+#   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s43c --option --tma-store=on
+#   sh bench/experiments/build_ab42.sh
+#   carry: devstage/s43c devstage/ab42 build-dev/tessrun build-dev/tests build-dev/libtessrt.so
+#          build-dev/libcjson.so.1 build-dev/libtessinterp.so (this script is tracked)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+timeout 220 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s43c --tmp /tmp/g1 \
+    --timeout 60 > "$OUT/suite.txt" 2>&1
+grep -E "^FAIL|passed," "$OUT/suite.txt" | head -20; date -u
+for c in tma-store-edges bench-attn-w8-causal; do
+    timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s43c --tmp /tmp/g2 \
+        --timeout 50 --case $c --sanitizer synccheck > "$OUT/san_$c.txt" 2>&1
+    echo "$c synccheck: $(tail -n 1 "$OUT/san_$c.txt")"
+done
+P=devstage/ab42
+mm() {   # SIZE VARIANT...: each variant's on and off builds
+    size=$1; shift; set -- $(for v in "$@"; do printf '%s_off=%s_off/matmul.manifest.json:matmul %s=%s/matmul.manifest.json:matmul ' $v $v $v $v; done)
+    timeout 60 python3 bench/ab_matmul.py --pkg $P --size $size "$@" 2>&1 | tail -5
+}
+attn() {   # SHAPE KERNEL VARIANT...
+    shape=$1 k=$2; shift 2; causal=; [ "$k" = mha_fwd_causal ] && causal=--causal
+    set -- $(for v in "$@"; do printf '%s_off=%s_off/attention.manifest.json:%s %s=%s/attention.manifest.json:%s ' $v $v $k $v $v $k; done)
+    timeout 60 python3 bench/ab_pair.py --pkg $P --shape $shape $causal "$@" 2>&1 | tail -5
+}
+for S in 4096 8192; do mm $S mm_s3 mm_s3p; done
+for k in mha_fwd mha_fwd_causal; do attn 4,4096,16,128 $k a128; done
+attn 4,1024,8,64 mha_fwd a64
+attn 4,1024,8,64 mha_fwd_causal a64c
+for k in mha_fwd mha_fwd_causal; do attn 2,512,4,64 $k a64t a64t3; done
+date -u
