@@ -21,16 +21,7 @@
 # If the persistent kernels are no longer slower, --tma-store=auto can take tile loops.
 MODE=${1:-full}
 case $MODE in full|short|shortest) ;; *) echo "usage: device_s42.sh [full|short|shortest]" >&2; exit 2 ;; esac
-P=devstage/ab42
-mm() {   # SIZE VARIANT...: each variant's on and off builds
-    size=$1; shift; set -- $(for v in "$@"; do printf '%s_off=%s_off/matmul.manifest.json:matmul %s=%s/matmul.manifest.json:matmul ' $v $v $v $v; done)
-    timeout 60 python3 bench/ab_matmul.py --pkg $P --size $size "$@" 2>&1 | tail -5
-}
-attn() {   # SHAPE KERNEL VARIANT...
-    shape=$1 k=$2; shift 2; causal=; [ "$k" = mha_fwd_causal ] && causal=--causal
-    set -- $(for v in "$@"; do printf '%s_off=%s_off/attention.manifest.json:%s %s=%s/attention.manifest.json:%s ' $v $v $k $v $v $k; done)
-    timeout 60 python3 bench/ab_pair.py --pkg $P --shape $shape $causal "$@" 2>&1 | tail -5
-}
+. bench/experiments/ab_onoff.sh   # mm, attn
 synccheck() {
     timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s42 --tmp /tmp/g2 \
         --timeout 50 --case $1 --sanitizer synccheck > "$OUT/san_$1.txt" 2>&1

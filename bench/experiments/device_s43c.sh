@@ -29,16 +29,7 @@ grep -E "^FAIL|passed," "$OUT/suite.txt" | head -20; date -u
         --timeout 50 --case $c --sanitizer synccheck > "$OUT/san_$c.txt" 2>&1
     echo "$c synccheck: $(tail -n 1 "$OUT/san_$c.txt")"
 done
-P=devstage/ab42
-mm() {   # SIZE VARIANT...: each variant's on and off builds
-    size=$1; shift; set -- $(for v in "$@"; do printf '%s_off=%s_off/matmul.manifest.json:matmul %s=%s/matmul.manifest.json:matmul ' $v $v $v $v; done)
-    timeout 60 python3 bench/ab_matmul.py --pkg $P --size $size "$@" 2>&1 | tail -5
-}
-attn() {   # SHAPE KERNEL VARIANT...
-    shape=$1 k=$2; shift 2; causal=; [ "$k" = mha_fwd_causal ] && causal=--causal
-    set -- $(for v in "$@"; do printf '%s_off=%s_off/attention.manifest.json:%s %s=%s/attention.manifest.json:%s ' $v $v $k $v $v $k; done)
-    timeout 60 python3 bench/ab_pair.py --pkg $P --shape $shape $causal "$@" 2>&1 | tail -5
-}
+. bench/experiments/ab_onoff.sh   # mm, attn
 if [ "$MODE" = short ]; then
     mm 4096 mm_s3p
     attn 4,4096,16,128 mha_fwd a128

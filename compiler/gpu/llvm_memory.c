@@ -447,14 +447,6 @@ static LLVMValueRef register_row_ptr(Lowering *L, const MemAccess *a, int64_t re
     return LLVMBuildGEP2(L->b, llvm_kernel_mem_type(L, r->dtype), a->thread_ptr, &row, 1, "");
 }
 
-/* Register reg's address in a swizzled alloc. The swizzle is linear over
-   GF(2) on the bits of an in-slot offset (bit moves and XORs), and a
-   register's offset (compile time) and its thread's (run time) have
-   disjoint bits (power-of-two blocked layouts), so the swizzled sum is the
-   XOR of the two swizzled parts: one XOR with a constant a register, the
-   thread's part computed once. The ref's own offset is a slot's start
-   (layout.c: views of these allocs only index their leading dims), which
-   the swizzle leaves alone. */
 /* The swizzled in-slot offset (elements, i64) of coordinates `coords`
    (i32, one a dim) in swizzled ref r. */
 static LLVMValueRef swizzled_coords_offset(Lowering *L, const Ref *r, LLVMValueRef *coords) {
@@ -474,6 +466,14 @@ static void access_thread(Lowering *L, MemAccess *a, LLVMValueRef *coords) {
     a->thread_swizzled = swizzled_coords_offset(L, r, coords);
 }
 
+/* Register reg's address in a swizzled alloc. The swizzle is linear over
+   GF(2) on the bits of an in-slot offset (bit moves and XORs), and a
+   register's offset (compile time) and its thread's (run time) have
+   disjoint bits (power-of-two blocked layouts), so the swizzled sum is the
+   XOR of the two swizzled parts: one XOR with a constant a register, the
+   thread's part computed once. The ref's own offset is a slot's start
+   (layout.c: views of these allocs only index their leading dims), which
+   the swizzle leaves alone. */
 static LLVMValueRef swizzled_register_ptr(Lowering *L, MemAccess *a, int64_t reg) {
     const Ref *r = a->ref;
     int64_t off[IR_MAX_RANK], reg_linear = 0;
