@@ -347,12 +347,30 @@ static void wait_store_reads(Lowering *L) {
     llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.bulk.wait.group.read", NULL, 0, &none, 1);
 }
 
+/* The scratch's shared address (i32) as lane 0 has it, through
+   shfl.sync.idx: warp-uniform to ptxas, as the wgmma descriptors' are
+   (llvm_dot.c wgmma_desc_address). Given the symbol's address itself,
+   ptxas kept the shared window's base in a vector register for the whole
+   kernel once a bulk store read shared memory inside a persistent tile
+   loop, and the key loop's wgmma descriptors followed it off the uniform
+   datapath (D 128 attention: 540 instructions a trip against 462;
+   docs/performance.md "Session 43"). Every thread of the warp is here. */
+static LLVMValueRef uniform_scratch(Lowering *L, int64_t offset) {
+    LLVMValueRef a = LLVMBuildPtrToInt(L->b, llvm_kernel_smem(L, llvm_kernel_i32(L, offset)), L->i32, "");
+    LLVMValueRef args[4] = {llvm_kernel_i32(L, -1), a, llvm_kernel_i32(L, 0), llvm_kernel_i32(L, 31)};
+    return llvm_kernel_intrinsic(L, "llvm.nvvm.shfl.sync.idx.i32", NULL, 0, args, 4);
+}
+
 void llvm_tma_store(Lowering *L, IrOp *op) {
     const OpPlan *p = layout_op_plan(L->plan, op);
     const TmaMap *map = &L->plan->tma_maps[p->tma_store - 1];
     const SharedSwizzle *sw = &p->tma_store_swizzle;
     llvm_kernel_intrinsic(L, "llvm.nvvm.fence.proxy.async.shared_cta", NULL, 0, NULL, 0);
+    if (!(p->barriers & (1u << BARRIER_BEFORE_READ)))   /* barrier.c tma_store always places it */
+        INTERNAL_ERROR("kernel '%s': a TMA store without its barrier (its shfl.sync needs the whole warp)",
+                       L->kernel->name);
     llvm_kernel_barrier_at(L, p->barriers, BARRIER_BEFORE_READ);
+    LLVMValueRef scratch = uniform_scratch(L, p->scratch_offset);
     int tile_dim[IR_MAX_RANK];
     LLVMValueRef origin[IR_MAX_RANK];
     tile_origin(L, op->operands[0], map->rank, origin, tile_dim);
@@ -364,7 +382,8 @@ void llvm_tma_store(Lowering *L, IrOp *op) {
     for (int64_t b = 0; b < sw->cols / sw->panel; b++) {
         LLVMValueRef args[16];
         int n = 0;
-        args[n++] = llvm_kernel_smem(L, llvm_kernel_i32(L, p->scratch_offset + b * box_bytes));
+        LLVMValueRef box = LLVMBuildAdd(L->b, scratch, llvm_kernel_i32(L, (int)(b * box_bytes)), "");
+        args[n++] = LLVMBuildIntToPtr(L->b, LLVMBuildZExt(L->b, box, L->i64, ""), L->ptr_shared, "");
         args[n++] = tensor_map;
         for (int d = map->rank - 1; d >= 0; d--)   /* innermost first */
             args[n++] = tile_dim[d] == 1 ? LLVMBuildAdd(L->b, origin[d], llvm_kernel_i32(L, (int)(b * sw->panel)), "")
