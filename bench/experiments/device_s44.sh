@@ -1,0 +1,32 @@
+#!/bin/sh
+# Session 44's device call: the stationary store behind the ring's prologue
+# (pipeline.c stores_after_prologue, barrier.c barrier_before_guard). The
+# whole sm_90a GPU suite, the sm_80 attention and pipeline cases, synccheck,
+# and the A/B of the tree's tessc against the commit before it on the
+# attention variants it changes. On the build machine first:
+#   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s44
+#   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_80 --out devstage/s44_80 --case CASE...
+#     (attention, attention-d128-stationary, bench-attn*, pipe-stationary*, ...: session 44 took 18)
+#   sh bench/experiments/build_ab44.sh   (BASE: a tessc built at the commit before)
+#   carry: devstage/s44 devstage/s44_80 devstage/ab44 build-dev/tessrun build-dev/tests
+#          build-dev/libtessrt.so build-dev/libcjson.so.1 build-dev/libtessinterp.so
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+timeout 240 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s44 --tmp /tmp/g1 \
+    --timeout 60 > "$OUT/suite.txt" 2>&1
+grep -E "^FAIL|passed," "$OUT/suite.txt" | head -20; date -u
+timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s44_80 --tmp /tmp/g2 \
+    --timeout 30 > "$OUT/suite80.txt" 2>&1
+echo "sm_80: $(grep -E "^FAIL|passed," "$OUT/suite80.txt" | head -5)"
+for c in bench-attn pipe-stationary-tail; do
+    timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s44 --tmp /tmp/g3 \
+        --timeout 50 --case $c --sanitizer synccheck > "$OUT/san_$c.txt" 2>&1
+    echo "$c synccheck: $(tail -n 1 "$OUT/san_$c.txt")"
+done
+P=devstage/ab44; . bench/experiments/ab_onoff.sh   # mm, attn
+attn 4,1024,8,64 mha_fwd a64 a64s3
+attn 4,1024,8,64 mha_fwd_causal a64c
+attn 2,512,4,64 mha_fwd a64t a64t3 a64c
+attn 2,512,4,64 mha_fwd_causal a64t a64t3 a64c
+attn 4,4096,16,128 mha_fwd a128 a128t
+attn 4,4096,16,128 mha_fwd_causal a128
+date -u
