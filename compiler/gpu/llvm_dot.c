@@ -536,9 +536,7 @@ static LLVMValueRef wgmma_desc_address(Lowering *L, LLVMValueRef p, LLVMValueRef
                                        llvm_kernel_i32(L, 4), "");
     if (offset)
         field = LLVMBuildAdd(L->b, field, offset, "");
-    LLVMValueRef args[4] = {llvm_kernel_i32(L, -1), field, llvm_kernel_i32(L, 0), llvm_kernel_i32(L, 31)};
-    LLVMValueRef lane0 = llvm_kernel_intrinsic(L, "llvm.nvvm.shfl.sync.idx.i32", NULL, 0, args, 4);
-    return LLVMBuildZExt(L->b, lane0, L->i64, "");
+    return LLVMBuildZExt(L->b, llvm_kernel_lane0(L, field), L->i64, "");
 }
 
 /* wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}: acc[n / 2] += A x B

@@ -56,6 +56,11 @@ LLVMValueRef llvm_kernel_and(Lowering *L, LLVMValueRef a, LLVMValueRef b) {
     return LLVMBuildAnd(L->b, a, b, "");
 }
 
+LLVMValueRef llvm_kernel_lane0(Lowering *L, LLVMValueRef v) {
+    LLVMValueRef args[4] = {llvm_kernel_i32(L, -1), v, llvm_kernel_i32(L, 0), llvm_kernel_i32(L, 31)};
+    return llvm_kernel_intrinsic(L, "llvm.nvvm.shfl.sync.idx.i32", NULL, 0, args, 4);
+}
+
 LLVMValueRef llvm_kernel_intrinsic(Lowering *L, const char *name, LLVMTypeRef *types, int num_types,
                                    LLVMValueRef *args, int num_args) {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));

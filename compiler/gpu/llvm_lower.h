@@ -128,6 +128,10 @@ LLVMValueRef llvm_kernel_intrinsic(Lowering *L, const char *name, LLVMTypeRef *t
                                    LLVMValueRef *args, int num_args);
 LLVMValueRef llvm_kernel_i32(Lowering *L, int64_t v);
 LLVMValueRef llvm_kernel_i64(Lowering *L, int64_t v);
+/* Lane 0's i32 `v` in every lane (shfl.sync.idx, the whole warp present):
+   ptxas then knows it is warp-uniform and may keep what derives from it
+   on the uniform datapath (wgmma descriptors, shared addresses). */
+LLVMValueRef llvm_kernel_lane0(Lowering *L, LLVMValueRef v);
 /* bar.sync 0, every thread of the block: for the lowering's own protocols
    (the TMA prologue, an async wgmma's ring, a ping-pong exit, ordered
    gather/scatter). */

@@ -200,8 +200,7 @@ void llvm_tma_release(Lowering *L) {
     LLVMValueRef values[2] = {old, llvm_kernel_i32(L, 0)};
     LLVMBasicBlockRef blocks[2] = {count, from};
     LLVMAddIncoming(phi, values, blocks, 2);
-    LLVMValueRef args[4] = {all, phi, llvm_kernel_i32(L, 0), llvm_kernel_i32(L, 31)};
-    LLVMValueRef arrivals = llvm_kernel_intrinsic(L, "llvm.nvvm.shfl.sync.idx.i32", NULL, 0, args, 4);
+    LLVMValueRef arrivals = llvm_kernel_lane0(L, phi);
     /* lane 0's acquire to every lane that issues (shfl orders no memory;
        bar.warp.sync does, among the warp's threads) */
     llvm_kernel_intrinsic(L, "llvm.nvvm.bar.warp.sync", NULL, 0, &all, 1);
@@ -347,18 +346,16 @@ static void wait_store_reads(Lowering *L) {
     llvm_kernel_intrinsic(L, "llvm.nvvm.cp.async.bulk.wait.group.read", NULL, 0, &none, 1);
 }
 
-/* The scratch's shared address (i32) as lane 0 has it, through
-   shfl.sync.idx: warp-uniform to ptxas, as the wgmma descriptors' are
-   (llvm_dot.c wgmma_desc_address). Given the symbol's address itself,
-   ptxas kept the shared window's base in a vector register for the whole
-   kernel once a bulk store read shared memory inside a persistent tile
-   loop, and the key loop's wgmma descriptors followed it off the uniform
-   datapath (D 128 attention: 540 instructions a trip against 462;
-   docs/performance.md "Session 43"). Every thread of the warp is here. */
+/* The scratch's shared address (i32) as lane 0 has it (llvm_kernel_lane0),
+   as the wgmma descriptors' are (llvm_dot.c wgmma_desc_address). Given the
+   symbol's address itself, ptxas kept the shared window's base in a vector
+   register for the whole kernel once a bulk store read shared memory inside
+   a persistent tile loop, and the key loop's wgmma descriptors followed it
+   off the uniform datapath (D 128 attention: 540 instructions a trip
+   against 462; docs/performance.md "Session 43"). Every thread of the warp
+   is here. */
 static LLVMValueRef uniform_scratch(Lowering *L, int64_t offset) {
-    LLVMValueRef a = LLVMBuildPtrToInt(L->b, llvm_kernel_smem(L, llvm_kernel_i32(L, offset)), L->i32, "");
-    LLVMValueRef args[4] = {llvm_kernel_i32(L, -1), a, llvm_kernel_i32(L, 0), llvm_kernel_i32(L, 31)};
-    return llvm_kernel_intrinsic(L, "llvm.nvvm.shfl.sync.idx.i32", NULL, 0, args, 4);
+    return llvm_kernel_lane0(L, LLVMBuildPtrToInt(L->b, llvm_kernel_smem(L, llvm_kernel_i32(L, offset)), L->i32, ""));
 }
 
 void llvm_tma_store(Lowering *L, IrOp *op) {
