@@ -1,0 +1,27 @@
+#!/bin/sh
+# Builds devstage/ab45, the A/B package bench/experiments/device_s45.sh times:
+# each variant by the tree's tessc (NAME: lockstep ring barriers without
+# fence.proxy.async where the loop shares only the ring, tma.c
+# unfenced_ring_barriers) and by a base tessc (NAME_off; BASE, default
+# /tmp/tessc_s44p: the tree before it), so that ab_onoff.sh compares them.
+set -e
+BASE=${BASE:-/tmp/tessc_s44p}
+P=${P:-devstage/ab45}; rm -rf $P; mkdir -p $P
+cp build-dev/libtessrt.so build-dev/libcjson.so.1 $P/
+mk() { name=$1; file=$2; shift 2
+  args=""; for x in "$@"; do case $x in -*) args="$args $x";; *) args="$args -D $x";; esac; done
+  # shellcheck disable=SC2086
+  build-dev/tessc bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/$name $args
+  # shellcheck disable=SC2086
+  $BASE bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/${name}_off $args
+}
+mk mm_s3 matmul BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a
+mk mm_s3p matmul BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a --grid=persistent
+mk mm_s4p matmul BM=128 BN=256 BK=64 W=8 NS=4 --arch=sm_90a --grid=persistent
+mk mm64 matmul BM=64 BN=128 BK=128 W=4 NS=4 --arch=sm_90a
+mk a64 attention D=64 BQ=128 BK=64 W=4 --arch=sm_90a
+mk a64s3 attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a
+mk a64c attention D=64 BQ=64 BK=128 W=4 --arch=sm_90a
+mk a64t attention D=64 BQ=64 BK=128 W=4 --arch=sm_90a --grid=per-tile
+mk a64t3 attention D=64 BQ=64 BK=128 W=4 NS=3 --arch=sm_90a --grid=per-tile
+du -sh $P
