@@ -7,7 +7,26 @@
 #     and copy the 15 cases whose PTX lost a fence into devstage/s45c;
 #   sh bench/experiments/build_ab45.sh   (BASE: tessc before the change)
 #   carry: device_s44.sh's, devstage/s45c, devstage/ab45
-sh bench/experiments/device_s44.sh full
+# Usage: sh bench/experiments/device_s45.sh [full|short|bench]; short
+# (~250 s): device_s44.sh short, then this change's cases and A/B; bench:
+# short, then the whole bench on devstage/pkl (bench/build.sh's package,
+# tessc left out) in the same call (~450 s).
+MODE=${1:-full}
+if [ "$MODE" = mini ]; then   # ~150 s: both changes' cases, the (4,1024,8,64) A/Bs
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+    for d in s44 s45c; do
+        # shellcheck disable=SC2046
+        timeout 100 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/$d --tmp /tmp/m$d \
+            --timeout 60 $(for c in devstage/$d/*/; do printf -- '--case %s ' "$(basename "$c")"; done) > "$OUT/mini_$d.txt" 2>&1
+        echo "$d: $(grep -E "^FAIL|passed," "$OUT/mini_$d.txt" | head -20)"
+    done
+    for P in devstage/ab44 devstage/ab45; do
+        . bench/experiments/ab_onoff.sh
+        echo "== $P"; attn 4,1024,8,64 mha_fwd a64; attn 4,1024,8,64 mha_fwd_causal a64c
+    done
+    date -u; exit 0
+fi
+if [ "$MODE" != full ]; then sh bench/experiments/device_s44.sh short; else sh bench/experiments/device_s44.sh full; fi
 CASES="bench-attn-causal bench-attn-d64-bq256-w16-s3-causal bench-attn-d64-bq256-w16 bench-attn-d64-bq64-bk128-causal bench-attn-d64-bq64-bk128 bench-attn pipe-chain-both pipe-chain-first-empty pipe-chain-first-reversed pipe-chain-hi-in-loop-none pipe-chain-hi-in-loop pipe-chain-one-trip-each pipe-chain-s2 pipe-chain-s4 pipe-chain-second-empty"
 # shellcheck disable=SC2046
 timeout 200 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s45c --tmp /tmp/g5 \
@@ -26,3 +45,7 @@ attn 2,512,4,64 mha_fwd a64t a64t3 a64c
 attn 2,512,4,64 mha_fwd_causal a64t a64t3
 mm 4096 mm_s3p
 date -u
+if [ "$MODE" = bench ]; then
+    OUT=$OUT/bench timeout 330 sh bench/run.sh --pkg devstage/pkl --no-pallas --no-compile-time > "$OUT/bench.txt" 2>&1
+    echo "bench rc $?"; tail -n 40 "$OUT/bench.txt"; date -u
+fi
