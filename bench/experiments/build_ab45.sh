@@ -5,6 +5,8 @@
 # unfenced_ring_barriers) and by a base tessc (NAME_off; BASE, default
 # /tmp/tessc_s44p: the tree before it), so that ab_onoff.sh compares them.
 set -e
+# BASE: e.g. a worktree of HEAD with only stationary_after_prologue_s44.patch applied,
+#   built with `make STATIC=1 BUILD=build-base build-base/tessc`, copied to /tmp/tessc_s44p.
 BASE=${BASE:-/tmp/tessc_s44p}
 P=${P:-devstage/ab45}; rm -rf $P; mkdir -p $P
 cp build-dev/libtessrt.so build-dev/libcjson.so.1 $P/
