@@ -11,6 +11,31 @@
 # (~250 s): device_s44.sh short, then this change's cases and A/B; bench:
 # short, then the whole bench on devstage/pkl (bench/build.sh's package,
 # tessc left out) in the same call (~450 s).
+
+# The rotated loop with its schedule anchor (rotate_anchor_s45.patch):
+# devstage/s45r (build-artifacts.sh --option --overlap=rotate, the attention
+# cases), devstage/ab45r (build_ab45r.sh: NAME rotated, NAME_off the default
+# form, NAME_noanc rotated without the anchor).
+rot() {
+    # shellcheck disable=SC2046
+    timeout 150 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s45r --tmp /tmp/g7 \
+        --timeout 60 $(for c in devstage/s45r/*/; do printf -- '--case %s ' "$(basename "$c")"; done) > "$OUT/suite45r.txt" 2>&1
+    echo "rotate+anchor: $(grep -E "^FAIL|passed," "$OUT/suite45r.txt" | head -20)"
+    P=devstage/ab45r; . bench/experiments/ab_onoff.sh
+    echo "== rotated (NAME) against the default (NAME_off)"
+    attn 4,1024,8,64 mha_fwd a64 a64s3
+    [ "$1" = mini ] && return 0
+    timeout 60 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s45r --tmp /tmp/g8 \
+        --timeout 50 --case bench-attn --sanitizer synccheck > "$OUT/san45r.txt" 2>&1
+    echo "bench-attn rotated synccheck: $(tail -n 1 "$OUT/san45r.txt")"
+    attn 4,1024,8,64 mha_fwd_causal a64c
+    attn 2,512,4,64 mha_fwd a64t
+    echo "== rotated with the anchor against without"
+    for v in a64 a64c; do
+        timeout 60 python3 bench/ab_pair.py --pkg $P --shape 4,1024,8,64 noanc=${v}_noanc/attention.manifest.json:mha_fwd \
+            anc=$v/attention.manifest.json:mha_fwd 2>&1 | tail -4
+    done
+}
 MODE=${1:-full}
 if [ "$MODE" = mini ]; then   # ~150 s: both changes' cases, the (4,1024,8,64) A/Bs
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
@@ -24,6 +49,7 @@ if [ "$MODE" = mini ]; then   # ~150 s: both changes' cases, the (4,1024,8,64) A
         . bench/experiments/ab_onoff.sh
         echo "== $P"; attn 4,1024,8,64 mha_fwd a64; attn 4,1024,8,64 mha_fwd_causal a64c
     done
+    rot mini
     date -u; exit 0
 fi
 if [ "$MODE" != full ]; then sh bench/experiments/device_s44.sh short; else sh bench/experiments/device_s44.sh full; fi
@@ -44,6 +70,8 @@ attn 4,1024,8,64 mha_fwd_causal a64c
 attn 2,512,4,64 mha_fwd a64t a64t3 a64c
 attn 2,512,4,64 mha_fwd_causal a64t a64t3
 mm 4096 mm_s3p
+date -u
+rot
 date -u
 if [ "$MODE" = bench ]; then
     OUT=$OUT/bench timeout 330 sh bench/run.sh --pkg devstage/pkl --no-pallas --no-compile-time > "$OUT/bench.txt" 2>&1
