@@ -4,7 +4,9 @@
 # 21a93f8 alone or after the session 44/45 patches): NAME is each variant built with --overlap=rotate,
 # NAME_off the same variant without it (the default form), both by the
 # tree's tessc, so that ab_onoff.sh's functions ask whether the rotation
-# now beats the default at D 64 on one warpgroup. NAME_noanc: rotated by
+# now beats the default at D 64 on one warpgroup. NAME_nopack: rotated
+# with the anchor but p carried as f16 pairs (TESS_EXP_NOPACK=1, the
+# patch's switch for this A/B). NAME_noanc: rotated by
 # BASE (a tessc without the anchor: a worktree of the same commit, built
 # with `make STATIC=1 BUILD=build-base build-base/tessc`), a third column.
 set -e
@@ -19,6 +21,8 @@ mk() { name=$1; file=$2; shift 2
   build-dev/tessc bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/${name}_off $args
   # shellcheck disable=SC2086
   $BASE bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/${name}_noanc --overlap=rotate $args
+  # shellcheck disable=SC2086
+  TESS_EXP_NOPACK=1 build-dev/tessc bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/${name}_nopack --overlap=rotate $args
 }
 mk a64 attention D=64 BQ=128 BK=64 W=4 --arch=sm_90a
 mk a64s3 attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a

@@ -30,10 +30,10 @@ rot() {
     echo "bench-attn rotated synccheck: $(tail -n 1 "$OUT/san45r.txt")"
     attn 4,1024,8,64 mha_fwd_causal a64c
     attn 2,512,4,64 mha_fwd a64t
-    echo "== rotated with the anchor against without"
+    echo "== rotated: no anchor, anchor with p as f16 pairs, anchor with p packed"
     for v in a64 a64c; do
         timeout 60 python3 bench/ab_pair.py --pkg $P --shape 4,1024,8,64 noanc=${v}_noanc/attention.manifest.json:mha_fwd \
-            anc=$v/attention.manifest.json:mha_fwd 2>&1 | tail -4
+            nopack=${v}_nopack/attention.manifest.json:mha_fwd anc=$v/attention.manifest.json:mha_fwd 2>&1 | tail -5
     done
 }
 MODE=${1:-full}
