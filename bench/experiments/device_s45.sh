@@ -1,21 +1,26 @@
 #!/bin/sh
-# Session 45's first device call: session 44's stationary-store check
-# (device_s44.sh full), then the GPU check and A/B of the lockstep ring
-# barriers without fence.proxy.async (tma.c unfenced_ring_barriers). On the
+# Session 45's device call (not run in session 45: every start refused):
+# session 44's stationary-store check (device_s44.sh), the GPU check and A/B
+# of the lockstep ring barriers without fence.proxy.async (tma.c
+# unfenced_ring_barriers), and the rotated loop's (rot, below). On the
 # build machine first: what device_s44.sh lists, then
 #   sh testsuite/gpu/build-artifacts.sh --tessc build-dev/tessc --arch sm_90a --out devstage/s45
 #     and copy the 15 cases whose PTX lost a fence into devstage/s45c;
 #   sh bench/experiments/build_ab45.sh   (BASE: tessc before the change)
-#   carry: device_s44.sh's, devstage/s45c, devstage/ab45
-# Usage: sh bench/experiments/device_s45.sh [full|short|bench]; short
-# (~250 s): device_s44.sh short, then this change's cases and A/B; bench:
-# short, then the whole bench on devstage/pkl (bench/build.sh's package,
-# tessc left out) in the same call (~450 s).
+#   sh bench/experiments/build_ab45r.sh, and devstage/s45r (rot, below)
+#   carry: devstage (s44, s44_80, ab44, s45c, ab45, s45r, ab45r, pkl) and
+#          build-dev/{tessrun,tests,libtessrt.so,libcjson.so.1,libtessinterp.so}
+# Usage: sh bench/experiments/device_s45.sh [full|short|bench|mini]; short
+# (~300 s): device_s44.sh short, then the fence change's cases and A/B and
+# rot; bench: the same with rot's short step, then the whole bench on
+# devstage/pkl (bench/build.sh's package, tessc left out) in the same call
+# (~550 s); mini (~180 s): only the suite cases and the (4,1024,8,64) A/Bs.
 
 # The rotated loop with its schedule anchor (rotate_anchor_s45.patch):
 # devstage/s45r (build-artifacts.sh --option --overlap=rotate, the attention
 # cases), devstage/ab45r (build_ab45r.sh: NAME rotated, NAME_off the default
-# form, NAME_noanc rotated without the anchor).
+# form, NAME_nopack anchored with p as f16 pairs, NAME_noanc rotated
+# without the anchor).
 rot() {
     # shellcheck disable=SC2046
     timeout 150 sh testsuite/gpu/run.sh --build build-dev --libs build-dev --artifacts devstage/s45r --tmp /tmp/g7 \
