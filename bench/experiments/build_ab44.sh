@@ -6,15 +6,9 @@
 # of the commit before it), so that ab_onoff.sh's functions compare them.
 set -e
 BASE=${BASE:-/tmp/wt44/build-base/tessc}
-P=devstage/ab44; rm -rf $P; mkdir -p $P
+P=${P:-devstage/ab44}; rm -rf $P; mkdir -p $P
 cp build-dev/libtessrt.so build-dev/libcjson.so.1 $P/
-mk() { name=$1; file=$2; shift 2
-  args=""; for x in "$@"; do case $x in -*) args="$args $x";; *) args="$args -D $x";; esac; done
-  # shellcheck disable=SC2086
-  build-dev/tessc bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/$name $args
-  # shellcheck disable=SC2086
-  $BASE bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/${name}_off $args
-}
+. bench/experiments/ab_build.sh   # mk
 mk a64 attention D=64 BQ=128 BK=64 W=4 --arch=sm_90a
 mk a64s3 attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a
 mk a64c attention D=64 BQ=64 BK=128 W=4 --arch=sm_90a

@@ -10,17 +10,9 @@ set -e
 BASE=${BASE:-/tmp/tessc_s44p}
 P=${P:-devstage/ab45}; rm -rf $P; mkdir -p $P
 cp build-dev/libtessrt.so build-dev/libcjson.so.1 $P/
-mk() { name=$1; file=$2; shift 2
-  args=""; for x in "$@"; do case $x in -*) args="$args $x";; *) args="$args -D $x";; esac; done
-  # shellcheck disable=SC2086
-  build-dev/tessc bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/$name $args
-  # shellcheck disable=SC2086
-  $BASE bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/${name}_off $args
-}
-mk mm_s3 matmul BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a
+. bench/experiments/ab_build.sh   # mk
+# a control: the fence change leaves the matmul's PTX as it is
 mk mm_s3p matmul BM=128 BN=256 BK=64 W=8 NS=3 --arch=sm_90a --grid=persistent
-mk mm_s4p matmul BM=128 BN=256 BK=64 W=8 NS=4 --arch=sm_90a --grid=persistent
-mk mm64 matmul BM=64 BN=128 BK=128 W=4 NS=4 --arch=sm_90a
 mk a64 attention D=64 BQ=128 BK=64 W=4 --arch=sm_90a
 mk a64s3 attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a
 mk a64c attention D=64 BQ=64 BK=128 W=4 --arch=sm_90a

@@ -13,16 +13,12 @@ set -e
 BASE=${BASE:-/tmp/wt44/build-base/tessc}
 P=${P:-devstage/ab45r}; rm -rf $P; mkdir -p $P
 cp build-dev/libtessrt.so build-dev/libcjson.so.1 $P/
-mk() { name=$1; file=$2; shift 2
-  args=""; for x in "$@"; do case $x in -*) args="$args $x";; *) args="$args -D $x";; esac; done
-  # shellcheck disable=SC2086
-  build-dev/tessc bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/$name --overlap=rotate $args
-  # shellcheck disable=SC2086
-  build-dev/tessc bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/${name}_off $args
-  # shellcheck disable=SC2086
-  $BASE bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/${name}_noanc --overlap=rotate $args
-  # shellcheck disable=SC2086
-  TESS_EXP_NOPACK=1 build-dev/tessc bench/kernels/$file.tess --emit cubin,manifest --arch sm_90 -o $P/${name}_nopack --overlap=rotate $args
+. bench/experiments/ab_build.sh   # ab_tessc
+mk() { name=$1 file=$2; shift 2
+  ab_tessc build-dev/tessc "$name" "$file" --overlap=rotate "$@"
+  ab_tessc build-dev/tessc "${name}_off" "$file" "$@"
+  ab_tessc "$BASE" "${name}_noanc" "$file" --overlap=rotate "$@"
+  (TESS_EXP_NOPACK=1 ab_tessc build-dev/tessc "${name}_nopack" "$file" --overlap=rotate "$@")
 }
 mk a64 attention D=64 BQ=128 BK=64 W=4 --arch=sm_90a
 mk a64s3 attention D=64 BQ=128 BK=64 W=4 NS=3 --arch=sm_90a
